@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# Builds adams and runs every test: a Release build with warnings as errors,
+# then a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer and
+# assertions on (tests labelled "slow" are left to the Release run).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/deps.sh
+jobs="$(nproc)"
+
+echo "== release build (-Werror) =="
+cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=Release -DADAMS_WERROR=ON >/dev/null
+cmake --build build-ci -j"$jobs"
+ctest --test-dir build-ci -j"$jobs" --output-on-failure
+
+echo "== debug build with ASan + UBSan + assertions =="
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DADAMS_WERROR=ON -DADAMS_ASSERT=ON \
+  -DADAMS_SANITIZE=address,undefined -DADAMS_BUILD_BENCH=OFF >/dev/null
+cmake --build build-asan -j"$jobs"
+ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+  ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE slow
+
+echo "== all tests passed =="

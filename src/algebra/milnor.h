@@ -1,0 +1,141 @@
+/*
+ * milnor.h -- the mod 2 Steenrod algebra A in the Milnor basis.
+ *
+ * A basis element is Sq(R) for a p-part R = (r_1, ..., r_k) of non-negative
+ * integers with r_k > 0 (trailing zeros trimmed; Sq() is the unit, written
+ * "1").  Its degree is |R| = sum_i r_i (2^i - 1).
+ *
+ * Basis order within a degree d (fixed by the spec, system.md section 3; it
+ * fixes every output of the program).  Equivalently to the spec's
+ * degree-by-degree construction, the elements of degree d are sorted by
+ * length first and then lexicographically on (r_k, r_{k-1}, ..., r_1),
+ * i.e. reverse-lexicographic ascending: degree 6 is
+ *
+ *      index:   0       1         2
+ *      element: Sq(6)   Sq(3,1)   Sq(0,2)
+ *
+ * Nothing is stored per basis element: a milnor_t holds only coin-change
+ * tables (number of p-parts of degree d using positions 1..k) from which
+ * the index of a p-part (milnor_index) and the p-part of an index
+ * (milnor_get) are computed in O(length) and O(length * log d) steps.
+ * milnor_new(2047) takes ~200 KB, milnor_new(300) ~30 KB.
+ *
+ * Bit vectors over a degree: bit k (limb k / 64, bit k % 64 of a uint64_t
+ * array) is basis element k of that degree, as in the fp layer.
+ *
+ * Threads: a milnor_t is immutable after milnor_new; every function below
+ * may be called concurrently on the same milnor_t (scratch is on the
+ * stack).  Concurrent calls must of course not write the same `out` words.
+ */
+#ifndef MILNOR_H
+#define MILNOR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sq_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest supported degree.  A p-part of degree <= 2047 has length <= 11
+ * (only Sq(0,...,0,1) of degree 2047 reaches 11; below 2047 it is <= 10). */
+#define MILNOR_MAX_DEGREE 2047
+/* Longest p-part of degree <= MILNOR_MAX_DEGREE; maxlen arguments of this
+ * size always suffice. */
+#define MILNOR_MAX_LEN 11
+
+typedef struct milnor milnor_t;
+
+/* Builds the basis tables for degrees 0..max_degree.
+ * Precondition (SQ_CHECK): 0 <= max_degree <= MILNOR_MAX_DEGREE.
+ * Cost: O(max_degree * 11) time and 8 * 12 * (max_degree + 1) bytes.
+ * Ownership: the caller frees the result with milnor_free. */
+milnor_t *milnor_new(int32_t max_degree);
+
+/* Frees A; NULL is a no-op. */
+void milnor_free(milnor_t *A);
+
+/* The max_degree A was built for. */
+int32_t milnor_max_degree(const milnor_t *A);
+
+/* Number of basis elements of degree deg: the number of partitions of deg
+ * into parts 2^i - 1.  0 if deg < 0 or deg > max degree.  O(1). */
+int64_t milnor_dim(const milnor_t *A, int32_t deg);
+
+/* The p-part of basis element idx of degree deg: writes r_1..r_len (trailing
+ * zeros trimmed) into r[0..len-1] and returns len (0 for the unit).
+ * Preconditions (SQ_CHECK): 0 <= deg <= max, 0 <= idx < milnor_dim(A, deg),
+ * len <= maxlen (maxlen >= MILNOR_MAX_LEN always suffices).
+ * Cost: O(len * log deg) table look-ups. */
+int milnor_get(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r, int maxlen);
+
+/* Index within its degree of the p-part r[0..len-1] (trailing zeros
+ * allowed, len >= 0), or -1 if its degree exceeds the max degree of A.
+ * Precondition (SQ_CHECK): every r[i] >= 0.  Cost: O(len). */
+int64_t milnor_index(const milnor_t *A, const int32_t *r, int len);
+
+/* Degree of the p-part r[0..len-1] (sum r_i (2^i - 1)), saturating at
+ * INT32_MAX when it does not fit.  Precondition: every r[i] >= 0. */
+int32_t milnor_pdegree(const int32_t *r, int len);
+
+/* Writes the basis element as text, "Sq(3,1)", and "1" for the unit, into
+ * buf (always NUL-terminated when n > 0, truncated if n is too small; 64
+ * bytes always suffice).  Preconditions as milnor_get. */
+void milnor_format(char *buf, size_t n, const milnor_t *A, int32_t deg, int64_t idx);
+
+/* out ^= Sq(R) * Sq(S), where R is basis element ridx of degree rdeg and S
+ * basis element sidx of degree sdeg; bit (off + k) of out is basis element k
+ * of degree rdeg + sdeg.
+ * Preconditions (SQ_CHECK): rdeg, sdeg >= 0, rdeg + sdeg <= max, indices in
+ * range; off >= 0.  out must hold off + milnor_dim(A, rdeg + sdeg) bits; only
+ * those bits are touched.  Cost: proportional to the number of Milnor
+ * matrices with disjoint anti-diagonals visited; no allocation. */
+void milnor_mul_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
+                    int32_t sdeg, int64_t sidx);
+
+/* out ^= Sq(R) * v, where R is basis element ridx of degree rdeg and v a bit
+ * vector over the basis of degree sdeg (milnor_dim(A, sdeg) bits; bits beyond
+ * are ignored).  Output layout and preconditions as milnor_mul_add.  v and
+ * out must not overlap.  This is the hot path of the resolution ("operation
+ * by element"): what depends on R is computed once, then the set bits of v
+ * are visited in order, stepping through the basis of degree sdeg.
+ * Equivalent to milnor_op_init + milnor_op_mul_vec_add. */
+void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
+                        int64_t ridx, int32_t sdeg, const uint64_t *v);
+
+/* ---- Left multiplication by one element, prepared once ------------------
+ *
+ * A milnor_op_t holds Sq(R) unpacked together with what the product needs
+ * from R alone, so that a caller applying one Sq(R) to several vectors (the
+ * blocks of d(g) in a free module) pays for it once.  Value type: lives on
+ * the caller's stack, no allocation, nothing to clear; it borrows A, which
+ * must outlive it.  Fields are private. */
+typedef struct {
+    const milnor_t *A;
+    int32_t deg;
+    int32_t len;
+    int32_t r[MILNOR_MAX_LEN + 1]; /* r[i] = r_i, 1-based; r[0] unused */
+} milnor_op_t;
+
+/* Prepares op = Sq(R), R = basis element ridx of degree rdeg.
+ * Preconditions (SQ_CHECK) as milnor_get.  Cost: one milnor_get. */
+void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ridx);
+
+/* out ^= Sq(R) * v as milnor_mul_vec_add, for the R held by op. */
+void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, int32_t sdeg,
+                           const uint64_t *v);
+
+/* out ^= Sq(R) * Sq(S) for arbitrary p-parts r[0..rlen-1], s[0..slen-1]
+ * (trailing zeros allowed); output bits as milnor_mul_add, in the degree
+ * |R| + |S|.  Preconditions (SQ_CHECK): entries >= 0, |R| + |S| <= max.
+ * Useful for callers that hold p-parts rather than indices. */
+void milnor_mul_pparts_add(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r,
+                           int rlen, const int32_t *s, int slen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MILNOR_H */

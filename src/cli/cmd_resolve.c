@@ -1,0 +1,184 @@
+/*
+ * cmd_resolve.c -- `adams resolve`: argument parsing and printing only.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "fdmod.h"
+#include "resol.h"
+#include "sq_chart.h"
+#include "sq_core.h"
+
+static const char resolve_usage[] =
+    "Usage: adams resolve [MODULE] [options]\n"
+    "\n"
+    "Computes a minimal free resolution of MODULE over the mod 2 Steenrod algebra\n"
+    "and prints Ext^{s,t}(MODULE, F_2), the E2 page of the Adams spectral sequence,\n"
+    "for stems n = t - s <= N and filtrations s <= S.\n"
+    "\n"
+    "MODULE (default S_2):\n"
+    "  S_2                  the sphere: F_2 in degree 0\n"
+    "\n"
+    "Options:\n"
+    "  --stem N             largest stem (default 40)\n"
+    "  --max-s S            largest filtration (default: N/2 + 3 plus the module's\n"
+    "                       span, which shows every nonzero group of stems <= N\n"
+    "                       except the continuation of the h_0-tower; the choice\n"
+    "                       is reported on stderr)\n"
+    "  --format FMT         chart (default): the dot chart, rows s = S down to 0,\n"
+    "                         one column per stem; a glyph per dimension:\n"
+    "                         ' '=0 '\xc2\xb7'=1 ':'=2 '\xe2\x88\xb4'=3 '\xe2\x81\x98'=4 "
+    "'\xe2\x81\x99'=5 '\xe2\xa0\xbf'=6 '\xe2\xa1\xbf'=7 '\xe2\xa3\xbf'=8 '9'=9 '*'=10+\n"
+    "                       csv: one line 'n,s,dim' per cell, zeros included,\n"
+    "                         n-major then s\n"
+    "  --algorithm ALG      classical: the classical minimal resolution (any module)\n"
+    "                       nassau: Nassau's algorithm (bounded modules; fast)\n"
+    "                       auto (default): the fastest engine that applies\n"
+    "                         (Nassau for every finite module)\n"
+    "  -h, --help           show this help\n"
+    "\n"
+    "Examples:\n"
+    "  adams resolve S_2 --stem 40\n"
+    "  adams resolve S_2 --stem 60 --max-s 40 --format csv\n"
+    "\n"
+    "Exit status: 0 on success, 1 if the output could not be written, 2 on a bad\n"
+    "argument.\n";
+
+typedef struct {
+    const char *module;
+    int64_t stem, max_s;
+    int have_max_s;
+    int csv;
+    resol_algo_t algo;
+} resolve_opts_t;
+
+/* Returns the value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"),
+ * advancing *i; "" when the value is missing; NULL if the option is not
+ * `name`. */
+static const char *opt_value(const char *name, int argc, char **argv, int *i)
+{
+    size_t n = strlen(name);
+    const char *a = argv[*i];
+    if (strncmp(a, name, n) != 0)
+        return NULL;
+    if (a[n] == '=')
+        return a + n + 1;
+    if (a[n] != '\0')
+        return NULL;
+    if (*i + 1 >= argc)
+        return ""; /* reported as a missing value by the caller */
+    return argv[++*i];
+}
+
+static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
+{
+    o->module = NULL;
+    o->stem = 40;
+    o->have_max_s = 0;
+    o->csv = 0;
+    o->algo = RESOL_AUTO;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            fputs(resolve_usage, stdout);
+            *done = 1;
+            return 0;
+        }
+        if ((v = opt_value("--stem", argc, argv, &i))) {
+            if (cli_parse_int("--stem", v, -1000000, 1000000, &o->stem))
+                return -1;
+        } else if ((v = opt_value("--max-s", argc, argv, &i))) {
+            if (cli_parse_int("--max-s", v, 0, 1000000, &o->max_s))
+                return -1;
+            o->have_max_s = 1;
+        } else if ((v = opt_value("--format", argc, argv, &i))) {
+            if (!*v) {
+                cli_error("--format: missing value");
+                return -1;
+            } else if (strcmp(v, "chart") == 0) {
+                o->csv = 0;
+            } else if (strcmp(v, "csv") == 0) {
+                o->csv = 1;
+            } else {
+                cli_error("--format: expected 'chart' or 'csv', got '%s'", v);
+                return -1;
+            }
+        } else if ((v = opt_value("--algorithm", argc, argv, &i))) {
+            if (!*v) {
+                cli_error("--algorithm: missing value");
+                return -1;
+            } else if (strcmp(v, "classical") == 0) {
+                o->algo = RESOL_CLASSICAL;
+            } else if (strcmp(v, "nassau") == 0) {
+                o->algo = RESOL_NASSAU;
+            } else if (strcmp(v, "auto") == 0) {
+                o->algo = RESOL_AUTO;
+            } else {
+                cli_error("--algorithm: expected 'classical', 'nassau' or 'auto', got '%s'", v);
+                return -1;
+            }
+        } else if (a[0] == '-' && a[1] != '\0') {
+            cli_error("resolve: unknown option '%s' (try 'adams resolve --help')", a);
+            return -1;
+        } else if (o->module) {
+            cli_error("resolve: more than one module given ('%s' and '%s')", o->module, a);
+            return -1;
+        } else {
+            o->module = a;
+        }
+    }
+    if (!o->module)
+        o->module = "S_2";
+    return 0;
+}
+
+/* The built-in modules.  Returns NULL (after an error message) if unknown. */
+static fdmod_t *load_module(const char *name)
+{
+    if (strcmp(name, "S_2") == 0)
+        return fdmod_sphere();
+    cli_error("unknown module '%s' (built in: S_2)", name);
+    return NULL;
+}
+
+int cmd_resolve(int argc, char **argv)
+{
+    resolve_opts_t o;
+    int done = 0;
+    if (parse_args(&o, argc, argv, &done))
+        return CLI_USAGE;
+    if (done)
+        return CLI_OK;
+    fdmod_t *M = load_module(o.module);
+    if (!M)
+        return CLI_USAGE;
+    int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
+    if (!o.have_max_s) {
+        int64_t span = (int64_t)top - bottom;
+        o.max_s = (o.stem - bottom > 0 ? (o.stem - bottom) / 2 : 0) + 3 + span;
+        fprintf(stderr,
+                "adams: --max-s not given; using %lld (stem/2 + 3: every nonzero group of "
+                "stems <= %lld except the h_0-tower)\n",
+                (long long)o.max_s, (long long)o.stem);
+    }
+    char err[256];
+    if (resol_check_range(M, (int32_t)o.max_s, (int32_t)o.stem, err, sizeof err)) {
+        cli_error("%s", err);
+        fdmod_free(M);
+        return CLI_USAGE;
+    }
+    resol_t *R = resol_new(M, (int32_t)o.max_s, (int32_t)o.stem);
+    resol_run(R, o.algo);
+    int rc = o.csv ? sq_chart_write_csv(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s)
+                   : sq_chart_write_dots(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s);
+    if (fflush(stdout) != 0)
+        rc = SQ_E_IO;
+    resol_free(R);
+    fdmod_free(M);
+    if (rc) {
+        cli_error("could not write the output: %s", sq_strerror(rc));
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}

@@ -1,0 +1,66 @@
+/*
+ * rref.c -- the naive reducer (the oracle) and the dispatcher f2mat_rref.
+ */
+#include "f2_kernels.h"
+#include "f2mat.h"
+
+/*
+ * NAIVE_MAX_ROWS: f2mat_rref uses the naive reducer up to this many rows.
+ * The naive reducer costs ~rank * rows / 2 row XORs; the M4RI reducer
+ * needs per 64-column panel a 64-bit scan of the rows and tables whose
+ * size its cost model adapts to the row count, plus ~1 KiB of per-call
+ * scratch.  Below ~16 rows the scan and table set-up cost more than the
+ * handful of row XORs they save.  Measured with bench/b-rref.c --cutoff on
+ * an AMD EPYC (Zen 3) with AVX2, for square and flat (rows x 100,000)
+ * shapes; see docs/fp.md.
+ */
+#define NAIVE_MAX_ROWS 16
+
+/*
+ * Gauss-Jordan, one column at a time: find a row at or below r with a 1 in
+ * column c, swap it up to row r, and XOR it into every other row with a 1
+ * in column c.  Rows r.. are zero left of c, so the swap and the XORs start
+ * at the limb of c.
+ */
+int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots)
+{
+    const f2_kernels_t *K = f2_kernels();
+    const int64_t rows = m->rows, cols = m->cols, nl = f2_limbs(cols);
+    int64_t r = 0;
+    for (int64_t c = 0; c < cols; c++) {
+        if (pivots)
+            pivots[c] = -1;
+        if (r == rows)
+            continue;
+        int64_t l = c / F2_LIMB_BITS;
+        uint64_t bit = (uint64_t)1 << (c % F2_LIMB_BITS);
+        int64_t i = r;
+        while (i < rows && !(f2mat_row(m, i)[l] & bit))
+            i++;
+        if (i == rows)
+            continue;
+        uint64_t *pr = f2mat_row(m, r);
+        if (i != r) {
+            uint64_t *pi = f2mat_row(m, i);
+            for (int64_t j = l; j < nl; j++) {
+                uint64_t t = pr[j];
+                pr[j] = pi[j];
+                pi[j] = t;
+            }
+        }
+        for (int64_t q = 0; q < rows; q++)
+            if (q != r && (f2mat_row(m, q)[l] & bit))
+                K->xor_raw(f2mat_row(m, q) + l, pr + l, nl - l);
+        if (pivots)
+            pivots[c] = r;
+        r++;
+    }
+    return r;
+}
+
+int64_t f2mat_rref(f2mat_t *m, int64_t *pivots)
+{
+    if (m->rows <= NAIVE_MAX_ROWS)
+        return f2mat_rref_naive(m, pivots);
+    return f2mat_rref_m4ri(m, pivots);
+}

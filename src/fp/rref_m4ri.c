@@ -1,0 +1,422 @@
+/*
+ * rref_m4ri.c -- canonical RREF by the Method of Four Russians.
+ *
+ * How it works.  The columns are processed in panels of one limb (64
+ * columns).  Let r be the rank found so far; rows r.. are zero left of the
+ * panel.
+ *
+ * 1. Scan (per panel, on 64-bit words only).  Walk the panel words w_i of
+ *    rows i >= r, keeping a basis of their span in reduced echelon form
+ *    (at most 64 words, each with its pivot bit, the lowest bit it had when
+ *    it joined, and zero at every other basis pivot).  Each basis word
+ *    remembers, as a 64-bit mask `comb`, which of the *original* pivot rows
+ *    (numbered t = 0, 1, ... in the order they were found) XOR to it.  A row
+ *    whose reduced word is nonzero becomes pivot row t; any other row gets
+ *    u_i = the combination of original pivot rows that clears its panel
+ *    word.  Once the basis spans the whole panel no row can add a pivot, and
+ *    u_i is read from eight 256-entry byte tables (one lookup per byte of
+ *    w_i) instead of a bit loop.  A pivot row gets u = comb ^ (1 << t), which
+ *    turns it into its reduced form.
+ * 2. The P pivot rows are swapped to rows r .. r+P-1 in increasing pivot
+ *    column (only limbs >= the panel move: the rest is zero).
+ * 3. Update (the bulk of the work).  Rows r.. are updated by
+ *        row_i ^= sum_t u_i[t] * (original pivot row t),
+ *    using ceil(P/k) tables of 2^k combinations of k original pivot rows
+ *    each (k chosen by a cost model, 8 for large panels).  Every row gets
+ *    all its table entries XORed in one pass (f2_kernels_t.table_apply).
+ *    The columns are cut into tiles of W limbs so that the tables of one
+ *    tile (<= TABLE_BUDGET bytes) stay in L2 while all rows stream past;
+ *    the tables of a tile are built from the pivot rows before the tile is
+ *    updated, so the pivot rows can be updated in the same pass.  Only limbs
+ *    from the panel on are touched (rounded down to a 32-byte boundary:
+ *    the extra limbs are zero in every table entry).
+ *
+ * After the forward pass the rows form an echelon form whose panels are
+ * each reduced within their own limb.  The back-substitution walks the
+ * panels from the last to the first and clears each panel's pivot columns
+ * from the rows above it, with the same tables.  Because later panels have
+ * already cleared their pivot columns from this panel's pivot rows, those
+ * rows are zero on every later pivot column, so only the panel limb and the
+ * limbs that contain non-pivot columns need updating.  For a full-rank
+ * square matrix that is almost nothing; in general it makes the
+ * back-substitution cost proportional to the number of non-pivot columns.
+ *
+ * Canonical output: the RREF is unique, so the freedom in choosing pivot
+ * rows does not show in the result; the rows are physically sorted by pivot
+ * column and zero rows end up last.  The result equals f2mat_rref_naive bit
+ * for bit (tested).
+ *
+ * Scratch is allocated per call (u words, tables, gathered pivot segments);
+ * there is no global state, so concurrent calls on different matrices are
+ * safe.
+ */
+#include <string.h>
+
+#include "f2_kernels.h"
+#include "f2mat.h"
+
+/*
+ * TABLE_BUDGET: bytes of tables per tile.  Assumptions: a private L2 of
+ * 1 MiB per core (AMD Zen 3 EPYC, where this was measured; Intel client
+ * cores have 1.25-2 MiB), of which the tables may take about half while the
+ * rows being updated stream through the rest.  With k = 8 and 8 tables
+ * (2048 entries) this gives tiles of 32 limbs = 2048 columns.  Measured with
+ * bench/b-rref.c (see docs/fp.md): 256 KiB and 768 KiB were both slower on
+ * 10000^2.
+ */
+#define TABLE_BUDGET (512 * 1024)
+
+/* Largest k (index bits per table) and number of tables per panel at k = 8. */
+#define K_MAX 8
+
+/* Back-substitution: two runs of limbs to update that are at most GAP_MERGE
+ * limbs apart are merged (the limbs between are zero in every table entry),
+ * which saves one table build per run at the cost of a few XORs of zeros. */
+#define GAP_MERGE 8
+
+typedef struct {
+    f2mat_t *m;
+    const f2_kernels_t *K;
+    int64_t nl;       /* limbs holding columns */
+    uint64_t *u;      /* one index word per row */
+    uint64_t *tables; /* tab_cap limbs, 64-byte aligned */
+    int64_t tab_cap;  /* limbs */
+    uint64_t *prow;   /* 64 gathered pivot segments of prow_stride limbs */
+    int64_t prow_stride;
+    uint64_t bytetab[8][256]; /* panel word -> index word, one table per byte */
+} ws_t;
+
+static inline uint64_t *row_of(const ws_t *ws, int64_t i)
+{
+    return ws->m->data + i * ws->m->stride;
+}
+
+static inline int64_t round4(int64_t n)
+{
+    return (n + 3) & ~(int64_t)3;
+}
+
+/* Picks k (bits per table), the number of tables G and the tile width W
+ * (limbs) for P pivot rows applied to nnz nonzero rows of `width` limbs.
+ * Cost model in units of one 32-byte load-XOR-store: building a table
+ * group of 2^kk entries costs ~3 per entry and limb, applying costs
+ * ~(number of tables + 2) per row and limb.  Small row counts thus get
+ * small k (cheap tables), large ones k = 8. */
+static void choose_k(const ws_t *ws, int P, int64_t nnz, int64_t width, int *k_out, int *G_out,
+                     int64_t *W_out)
+{
+    double best = -1;
+    int bk = 1;
+    for (int k = 1; k <= K_MAX; k++) {
+        int G = (P + k - 1) / k;
+        double build = 0;
+        for (int g = 0; g < G; g++) {
+            int kk = P - g * k < k ? P - g * k : k;
+            build += 3.0 * (double)((int64_t)1 << kk);
+        }
+        double cost = build + (double)nnz * (G + 2);
+        if (best < 0 || cost < best) {
+            best = cost;
+            bk = k;
+        }
+        if (k >= P)
+            break;
+    }
+    int G = (P + bk - 1) / bk;
+    int64_t entries = (int64_t)G << bk;
+    int64_t W = (ws->tab_cap / entries) & ~(int64_t)3;
+    if (W < 4)
+        W = 4;
+    if (W > ws->prow_stride)
+        W = ws->prow_stride;
+    if (W > round4(width))
+        W = round4(width);
+    *k_out = bk;
+    *G_out = G;
+    *W_out = W;
+}
+
+/* Updates limbs [a0, a1) of rows [row0, row0 + nrows) with u[row0 ..] as
+ * index words, where original pivot row t (t < P) is row prow_rows[t]. */
+static void apply_range(ws_t *ws, const int64_t *prow_rows, int P, int64_t row0, int64_t nrows,
+                        int64_t nnz, int64_t a0, int64_t a1)
+{
+    const f2_kernels_t *K = ws->K;
+    int64_t stride = ws->m->stride;
+    int k, G;
+    int64_t W;
+    choose_k(ws, P, nnz, a1 - a0, &k, &G, &W);
+    for (int64_t a = a0; a < a1; a += W) {
+        int64_t w = a1 - a < W ? a1 - a : W;
+        int64_t es = round4(w);
+        for (int t = 0; t < P; t++)
+            memcpy(ws->prow + t * ws->prow_stride, row_of(ws, prow_rows[t]) + a,
+                   (size_t)w * sizeof(uint64_t));
+        for (int g = 0; g < G; g++) {
+            int kk = P - g * k < k ? P - g * k : k;
+            K->table_build(ws->tables + ((int64_t)g << k) * es, es,
+                           ws->prow + (int64_t)g * k * ws->prow_stride, ws->prow_stride, kk, w);
+        }
+        K->table_apply(row_of(ws, row0) + a, stride, nrows, ws->u + row0, ws->tables, es, k, G, w);
+    }
+}
+
+static inline void swap_limbs(uint64_t *a, uint64_t *b, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        uint64_t t = a[i];
+        a[i] = b[i];
+        b[i] = t;
+    }
+}
+
+/* Builds the byte tables mapping a panel word to its index word:
+ * bytetab[b][x] = XOR of vec[bit] over the bits j of x, bit = 8b + j < nbits. */
+static void build_bytetab(ws_t *ws, const uint64_t *vec, int nbits)
+{
+    for (int b = 0; b * 8 < nbits; b++) {
+        uint64_t *T = ws->bytetab[b];
+        T[0] = 0;
+        for (int j = 0; j < 8; j++) {
+            int bit = 8 * b + j;
+            uint64_t v = bit < nbits ? vec[bit] : 0;
+            int half = 1 << j;
+            for (int x = 0; x < half; x++)
+                T[half + x] = T[x] ^ v;
+        }
+    }
+}
+
+static inline uint64_t bytetab_lookup(const ws_t *ws, uint64_t w, int nbytes)
+{
+    uint64_t c = 0;
+    for (int b = 0; b < nbytes; b++)
+        c ^= ws->bytetab[b][(w >> (8 * b)) & 255];
+    return c;
+}
+
+/* The forward step for panel L with rows r.. (zero left of the panel).
+ * Returns the number P of pivots found; on return rows r .. r+P-1 are the
+ * pivot rows sorted by pivot column, reduced within the panel limb, all
+ * later rows are zero in limbs <= L, and pcol_sorted[s] is the pivot bit of
+ * row r + s. */
+static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
+{
+    f2mat_t *m = ws->m;
+    const int64_t rows = m->rows, nl = ws->nl;
+    const int lc = m->cols - L * 64 < 64 ? (int)(m->cols - L * 64) : 64;
+    uint64_t *u = ws->u;
+    uint64_t basis[64], comb[64], pivmask = 0;
+    int pcol[64], t_of_bit[64];
+    int64_t ppos[64];
+    int P = 0;
+
+    /* 1. Scan. */
+    int64_t i = r;
+    for (; i < rows && P < lc; i++) {
+        uint64_t w = row_of(ws, i)[L], c = 0;
+        for (uint64_t x = w & pivmask; x; x &= x - 1) {
+            int t = t_of_bit[__builtin_ctzll(x)];
+            w ^= basis[t];
+            c ^= comb[t];
+        }
+        if (w == 0) {
+            u[i] = c;
+            continue;
+        }
+        int b = __builtin_ctzll(w);
+        uint64_t nc = c ^ ((uint64_t)1 << P);
+        for (int s = 0; s < P; s++)
+            if ((basis[s] >> b) & 1) {
+                basis[s] ^= w;
+                comb[s] ^= nc;
+            }
+        basis[P] = w;
+        comb[P] = nc;
+        pcol[P] = b;
+        ppos[P] = i;
+        t_of_bit[b] = P;
+        pivmask |= (uint64_t)1 << b;
+        P++;
+    }
+    if (P == 0)
+        return 0;
+    if (i < rows) {
+        /* The basis spans the panel: every remaining row reduces to zero. */
+        uint64_t vec[64];
+        for (int b = 0; b < lc; b++)
+            vec[b] = comb[t_of_bit[b]];
+        int nbytes = (lc + 7) / 8;
+        if (rows - i >= 64) {
+            build_bytetab(ws, vec, lc);
+            for (; i < rows; i++) {
+                uint64_t w = row_of(ws, i)[L];
+                u[i] = w ? bytetab_lookup(ws, w, nbytes) : 0;
+            }
+        } else {
+            for (; i < rows; i++) {
+                uint64_t c = 0;
+                for (uint64_t x = row_of(ws, i)[L]; x; x &= x - 1)
+                    c ^= vec[__builtin_ctzll(x)];
+                u[i] = c;
+            }
+        }
+    }
+    for (int t = 0; t < P; t++)
+        u[ppos[t]] = comb[t] ^ ((uint64_t)1 << t);
+
+    /* 2. Move the pivot rows to r .. r+P-1 in increasing pivot column. */
+    int order[64];
+    for (int t = 0; t < P; t++) {
+        int s = t;
+        while (s > 0 && pcol[order[s - 1]] > pcol[t]) {
+            order[s] = order[s - 1];
+            s--;
+        }
+        order[s] = t;
+    }
+    for (int s = 0; s < P; s++) {
+        int t = order[s];
+        int64_t j = ppos[t], dst = r + s;
+        pcol_sorted[s] = pcol[t];
+        if (j == dst)
+            continue;
+        swap_limbs(row_of(ws, j) + L, row_of(ws, dst) + L, nl - L);
+        uint64_t tu = u[j];
+        u[j] = u[dst];
+        u[dst] = tu;
+        for (int q = 0; q < P; q++)
+            if (ppos[q] == dst) {
+                ppos[q] = j;
+                break;
+            }
+        ppos[t] = dst;
+    }
+
+    /* 3. Update rows r.. from limb L on. */
+    int64_t nnz = 0;
+    for (int64_t q = r; q < rows; q++)
+        nnz += u[q] != 0;
+    apply_range(ws, ppos, P, r, rows - r, nnz, L & ~(int64_t)3, nl);
+    return P;
+}
+
+/* Clears the pivot columns of panel L (pivot rows r0 .. r0+P-1, pivot bits
+ * `mask`) from rows 0 .. r0-1.  npl[l] is the mask of non-pivot columns of
+ * limb l. */
+static void backsub_panel(ws_t *ws, int64_t L, int64_t r0, int P, uint64_t mask,
+                          const uint64_t *npl)
+{
+    uint64_t *u = ws->u;
+    const int64_t nl = ws->nl;
+    int64_t nnz = 0;
+    if ((mask & (mask + 1)) == 0) {
+        /* Pivots are bits 0 .. P-1: the panel word is its own index word. */
+        for (int64_t i = 0; i < r0; i++)
+            nnz += (u[i] = row_of(ws, i)[L] & mask) != 0;
+    } else {
+        /* Compress the pivot bits (bit p goes to its rank among the pivots,
+         * which is the offset of its pivot row). */
+        uint64_t vec[64] = {0};
+        int s = 0;
+        for (int b = 0; b < 64; b++)
+            if ((mask >> b) & 1)
+                vec[b] = (uint64_t)1 << s++;
+        int top = 64 - __builtin_clzll(mask);
+        if (r0 >= 64) {
+            build_bytetab(ws, vec, top);
+            for (int64_t i = 0; i < r0; i++) {
+                uint64_t w = row_of(ws, i)[L] & mask;
+                nnz += (u[i] = w ? bytetab_lookup(ws, w, (top + 7) / 8) : 0) != 0;
+            }
+        } else {
+            for (int64_t i = 0; i < r0; i++) {
+                uint64_t c = 0;
+                for (uint64_t x = row_of(ws, i)[L] & mask; x; x &= x - 1)
+                    c |= vec[__builtin_ctzll(x)];
+                nnz += (u[i] = c) != 0;
+            }
+        }
+    }
+    if (nnz == 0)
+        return;
+    int64_t prow_rows[64];
+    for (int s = 0; s < P; s++)
+        prow_rows[s] = r0 + s;
+    /* Runs of limbs to update: the panel limb, then every later limb with a
+     * non-pivot column; runs closer than GAP_MERGE are merged. */
+    int64_t a = L & ~(int64_t)3, b = L + 1;
+    for (int64_t l = L + 1; l < nl; l++) {
+        if (npl[l] == 0)
+            continue;
+        if (l - b > GAP_MERGE) {
+            apply_range(ws, prow_rows, P, 0, r0, nnz, a, b);
+            a = l & ~(int64_t)3;
+        }
+        b = l + 1;
+    }
+    apply_range(ws, prow_rows, P, 0, r0, nnz, a, b);
+}
+
+int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots)
+{
+    const int64_t rows = m->rows, cols = m->cols, nl = f2_limbs(cols);
+    if (pivots)
+        for (int64_t c = 0; c < cols; c++)
+            pivots[c] = -1;
+    if (rows == 0 || cols == 0)
+        return 0;
+
+    ws_t *ws = sq_malloc(sizeof *ws);
+    ws->m = m;
+    ws->K = f2_kernels();
+    ws->nl = nl;
+    ws->u = sq_malloc(sizeof(uint64_t) * (size_t)rows);
+    int64_t budget = TABLE_BUDGET / (int64_t)sizeof(uint64_t);
+    int64_t full = ((int64_t)8 << K_MAX) * round4(nl);
+    ws->tab_cap = full < budget ? full : budget;
+    ws->tables = sq_aligned_calloc((size_t)ws->tab_cap, sizeof(uint64_t));
+    /* The widest tile: all of the table budget spent on the fewest entries
+     * any k can have (2^1 * 64 or 2^2 * 32 = 128). */
+    ws->prow_stride = round4(nl) < ws->tab_cap / 128 ? round4(nl) : ws->tab_cap / 128;
+    ws->prow = sq_aligned_calloc((size_t)(64 * ws->prow_stride), sizeof(uint64_t));
+
+    int64_t *prow0 = sq_malloc(sizeof(int64_t) * (size_t)nl);
+    int *pnum = sq_calloc((size_t)nl, sizeof(int));
+    uint64_t *pmask = sq_calloc((size_t)nl, sizeof(uint64_t));
+
+    int64_t r = 0;
+    for (int64_t L = 0; L < nl && r < rows; L++) {
+        int pc[64];
+        int P = forward_panel(ws, L, r, pc);
+        prow0[L] = r;
+        pnum[L] = P;
+        for (int s = 0; s < P; s++) {
+            pmask[L] |= (uint64_t)1 << pc[s];
+            if (pivots)
+                pivots[L * 64 + pc[s]] = r + s;
+        }
+        r += P;
+    }
+
+    /* npl[l]: the non-pivot columns of limb l. */
+    uint64_t *npl = sq_malloc(sizeof(uint64_t) * (size_t)nl);
+    for (int64_t l = 0; l < nl; l++) {
+        int64_t valid = cols - l * 64 < 64 ? cols - l * 64 : 64;
+        uint64_t vm = valid == 64 ? ~(uint64_t)0 : (((uint64_t)1 << valid) - 1);
+        npl[l] = vm & ~pmask[l];
+    }
+    for (int64_t L = nl - 1; L >= 0; L--)
+        if (pnum[L] > 0 && prow0[L] > 0)
+            backsub_panel(ws, L, prow0[L], pnum[L], pmask[L], npl);
+
+    sq_free(npl);
+    sq_free(pmask);
+    sq_free(pnum);
+    sq_free(prow0);
+    sq_aligned_free(ws->prow);
+    sq_aligned_free(ws->tables);
+    sq_free(ws->u);
+    sq_free(ws);
+    return r;
+}

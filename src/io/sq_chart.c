@@ -1,0 +1,40 @@
+/*
+ * sq_chart.c -- dot chart and CSV output (system.md section 8).
+ */
+#include "sq_chart.h"
+
+#include "sq_core.h"
+
+static const char *const glyphs[] = {" ", "\xc2\xb7", ":", "\xe2\x88\xb4", "\xe2\x81\x98",
+                                     "\xe2\x81\x99", "\xe2\xa0\xbf", "\xe2\xa1\xbf",
+                                     "\xe2\xa3\xbf", "9"};
+
+const char *sq_chart_glyph(int64_t dim)
+{
+    if (dim < 0)
+        return "?";
+    if (dim <= 9)
+        return glyphs[dim];
+    return "*";
+}
+
+int sq_chart_write_dots(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max)
+{
+    for (int32_t s = s_max; s >= 0; s--) {
+        for (int32_t n = n_min; n <= n_max; n++) {
+            fputs(sq_chart_glyph(resol_ext_dim(R, s, n)), f);
+            fputc(' ', f);
+        }
+        fputc('\n', f);
+    }
+    fputc('\n', f);
+    return ferror(f) ? SQ_E_IO : 0;
+}
+
+int sq_chart_write_csv(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max)
+{
+    for (int32_t n = n_min; n <= n_max; n++)
+        for (int32_t s = 0; s <= s_max; s++)
+            fprintf(f, "%d,%d,%lld\n", (int)n, (int)s, (long long)resol_ext_dim(R, s, n));
+    return ferror(f) ? SQ_E_IO : 0;
+}

@@ -1,0 +1,101 @@
+/*
+ * fdmod.h -- finite-dimensional modules over the mod 2 Steenrod algebra.
+ *
+ * A module M is a graded F_2-vector space with finitely many nonzero degrees
+ * min_deg..max_deg, a named basis in each degree, and the action of every
+ * Milnor basis element Sq(R) of positive degree:
+ *
+ *     action[d][k] : for op index i in A_k and basis index j of M_d,
+ *                    the vector Sq(R_i) x_j in M_{d+k}, f2_limbs(dim M_{d+k}) limbs
+ *
+ * The unit acts as the identity and is not stored.  Vectors are bit vectors
+ * (bit j = basis element j of that degree).  A module is built (add basis
+ * elements, set actions), then read-only: several threads may call the
+ * const functions at once.
+ */
+#ifndef FDMOD_H
+#define FDMOD_H
+
+#include <stdint.h>
+
+#include "milnor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct fdmod fdmod_t;
+
+/* New empty module called `name` (copied) whose degrees lie in
+ * [min_deg, max_deg] (max_deg >= min_deg, span <= 4096). */
+fdmod_t *fdmod_new(const char *name, int32_t min_deg, int32_t max_deg);
+/* Frees M; NULL is a no-op. */
+void fdmod_free(fdmod_t *M);
+
+const char *fdmod_name(const fdmod_t *M);
+/* The declared degree range.  Degrees outside it have dimension 0. */
+int32_t fdmod_min_degree(const fdmod_t *M);
+int32_t fdmod_max_degree(const fdmod_t *M);
+/* Lowest and highest degree with a nonzero basis (min > max if M = 0). */
+int32_t fdmod_bottom(const fdmod_t *M);
+int32_t fdmod_top(const fdmod_t *M);
+
+/* Appends a basis element of degree deg named `name` (copied; NULL gives
+ * "x<global index>").  Must be called before any action is set.  Returns
+ * its index within the degree. */
+int64_t fdmod_add_basis(fdmod_t *M, int32_t deg, const char *name);
+/* dim M_deg (0 outside the range). */
+int64_t fdmod_dim(const fdmod_t *M, int32_t deg);
+/* Name of basis element idx of degree deg. */
+const char *fdmod_basis_name(const fdmod_t *M, int32_t deg, int64_t idx);
+/* Finds a basis element by name; returns 0 and sets *deg, *idx, or -1. */
+int fdmod_find(const fdmod_t *M, const char *name, int32_t *deg, int64_t *idx);
+
+/* Sets Sq(R) x = vec, where Sq(R) is basis element op_idx of A_{op_deg}
+ * (op_deg > 0) and x is basis element in_idx of M_{in_deg}; vec has
+ * f2_limbs(dim M_{in_deg + op_deg}) limbs.  A is used for dim A_{op_deg}. */
+void fdmod_set_action(fdmod_t *M, const milnor_t *A, int32_t op_deg, int64_t op_idx,
+                      int32_t in_deg, int64_t in_idx, const uint64_t *vec);
+/* The stored vector Sq(R) x (read-only), or NULL when it is zero because
+ * the target degree is outside the range or nothing was set. */
+const uint64_t *fdmod_action(const fdmod_t *M, int32_t op_deg, int64_t op_idx, int32_t in_deg,
+                             int64_t in_idx);
+
+/* out[off ..] ^= Sq(R) v, for v a vector of M_{in_deg} and Sq(R) basis
+ * element op_idx of A_{op_deg} (op_deg >= 0; the unit copies v).  Bits of
+ * out from off on are coordinates of M_{in_deg + op_deg}. */
+void fdmod_act_add(const fdmod_t *M, uint64_t *out, int64_t off, int32_t op_deg, int64_t op_idx,
+                   int32_t in_deg, const uint64_t *v);
+
+/* ---- Building a module from the action of the Sq^{2^k} ------------------
+ *
+ * Topologists give a module by the action of the algebra generators
+ * Sq^1, Sq^2, Sq^4, ... (Milnor Sq(2^k)).  fdmod_set_sq records one such
+ * action; fdmod_complete then derives the action of every Milnor basis
+ * element and checks that the result is a module.  A Sq^{2^k} never set
+ * acts as zero. */
+
+/* Sets Sq^{op_deg} x = vec (op_deg a power of two), x = basis element
+ * in_idx of M_{in_deg}; vec has f2_limbs(dim M_{in_deg + op_deg}) limbs. */
+void fdmod_set_sq(fdmod_t *M, const milnor_t *A, int32_t op_deg, int32_t in_deg, int64_t in_idx,
+                  const uint64_t *vec);
+
+/* Derives the action of every Milnor basis element of positive degree from
+ * that of the Sq^{2^k}: degree by degree, each Sq(R) not a generator is
+ * written as a sum of products Sq^{2^k} phi with phi of lower degree, and
+ * Sq(R) x = sum Sq^{2^k} (phi x).  Then checks every product
+ * Sq^{2^k} * Sq(R) against the action (for every basis element x):
+ * (Sq^{2^k} Sq(R)) x = Sq^{2^k} (Sq(R) x).  These relations (the Adem
+ * relations among them) hold exactly when M is a module.  A must reach
+ * degree top - bottom.  Returns 0, or SQ_E_INVAL with a one-line
+ * description of the first violated relation in err (errlen bytes). */
+int fdmod_complete(fdmod_t *M, const milnor_t *A, char *err, size_t errlen) SQ_WARN_UNUSED;
+
+/* The sphere S_2: F_2 in degree 0, basis element "x0". */
+fdmod_t *fdmod_sphere(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* FDMOD_H */

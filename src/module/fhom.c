@@ -1,0 +1,269 @@
+/*
+ * fhom.c -- homomorphisms out of free modules (see fhom.h).
+ *
+ * Building the matrix of d in degree t is the multiply-heavy part of every
+ * step.  For each source generator g of degree e < t, the image d(g) is cut
+ * once into per-target-generator blocks (each a vector over A_{e - deg h},
+ * realigned to start on a limb), zero blocks dropped; then every row
+ * (Sq(R), g), R of degree t - e, is the sum over blocks of Sq(R) * block,
+ * placed at the target generator's offset in degree t.
+ */
+#include "fhom.h"
+
+#include <string.h>
+
+#include "sq_core.h"
+
+struct fhom {
+    const fmod_t *src;
+    const fmod_t *tgt;    /* NULL when the target is M */
+    const fdmod_t *M;
+    int64_t cap;          /* allocated generator slots */
+    uint64_t **img;       /* per source generator */
+    int64_t *nbits;
+};
+
+static fhom_t *fhom_alloc(const fmod_t *src)
+{
+    fhom_t *d = sq_calloc(1, sizeof *d);
+    d->src = src;
+    return d;
+}
+
+fhom_t *fhom_new_free(const fmod_t *src, const fmod_t *tgt)
+{
+    fhom_t *d = fhom_alloc(src);
+    d->tgt = tgt;
+    return d;
+}
+
+fhom_t *fhom_new_fd(const fmod_t *src, const fdmod_t *M)
+{
+    fhom_t *d = fhom_alloc(src);
+    d->M = M;
+    return d;
+}
+
+void fhom_free(fhom_t *d)
+{
+    if (!d)
+        return;
+    for (int64_t g = 0; g < d->cap; g++)
+        sq_free(d->img[g]);
+    sq_free(d->img);
+    sq_free(d->nbits);
+    sq_free(d);
+}
+
+const fmod_t *fhom_source(const fhom_t *d)
+{
+    return d->src;
+}
+
+int64_t fhom_image_bits(const fhom_t *d, int32_t e)
+{
+    return d->tgt ? fmod_dim_below(d->tgt, e, e) : fdmod_dim(d->M, e);
+}
+
+int64_t fhom_target_dim(const fhom_t *d, int32_t t)
+{
+    return d->tgt ? fmod_dim_below(d->tgt, t, t) : fdmod_dim(d->M, t);
+}
+
+void fhom_set_image(fhom_t *d, int64_t g, const uint64_t *vec)
+{
+    SQ_CHECK(g >= 0 && g < fmod_total_gens(d->src), "fhom_set_image: no generator %lld",
+             (long long)g);
+    if (g >= d->cap) {
+        int64_t cap = d->cap ? d->cap : 16;
+        while (cap <= g)
+            cap *= 2;
+        d->img = sq_realloc(d->img, sq_mul_size((size_t)cap, sizeof *d->img));
+        d->nbits = sq_realloc(d->nbits, sq_mul_size((size_t)cap, sizeof *d->nbits));
+        memset(d->img + d->cap, 0, (size_t)(cap - d->cap) * sizeof *d->img);
+        memset(d->nbits + d->cap, 0, (size_t)(cap - d->cap) * sizeof *d->nbits);
+        d->cap = cap;
+    }
+    SQ_CHECK(d->img[g] == NULL, "fhom_set_image: generator %lld set twice", (long long)g);
+    int64_t n = fhom_image_bits(d, fmod_gen_degree(d->src, g));
+    int64_t limbs = f2_limbs(n);
+    d->img[g] = sq_calloc((size_t)(limbs ? limbs : 1), sizeof(uint64_t));
+    if (limbs)
+        memcpy(d->img[g], vec, (size_t)limbs * sizeof(uint64_t));
+    d->nbits[g] = n;
+}
+
+const uint64_t *fhom_image(const fhom_t *d, int64_t g, int64_t *nbits)
+{
+    SQ_CHECK(g >= 0 && g < d->cap && d->img[g], "fhom_image: generator %lld has no image",
+             (long long)g);
+    if (nbits)
+        *nbits = d->nbits[g];
+    return d->img[g];
+}
+
+/* dst[0 .. ceil(len/64)) = bits [off, off + len) of src, padding zeroed. */
+static void extract_bits(uint64_t *dst, const uint64_t *src, int64_t off, int64_t len)
+{
+    int64_t limbs = f2_limbs(len);
+    int64_t q = off >> 6;
+    int sh = (int)(off & 63);
+    for (int64_t k = 0; k < limbs; k++) {
+        uint64_t lo = src[q + k] >> sh;
+        /* The next source limb exists whenever bits of it are needed. */
+        if (sh && (k + 1) * 64 - sh < len)
+            lo |= src[q + k + 1] << (64 - sh);
+        dst[k] = lo;
+    }
+    if (len & 63)
+        dst[limbs - 1] &= (1ULL << (len & 63)) - 1;
+}
+
+/* One nonzero block of d(g): Sq(R) * vec lands at `off` in degree t. */
+typedef struct {
+    int64_t off;        /* target offset in degree t */
+    int32_t deg;        /* degree of the block's algebra part: deg g - deg h */
+    int64_t limb0;      /* start of vec in the scratch */
+} block_t;
+
+typedef struct {
+    block_t *blocks;
+    int64_t nblocks, cap_blocks;
+    uint64_t *bits;
+    int64_t nlimbs, cap_limbs;
+} split_t;
+
+static void split_clear(split_t *sp)
+{
+    sq_free(sp->blocks);
+    sq_free(sp->bits);
+}
+
+/* Cuts d(g) (g of degree e, free target) into its nonzero blocks. */
+static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int32_t t)
+{
+    const milnor_t *A = fmod_algebra(d->src);
+    const uint64_t *img = d->img[g];
+    sp->nblocks = 0;
+    sp->nlimbs = 0;
+    int64_t off_e = 0, off_t = 0;
+    for (int32_t h = fmod_min_degree(d->tgt); h < e; h++) {
+        int64_t n = fmod_num_gens(d->tgt, h);
+        if (!n)
+            continue;
+        int64_t len = milnor_dim(A, e - h), len_t = milnor_dim(A, t - h);
+        int64_t limbs = f2_limbs(len);
+        for (int64_t i = 0; i < n; i++, off_e += len, off_t += len_t) {
+            if (sp->nlimbs + limbs > sp->cap_limbs) {
+                sp->cap_limbs = 2 * (sp->nlimbs + limbs);
+                sp->bits = sq_realloc(sp->bits, sq_mul_size((size_t)sp->cap_limbs, 8));
+            }
+            uint64_t *dst = sp->bits + sp->nlimbs;
+            extract_bits(dst, img, off_e, len);
+            uint64_t any = 0;
+            for (int64_t k = 0; k < limbs; k++)
+                any |= dst[k];
+            if (!any)
+                continue;
+            if (sp->nblocks == sp->cap_blocks) {
+                sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
+                sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
+                                                                sizeof *sp->blocks));
+            }
+            sp->blocks[sp->nblocks++] = (block_t){off_t, e - h, sp->nlimbs};
+            sp->nlimbs += limbs;
+        }
+    }
+    /* The offsets above were computed in degree t for the generators of
+     * degree < e only, which is exactly the prefix order of degree t. */
+}
+
+/*
+ * Rows of the matrix of d in degree t.  With idx == NULL: every basis
+ * element of the source spanned by generators of degree < bound, in order,
+ * one row each from row0.  Otherwise only the positions idx[0..n-1]
+ * (increasing) of that basis, row row0 + i for idx[i].
+ */
+static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                  const int64_t *idx, int64_t n)
+{
+    const milnor_t *A = fmod_algebra(d->src);
+    split_t sp = {0};
+    int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
+    int32_t top = bound - 1 < fmod_gens_through(d->src) ? bound - 1 : fmod_gens_through(d->src);
+    for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
+        int64_t ng = fmod_num_gens(d->src, e);
+        int64_t nr = milnor_dim(A, t - e);
+        for (int64_t i = 0; i < ng; i++, pos += nr) {
+            if (idx && (next >= n || idx[next] >= pos + nr))
+                continue; /* no requested row in this block */
+            int64_t g = fmod_gen_global(d->src, e, i);
+            if (d->tgt)
+                split_image(&sp, d, g, e, t);
+            for (int64_t r = 0; r < nr; r++) {
+                int64_t row;
+                if (idx) {
+                    if (next >= n || idx[next] != pos + r)
+                        continue;
+                    row = row0 + next++;
+                } else {
+                    row = row0 + pos + r;
+                }
+                uint64_t *out = f2mat_row(m, row);
+                if (!d->tgt) {
+                    fdmod_act_add(d->M, out, 0, t - e, r, e, d->img[g]);
+                    continue;
+                }
+                for (int64_t b = 0; b < sp.nblocks; b++)
+                    milnor_mul_vec_add(A, out, sp.blocks[b].off, t - e, r, sp.blocks[b].deg,
+                                       sp.bits + sp.blocks[b].limb0);
+            }
+        }
+    }
+    SQ_CHECK(!idx || next == n, "fhom_build_rows_subset: positions not increasing or out of range");
+    split_clear(&sp);
+}
+
+void fhom_build_rows(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound)
+{
+    build(d, m, row0, t, bound, NULL, 0);
+}
+
+void fhom_build_rows_subset(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                            const int64_t *idx, int64_t n)
+{
+    build(d, m, row0, t, bound, idx, n);
+}
+
+void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, const uint64_t *v)
+{
+    const milnor_t *A = fmod_algebra(d->src);
+    split_t sp = {0};
+    int64_t pos = 0;
+    int32_t top = bound - 1 < fmod_gens_through(d->src) ? bound - 1 : fmod_gens_through(d->src);
+    for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
+        int64_t n = fmod_num_gens(d->src, e);
+        int64_t nr = milnor_dim(A, t - e);
+        for (int64_t i = 0; i < n; i++, pos += nr) {
+            int64_t g = fmod_gen_global(d->src, e, i);
+            int have = 0;
+            for (int64_t r = 0; r < nr; r++) {
+                int64_t bit = pos + r;
+                if (!((v[bit >> 6] >> (bit & 63)) & 1))
+                    continue;
+                if (!d->tgt) {
+                    fdmod_act_add(d->M, out, 0, t - e, r, e, d->img[g]);
+                    continue;
+                }
+                if (!have) {
+                    split_image(&sp, d, g, e, t);
+                    have = 1;
+                }
+                for (int64_t b = 0; b < sp.nblocks; b++)
+                    milnor_mul_vec_add(A, out, sp.blocks[b].off, t - e, r, sp.blocks[b].deg,
+                                       sp.bits + sp.blocks[b].limb0);
+            }
+        }
+    }
+    split_clear(&sp);
+}

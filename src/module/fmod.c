@@ -1,0 +1,140 @@
+/*
+ * fmod.c -- free modules (see fmod.h).
+ *
+ * Storage is two arrays over the degree range: the number of generators of
+ * each degree and the global index of its first generator.  Dimensions are
+ * sums over degrees, O(span) per call; callers that need many offsets in
+ * one degree compute them once per step.
+ */
+#include "fmod.h"
+
+#include "sq_core.h"
+
+struct fmod {
+    const milnor_t *A;
+    int32_t min_deg, max_deg;
+    int32_t through;      /* highest degree set */
+    int64_t *ngens;       /* per degree */
+    int64_t *first;       /* global index of the first generator of each degree */
+    int64_t total;
+};
+
+fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
+{
+    SQ_CHECK(max_deg >= min_deg - 1, "fmod_new: bad degree range");
+    fmod_t *F = sq_calloc(1, sizeof *F);
+    F->A = A;
+    F->min_deg = min_deg;
+    F->max_deg = max_deg;
+    F->through = min_deg - 1;
+    size_t span = (size_t)(max_deg - min_deg + 1);
+    F->ngens = sq_calloc(span + 1, sizeof *F->ngens);
+    F->first = sq_calloc(span + 1, sizeof *F->first);
+    return F;
+}
+
+void fmod_free(fmod_t *F)
+{
+    if (!F)
+        return;
+    sq_free(F->ngens);
+    sq_free(F->first);
+    sq_free(F);
+}
+
+const milnor_t *fmod_algebra(const fmod_t *F)
+{
+    return F->A;
+}
+
+int32_t fmod_min_degree(const fmod_t *F)
+{
+    return F->min_deg;
+}
+
+int32_t fmod_max_degree(const fmod_t *F)
+{
+    return F->max_deg;
+}
+
+int32_t fmod_gens_through(const fmod_t *F)
+{
+    return F->through;
+}
+
+int64_t fmod_set_gens(fmod_t *F, int32_t deg, int64_t count)
+{
+    SQ_CHECK(deg > F->through && deg <= F->max_deg, "fmod_set_gens: degree %d not after %d",
+             (int)deg, (int)F->through);
+    SQ_CHECK(count >= 0, "fmod_set_gens: negative count");
+    for (int32_t d = F->through + 1; d < deg; d++) {
+        F->ngens[d - F->min_deg] = 0;
+        F->first[d - F->min_deg] = F->total;
+    }
+    F->ngens[deg - F->min_deg] = count;
+    F->first[deg - F->min_deg] = F->total;
+    F->through = deg;
+    int64_t start = F->total;
+    F->total += count;
+    return start;
+}
+
+int64_t fmod_num_gens(const fmod_t *F, int32_t deg)
+{
+    if (deg < F->min_deg || deg > F->through)
+        return 0;
+    return F->ngens[deg - F->min_deg];
+}
+
+int64_t fmod_gen_global(const fmod_t *F, int32_t deg, int64_t i)
+{
+    SQ_CHECK(i >= 0 && i < fmod_num_gens(F, deg), "fmod_gen_global: no generator %lld in degree %d",
+             (long long)i, (int)deg);
+    return F->first[deg - F->min_deg] + i;
+}
+
+int64_t fmod_total_gens(const fmod_t *F)
+{
+    return F->total;
+}
+
+int32_t fmod_gen_degree(const fmod_t *F, int64_t g)
+{
+    SQ_CHECK(g >= 0 && g < F->total, "fmod_gen_degree: bad generator %lld", (long long)g);
+    /* Binary search for the last degree whose first index is <= g and that has generators. */
+    int32_t lo = F->min_deg, hi = F->through;
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo + 1) / 2;
+        if (F->first[mid - F->min_deg] <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    while (F->ngens[lo - F->min_deg] == 0)
+        lo--;
+    return lo;
+}
+
+int64_t fmod_dim_below(const fmod_t *F, int32_t t, int32_t bound)
+{
+    int32_t top = bound - 1 < F->through ? bound - 1 : F->through;
+    if (top > t)
+        top = t;
+    int64_t dim = 0;
+    for (int32_t d = F->min_deg; d <= top; d++) {
+        int64_t n = F->ngens[d - F->min_deg];
+        if (n)
+            dim += n * milnor_dim(F->A, t - d);
+    }
+    return dim;
+}
+
+int64_t fmod_dim(const fmod_t *F, int32_t t)
+{
+    return fmod_dim_below(F, t, t + 1);
+}
+
+int64_t fmod_block_offset(const fmod_t *F, int32_t t, int32_t deg, int64_t i)
+{
+    return fmod_dim_below(F, t, deg) + i * milnor_dim(F->A, t - deg);
+}

@@ -1,0 +1,212 @@
+/*
+ * resol.c -- the resolution object, its queries and the serial driver.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "sq_core.h"
+
+int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err, size_t errlen)
+{
+    int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
+    if (top < bottom) {
+        snprintf(err, errlen, "module %s is zero", fdmod_name(M));
+        return SQ_E_RANGE;
+    }
+    if (max_s < 0) {
+        snprintf(err, errlen, "filtration %d is negative", (int)max_s);
+        return SQ_E_RANGE;
+    }
+    if (max_n < bottom) {
+        snprintf(err, errlen, "stem %d is below the bottom degree %d of %s", (int)max_n,
+                 (int)bottom, fdmod_name(M));
+        return SQ_E_RANGE;
+    }
+    /* The largest algebra degree a step uses: t_max - bottom. */
+    int64_t need = (int64_t)max_s + max_n + 1 - bottom;
+    if (need > MILNOR_MAX_DEGREE || (int64_t)top - bottom > MILNOR_MAX_DEGREE) {
+        snprintf(err, errlen,
+                 "stem %d with filtration %d needs Steenrod algebra degree %lld, beyond the "
+                 "supported %d",
+                 (int)max_n, (int)max_s, (long long)need, MILNOR_MAX_DEGREE);
+        return SQ_E_RANGE;
+    }
+    return 0;
+}
+
+resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
+{
+    char err[256];
+    SQ_CHECK(resol_check_range(M, max_s, max_n, err, sizeof err) == 0, "resol_new: %s", err);
+    resol_t *R = sq_calloc(1, sizeof *R);
+    R->M = M;
+    R->max_s = max_s;
+    R->max_n = max_n;
+    R->min_n = fdmod_bottom(M);
+    R->top = fdmod_top(M);
+    R->t_min = R->min_n;
+    R->t_max = max_s + max_n + 1;
+    int32_t adeg = R->t_max - R->min_n;
+    if (fdmod_top(M) - R->min_n > adeg)
+        adeg = fdmod_top(M) - R->min_n;
+    R->A = milnor_new(adeg);
+    R->F = sq_calloc((size_t)max_s + 1, sizeof *R->F);
+    R->d = sq_calloc((size_t)max_s + 1, sizeof *R->d);
+    for (int32_t s = 0; s <= max_s; s++) {
+        R->F[s] = fmod_new(R->A, R->t_min, R->t_max);
+        R->d[s] = s == 0 ? fhom_new_fd(R->F[0], M) : fhom_new_free(R->F[s], R->F[s - 1]);
+    }
+    size_t nslots = sq_mul_size((size_t)max_s + 1, (size_t)(R->t_max - R->t_min + 1));
+    R->K = sq_calloc(nslots, sizeof *R->K);
+    R->K_set = sq_calloc(nslots, 1);
+    return R;
+}
+
+void resol_free(resol_t *R)
+{
+    if (!R)
+        return;
+    size_t nslots = (size_t)(R->max_s + 1) * (size_t)(R->t_max - R->t_min + 1);
+    for (size_t i = 0; i < nslots; i++)
+        f2mat_clear(&R->K[i]);
+    sq_free(R->K);
+    sq_free(R->K_set);
+    resol_nassau_clear(R);
+    for (int32_t s = 0; s <= R->max_s; s++) {
+        fhom_free(R->d[s]);
+        fmod_free(R->F[s]);
+    }
+    sq_free(R->F);
+    sq_free(R->d);
+    milnor_free(R->A);
+    sq_free(R);
+}
+
+int32_t resol_max_s(const resol_t *R)
+{
+    return R->max_s;
+}
+
+int32_t resol_max_n(const resol_t *R)
+{
+    return R->max_n;
+}
+
+int32_t resol_min_n(const resol_t *R)
+{
+    return R->min_n;
+}
+
+const milnor_t *resol_algebra(const resol_t *R)
+{
+    return R->A;
+}
+
+const fdmod_t *resol_input(const resol_t *R)
+{
+    return R->M;
+}
+
+const fmod_t *resol_free_module(const resol_t *R, int32_t s)
+{
+    SQ_CHECK(s >= 0 && s <= R->max_s, "resol_free_module: s = %d out of range", (int)s);
+    return R->F[s];
+}
+
+const fhom_t *resol_differential(const resol_t *R, int32_t s)
+{
+    SQ_CHECK(s >= 0 && s <= R->max_s, "resol_differential: s = %d out of range", (int)s);
+    return R->d[s];
+}
+
+int64_t resol_ext_dim(const resol_t *R, int32_t s, int32_t n)
+{
+    if (s < 0 || s > R->max_s)
+        return -1;
+    int32_t t = s + n;
+    if (t > fmod_gens_through(R->F[s]))
+        return -1;
+    return fmod_num_gens(R->F[s], t);
+}
+
+resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo)
+{
+    /* Every module we read is finite, hence bounded: Nassau applies. */
+    if (algo == RESOL_AUTO)
+        algo = RESOL_NASSAU;
+    R->algo = algo;
+    if (algo == RESOL_NASSAU)
+        resol_nassau_init(R);
+    return algo;
+}
+
+/* Whether the step (s, t) belongs to the run, and with which engine:
+ * 0 = skip, 1 = classical, 2 = Nassau.  Classical runs compute every
+ * bidegree of the region plus the kernel-only edge at stem max_n + 1 for
+ * the rows below the top; Nassau needs that edge only for row 0, whose
+ * kernels feed the classical row 1. */
+static int step_kind(const resol_t *R, int32_t s, int32_t t)
+{
+    int32_t n = t - s;
+    if (n < R->min_n || n > R->max_n + 1)
+        return 0;
+    if (n == R->max_n + 1) {
+        if (s == R->max_s)
+            return 0;
+        if (R->algo == RESOL_NASSAU && s > 0)
+            return 0;
+    }
+    return (R->algo == RESOL_NASSAU && s >= 2) ? 2 : 1;
+}
+
+/*
+ * The serial driver: degree by degree, and within a degree s increasing,
+ * so that (s, t - 1) and (s - 1, t) are always done before (s, t) (which
+ * covers the relaxed dependencies of Nassau's step too).
+ */
+void resol_run(resol_t *R, resol_algo_t algo)
+{
+    resol_prepare(R, algo);
+    for (int32_t t = R->t_min; t <= R->t_max; t++) {
+        for (int32_t s = 0; s <= R->max_s; s++) {
+            switch (step_kind(R, s, t)) {
+            case 1: resol_step_classical(R, s, t); break;
+            case 2: resol_step_nassau(R, s, t); break;
+            default: break;
+            }
+        }
+    }
+}
+
+int resol_lift(const resol_t *R, int32_t s, int32_t t, const uint64_t *v, uint64_t *out)
+{
+    SQ_CHECK(s >= 1 && s <= R->max_s && t <= fmod_gens_through(R->F[s]),
+             "resol_lift: (%d, %d) not computed", (int)s, (int)t);
+    const fhom_t *d = R->d[s];
+    int64_t rows = fmod_dim(R->F[s], t), cols = fhom_target_dim(d, t);
+    f2mat_t m = {0};
+    f2mat_init_aug(&m, rows, cols);
+    fhom_build_rows(d, &m, 0, t, t + 1);
+    int64_t *piv = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *piv));
+    f2mat_rref(&m, piv);
+    int64_t rank = f2mat_aug_rank(&m, piv, cols);
+    memset(out, 0, (size_t)f2_limbs(rows) * sizeof *out);
+    f2mat_aug_qi_apply(out, &m, piv, cols, v);
+    /* v is a boundary iff it reduces to zero against the image rows. */
+    uint64_t *w = sq_calloc((size_t)f2_limbs(cols) + 1, sizeof *w);
+    memcpy(w, v, (size_t)f2_limbs(cols) * sizeof *w);
+    for (int64_t i = 0; i < rank; i++) {
+        int64_t c = f2_first_bit(f2mat_row(&m, i), cols);
+        if (c >= 0 && ((w[c >> 6] >> (c & 63)) & 1))
+            for (int64_t l = 0; l < f2_limbs(cols); l++)
+                w[l] ^= f2mat_row(&m, i)[l];
+    }
+    int ok = f2_first_bit(w, cols) < 0;
+    if (!ok)
+        memset(out, 0, (size_t)f2_limbs(rows) * sizeof *out);
+    sq_free(w);
+    sq_free(piv);
+    f2mat_clear(&m);
+    return ok ? 0 : SQ_E_INVAL;
+}

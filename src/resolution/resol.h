@@ -1,0 +1,102 @@
+/*
+ * resol.h -- minimal free resolutions F_s -> ... -> F_0 -> M of a finite
+ * module M over the mod 2 Steenrod algebra, and the Ext groups they give.
+ *
+ * The region of a run "through stem N, filtration S" is 0 <= s <= S and
+ * bottom(M) <= t - s <= N.  Ext^{s,t}(M, F_2) has dimension the number of
+ * generators of F_s in degree t.  Generator i of F_s in degree t is named
+ * x_(t - s, s, i).
+ *
+ * A step resol_step_*(R, s, t) is pure mathematics: it reads only what its
+ * predecessors published and writes the generators of F_s in degree t.
+ * The order in which steps run is the business of the driver
+ * (resol_run), kept apart so that a parallel scheduler can replace it.
+ */
+#ifndef RESOL_H
+#define RESOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fdmod.h"
+#include "fhom.h"
+#include "fmod.h"
+#include "milnor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct resol resol_t;
+
+typedef enum {
+    RESOL_CLASSICAL = 0, /* the classical minimal resolution: any finite module */
+    RESOL_AUTO = 1,      /* the fastest engine that applies (Nassau for finite modules) */
+    RESOL_NASSAU = 2     /* Nassau's algorithm (bounded modules at p = 2) */
+} resol_algo_t;
+
+/* Checks that a run of M through stem max_n and filtration max_s is within
+ * what the algebra supports.  Returns 0, or SQ_E_RANGE with a one-line
+ * reason written to err (errlen bytes). */
+int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err, size_t errlen);
+
+/* New resolution of M (borrowed; must outlive R) over the region through
+ * stem max_n and filtration max_s.  Nothing is computed yet.  The range
+ * must pass resol_check_range. */
+resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n);
+/* Frees R and everything it computed; NULL is a no-op. */
+void resol_free(resol_t *R);
+
+int32_t resol_max_s(const resol_t *R);
+int32_t resol_max_n(const resol_t *R);
+/* The lowest stem of the region: the bottom degree of M. */
+int32_t resol_min_n(const resol_t *R);
+const milnor_t *resol_algebra(const resol_t *R);
+const fdmod_t *resol_input(const resol_t *R);
+/* F_s and d_s : F_s -> F_{s-1} (d_0 : F_0 -> M), 0 <= s <= max_s. */
+const fmod_t *resol_free_module(const resol_t *R, int32_t s);
+const fhom_t *resol_differential(const resol_t *R, int32_t s);
+
+/* One step of the classical algorithm at (s, t): row reduces d_s on the
+ * part of F_s in degree t spanned by generators of lower degree, keeps its
+ * kernel for (s + 1, t), and adds the generators of F_s in degree t that
+ * cover ker d_{s-1} (or M_t when s = 0).  Needs (s, t - 1) and (s - 1, t)
+ * done.  At stem max_n + 1 it only computes the kernel. */
+void resol_step_classical(resol_t *R, int32_t s, int32_t t);
+
+/* One step of Nassau's algorithm at (s, t), s >= 2 (rows 0 and 1 use the
+ * classical step).  Needs (s, t - 1) and (s - 1, t - 1) done; reads only
+ * generators of degree < t of F_{s-1} and < t - 1 of F_{s-2}.  Requires
+ * resol_run(R, RESOL_NASSAU) semantics: call resol_prepare first. */
+void resol_step_nassau(resol_t *R, int32_t s, int32_t t);
+
+/* Fixes the engine of R (RESOL_AUTO resolves to Nassau) and builds what it
+ * needs (Nassau: the ladder and signature tables).  Called by resol_run;
+ * a scheduler that runs steps itself calls it first.  Returns the engine. */
+resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo);
+
+/* Computes the whole region with the chosen algorithm, one step at a time
+ * in a fixed order. */
+void resol_run(resol_t *R, resol_algo_t algo);
+
+/* The profile h[0..len) of the subalgebra B Nassau's step uses at (s, t)
+ * (len 0: B = F_2).  Needs resol_prepare(R, RESOL_NASSAU). */
+int resol_nassau_subalgebra(const resol_t *R, int32_t s, int32_t t, int32_t *h, int maxlen);
+
+/* Lifts through d_s: for v in the image of d_s in degree t (a vector over
+ * the basis of F_{s-1} in degree t spanned by generators of degree < t,
+ * fhom_target_dim(d_s, t) bits), writes into out (fmod_dim(F_s, t) bits,
+ * all generators of degree <= t) a preimage.  Recomputed from the stored
+ * differentials: nothing is cached.  (s, t) must be computed, 1 <= s.
+ * Returns 0, or SQ_E_INVAL if v is not a boundary (out is then zero). */
+int resol_lift(const resol_t *R, int32_t s, int32_t t, const uint64_t *v, uint64_t *out);
+
+/* dim Ext^{s, s+n}: the number of generators of F_s in degree s + n, or
+ * -1 when that bidegree has not been computed. */
+int64_t resol_ext_dim(const resol_t *R, int32_t s, int32_t n);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESOL_H */

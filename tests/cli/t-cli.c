@@ -1,0 +1,146 @@
+/*
+ * t-cli.c -- the adams program end to end: outputs users compare with the
+ * peer's, and one-line errors with exit code 2 for bad arguments.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "sq_test.h"
+
+static char *slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sq_strdup("");
+    size_t cap = 4096, n = 0;
+    char *buf = sq_malloc(cap);
+    size_t k;
+    while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (cap - n < 2) {
+            cap *= 2;
+            buf = sq_realloc(buf, cap);
+        }
+    }
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+/* Runs "adams <args>", capturing stdout and stderr; returns the exit code. */
+static int run_adams(const char *args, char **out, char **err)
+{
+    char o[] = "/tmp/adams-t-cli-out-XXXXXX", e[] = "/tmp/adams-t-cli-err-XXXXXX";
+    int fo = mkstemp(o), fe = mkstemp(e);
+    ASSERT(fo >= 0 && fe >= 0);
+    close(fo);
+    close(fe);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "'%s' %s >%s 2>%s", SQ_ADAMS_BIN, args, o, e);
+    int st = system(cmd);
+    *out = slurp(o);
+    *err = slurp(e);
+    unlink(o);
+    unlink(e);
+    ASSERT(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+static int count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
+}
+
+TEST(dotchart_matches_peer)
+{
+    char *out, *err;
+    ASSERT_EQ(run_adams("resolve S_2 --stem 30 --max-s 11", &out, &err), 0);
+    char *want = slurp(sq_test_data_path("dotchart-S2-n30-s11.txt"));
+    ASSERT(strlen(want) > 100);
+    ASSERT_STR_EQ(out, want);
+    sq_free(want);
+    sq_free(out);
+    sq_free(err);
+}
+
+TEST(csv_matches_table)
+{
+    char *out, *err;
+    ASSERT_EQ(run_adams("resolve S_2 --stem 30 --max-s 20 --format csv --algorithm classical",
+                        &out, &err),
+              0);
+    /* Build the expected lines from the reference table. */
+    char *table = slurp(sq_test_data_path("ext-S2-n60-s40.csv"));
+    size_t cap = strlen(table) + 1;
+    char *want = sq_malloc(cap);
+    want[0] = '\0';
+    size_t wn = 0;
+    for (char *line = strtok(table, "\n"); line; line = strtok(NULL, "\n")) {
+        int n, s, d;
+        if (line[0] == '#' || sscanf(line, "%d,%d,%d", &n, &s, &d) != 3)
+            continue;
+        if (n <= 30 && s <= 20)
+            wn += (size_t)snprintf(want + wn, cap - wn, "%s\n", line);
+    }
+    ASSERT_EQ(count_lines(want), 31 * 21);
+    ASSERT_STR_EQ(out, want);
+    sq_free(table);
+    sq_free(want);
+    sq_free(out);
+    sq_free(err);
+}
+
+TEST(default_max_s_reported)
+{
+    char *out, *err;
+    ASSERT_EQ(run_adams("resolve --stem 12", &out, &err), 0);
+    ASSERT(strstr(err, "--max-s not given; using 9") != NULL);
+    ASSERT_EQ(count_lines(out), 10 + 1);
+    sq_free(out);
+    sq_free(err);
+}
+
+static void expect_usage_error(const char *args, const char *needle)
+{
+    char *out, *err;
+    int rc = run_adams(args, &out, &err);
+    if (rc != 2 || strstr(err, needle) == NULL || count_lines(err) != 1 || out[0] != '\0')
+        sq_test_fail(__FILE__, __LINE__, "adams %s: rc=%d stderr='%s' stdout='%s' (want '%s')",
+                     args, rc, err, out, needle);
+    sq_free(out);
+    sq_free(err);
+}
+
+TEST(bad_arguments)
+{
+    expect_usage_error("resolve --stem abc", "--stem: expected an integer, got 'abc'");
+    expect_usage_error("resolve --stem", "--stem: missing value");
+    expect_usage_error("resolve --stem 10 --format xml", "--format: expected 'chart' or 'csv'");
+    expect_usage_error("resolve --algorithm magic", "--algorithm: expected");
+    expect_usage_error("resolve --bogus", "unknown option '--bogus'");
+    expect_usage_error("resolve NoSuchModule --stem 4", "unknown module 'NoSuchModule'");
+    expect_usage_error("resolve --stem -5", "below the bottom degree");
+    expect_usage_error("resolve --stem 5000", "beyond the supported");
+    expect_usage_error("resolve --stem 99999999999", "out of range");
+    expect_usage_error("frobnicate", "unknown command 'frobnicate'");
+}
+
+TEST(help)
+{
+    char *out, *err;
+    ASSERT_EQ(run_adams("--help", &out, &err), 0);
+    ASSERT(strstr(out, "resolve") != NULL);
+    sq_free(out);
+    sq_free(err);
+    ASSERT_EQ(run_adams("resolve --help", &out, &err), 0);
+    ASSERT(strstr(out, "--max-s") != NULL && strstr(out, "--format") != NULL);
+    sq_free(out);
+    sq_free(err);
+}

@@ -1,0 +1,70 @@
+/*
+ * sq_test.h -- the tiny test harness of adams.
+ *
+ * A test file defines tests with TEST(name) { ... }.  Each test registers
+ * itself at load time (a constructor), so a suite's executable is just its
+ * test files plus tests/harness/sq_test.c, which holds main().  CMake scans
+ * the sources for TEST(name) lines and registers every name as its own CTest
+ * test, so `ctest -R fp.f2mat_rref` runs one.  Run all tests of a suite with
+ * `./t_fp`, or some with `./t_fp name1 name2`.
+ *
+ * Randomness: sq_test_rand() returns a generator seeded from SQ_TEST_SEED
+ * (default 17) and the test name, so each test is reproducible on its own.
+ * SQ_TEST_MULTIPLIER scales iteration counts (sq_test_iters).  A failing
+ * assertion prints both values, the seed and the file:line, then exits 1.
+ */
+#ifndef SQ_TEST_H
+#define SQ_TEST_H
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sq_core.h"
+
+typedef void (*sq_test_fn)(void);
+
+void sq_test_register(const char *name, sq_test_fn fn);
+/* Generator for the running test (seeded from SQ_TEST_SEED and its name). */
+sq_rand_t *sq_test_rand(void);
+/* n scaled by SQ_TEST_MULTIPLIER (default 1), at least 1. */
+int64_t sq_test_iters(int64_t n);
+/* The seed in use (for failure messages). */
+uint64_t sq_test_seed(void);
+/* Path of a file under tests/data (the directory is compiled in). */
+const char *sq_test_data_path(const char *file);
+/* Report a failure and exit(1). */
+void sq_test_fail(const char *file, int line, const char *fmt, ...) SQ_PRINTF(3, 4);
+
+#define TEST(name)                                                                                 \
+    static void test_##name(void);                                                                 \
+    __attribute__((constructor)) static void register_##name(void)                                 \
+    {                                                                                              \
+        sq_test_register(#name, test_##name);                                                      \
+    }                                                                                              \
+    static void test_##name(void)
+
+#define ASSERT(e)                                                                                  \
+    do {                                                                                           \
+        if (!(e))                                                                                  \
+            sq_test_fail(__FILE__, __LINE__, "ASSERT(%s)", #e);                                    \
+    } while (0)
+
+#define ASSERT_EQ(a, b)                                                                            \
+    do {                                                                                           \
+        long long sq_a_ = (long long)(a), sq_b_ = (long long)(b);                                  \
+        if (sq_a_ != sq_b_)                                                                        \
+            sq_test_fail(__FILE__, __LINE__, "ASSERT_EQ(%s, %s): %lld != %lld", #a, #b, sq_a_,     \
+                         sq_b_);                                                                   \
+    } while (0)
+
+#define ASSERT_STR_EQ(a, b)                                                                        \
+    do {                                                                                           \
+        const char *sq_a_ = (a), *sq_b_ = (b);                                                     \
+        if (strcmp(sq_a_, sq_b_) != 0)                                                             \
+            sq_test_fail(__FILE__, __LINE__, "ASSERT_STR_EQ(%s, %s):\n--- got\n%s\n--- want\n%s",  \
+                         #a, #b, sq_a_, sq_b_);                                                    \
+    } while (0)
+
+#endif /* SQ_TEST_H */
