@@ -15,25 +15,28 @@
  * has pairwise disjoint entries, and then T_n is their bitwise OR.
  *
  * Enumeration.  The free entries are x_ij, i, j >= 1; the border is then
- * x_i0 = r_i - sum_j 2^j x_ij and x_0j = s_j - sum_i x_ij.  We visit the
- * "cells" (i, j) with r_i >= 2^j and s_j > 0 (every other free entry is 0)
- * row by row, columns increasing, depth first.  mask[n] holds the OR of the
- * free entries placed so far on anti-diagonal n, and a cell only takes values
- * disjoint from it: from v, the next such value is ((v | m) + 1) & ~m, so
- * values with a clashing bit are never generated, which is what makes the
- * walk cheap (zero terms are skipped in bulk, not tested one by one).  Each
- * cell is bounded by the column budget left and by the row budget >> j.
+ * x_i0 = r_i - sum_j 2^j x_ij ("row border" A_i, on anti-diagonal i) and
+ * x_0j = s_j - sum_i x_ij ("column border" B_j, on anti-diagonal j).  Only the
+ * "cells" (i, j) with r_i >= 2^j and s_j > 0 can be non-zero; they are
+ * visited depth first in a fixed order (row-major: see CUTOFF below), each
+ * bounded by the column budget left and the row budget >> j.  Per
+ * anti-diagonal n, mask[n] is the OR of its cells placed so far.
  *
- * Pruning with the border, as soon as an anti-diagonal is complete:
- *  - at the end of row i, x_i0 is known and every other free entry of
- *    anti-diagonal i lies in an earlier row: test x_i0 & mask[i];
- *  - in the last row P that has cells, once (P, j) is placed column j and
- *    all of anti-diagonal j except perhaps x_P0 are known: test x_0j
- *    against everything else on it (j != P; anti-diagonal P is tested at the
- *    end of row P).
- * At a leaf every anti-diagonal is tested in full (cheap, and it covers rows
- * and columns that have no cells), T is formed and ranked with the
- * coin-change table (internal.h), and one output bit flips.
+ * Every conflict is caught as early as the order allows, and most are never
+ * generated at all:
+ *  - a cell on anti-diagonal n takes only values disjoint from
+ *    m = mask[n] | (A_n if row n is already complete) | (B_n if column n is);
+ *    from v the next such value is ((v | m) + 1) & ~m, so clashing values
+ *    are skipped in bulk rather than tested one by one;
+ *  - the cell that completes row i tests A_i against mask[i] (and B_i if
+ *    column i is complete), the cell that completes column j tests B_j
+ *    likewise; later cells of those anti-diagonals then avoid A_i / B_j
+ *    through their enumeration mask;
+ *  - borders complete from the start (rows or columns without cells) are
+ *    tested against each other before the walk.
+ * So every leaf is a matrix with disjoint anti-diagonals: T_n = mask[n] |
+ * A_n | B_n is ranked with the coin-change table (internal.h) and one output
+ * bit flips.
  *
  * Nothing is allocated: the cells (at most 11 x 11) and budgets live on the
  * stack of mul_core.
@@ -43,23 +46,23 @@
 #include "internal.h"
 
 #define MAX_CELLS (MILNOR_MAX_LEN * MILNOR_MAX_LEN)
-
-enum {
-    CELL_ROW_END = 1,  /* last cell of a row other than P: test x_i0 vs mask[i] */
-    CELL_LAST_END = 2, /* last cell of row P: test anti-diagonal P in full */
-    CELL_COL = 4       /* a cell (P, j), j != P: test anti-diagonal j in full */
-};
+#define NDIAG (2 * MILNOR_MAX_LEN + 2)
 
 static inline void flip_bit(uint64_t *out, int64_t bit)
 {
     out[bit >> 6] ^= UINT64_C(1) << (bit & 63);
 }
 
-/* 1 iff m, a, b have pairwise disjoint bits. */
-static inline int disjoint3(uint32_t m, uint32_t a, uint32_t b)
-{
-    return ((m & a) | (m & b) | (a & b)) == 0;
-}
+/* Per-cell constants of one product, laid out before the walk. */
+typedef struct {
+    uint8_t i, j;      /* position; anti-diagonal i + j */
+    uint8_t fin_row;   /* this cell completes row i */
+    uint8_t fin_col;   /* this cell completes column j */
+    uint32_t use_a;    /* ~0 if row i + j is complete before this cell, else 0 */
+    uint32_t use_b;    /* ~0 if column i + j is complete before this cell, else 0 */
+    uint32_t row_b;    /* with fin_row: ~0 if column i is complete by now */
+    uint32_t col_a;    /* with fin_col: ~0 if row j is complete by now */
+} cell_t;
 
 /*
  * out ^= Sq(R) Sq(S) for trimmed p-parts r[1..p], s[1..q] (1-based, p, q >= 1),
@@ -68,95 +71,89 @@ static inline int disjoint3(uint32_t m, uint32_t a, uint32_t b)
 static void mul_core(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r, int p,
                      const int32_t *s, int q)
 {
-    uint32_t rowrem[MILNOR_MAX_LEN + 1]; /* x_i0 once row i is done */
-    uint32_t rems[MILNOR_MAX_LEN + 1];   /* x_0j once column j is done */
-    uint32_t mask[2 * MILNOR_MAX_LEN + 2];
-    uint8_t ci[MAX_CELLS], cj[MAX_CELLS], fl[MAX_CELLS];
+    uint32_t rowrem[NDIAG]; /* A_i = x_i0 once row i is complete; 0 beyond p */
+    uint32_t rems[NDIAG];   /* B_j = x_0j once column j is complete; 0 beyond q */
+    uint32_t mask[NDIAG];
+    int lastrow[NDIAG], lastcol[NDIAG]; /* last cell of each row / column, -1: none */
+    cell_t cell[MAX_CELLS];
     uint32_t val[MAX_CELLS], bnd[MAX_CELLS];
+    const int nd = p + q;
 
-    for (int i = 1; i <= p; i++)
-        rowrem[i] = (uint32_t)r[i];
-    for (int j = 1; j <= q; j++)
-        rems[j] = (uint32_t)s[j];
-    for (int n = 1; n <= p + q; n++)
+    for (int n = 0; n <= nd; n++) {
+        rowrem[n] = n >= 1 && n <= p ? (uint32_t)r[n] : 0;
+        rems[n] = n >= 1 && n <= q ? (uint32_t)s[n] : 0;
         mask[n] = 0;
+        lastrow[n] = lastcol[n] = -1;
+    }
 
-    /* Lay out the cells and their tests. */
-    int K = 0, P = 0;
+    /* Lay out the cells (row-major) and their tests. */
+    int K = 0;
     for (int i = 1; i <= p; i++) {
-        int first = K;
         for (int j = 1; j <= q; j++) {
             if (s[j] > 0 && (r[i] >> j) > 0) {
-                ci[K] = (uint8_t)i;
-                cj[K] = (uint8_t)j;
-                fl[K] = 0;
+                cell[K].i = (uint8_t)i;
+                cell[K].j = (uint8_t)j;
+                lastrow[i] = lastcol[j] = K;
                 K++;
             }
         }
-        if (K > first) {
-            fl[K - 1] = CELL_ROW_END;
-            P = i;
-        }
     }
-    if (K > 0) {
-        for (int c = K - 1; c >= 0 && ci[c] == P; c--)
-            if (cj[c] != P)
-                fl[c] |= CELL_COL;
-        fl[K - 1] = (uint8_t)((fl[K - 1] & ~CELL_ROW_END) | CELL_LAST_END);
+    for (int c = 0; c < K; c++) {
+        cell_t *e = &cell[c];
+        int i = e->i, j = e->j, n = i + j;
+        e->fin_row = lastrow[i] == c;
+        e->fin_col = lastcol[j] == c;
+        e->use_a = n <= p && lastrow[n] < c ? ~0u : 0;
+        e->use_b = n <= q && lastcol[n] < c ? ~0u : 0;
+        e->row_b = i <= q && lastcol[i] <= c ? ~0u : 0;
+        e->col_a = j <= p && lastrow[j] <= c ? ~0u : 0;
     }
+    /* Borders complete from the start must not clash with each other. */
+    for (int n = 1; n <= nd; n++)
+        if (lastrow[n] < 0 && lastcol[n] < 0 && (rowrem[n] & rems[n]))
+            return;
 
-    const int nmax = p + q < MILNOR_MAX_LEN ? p + q : MILNOR_MAX_LEN;
+    const int nmax = nd < MILNOR_MAX_LEN ? nd : MILNOR_MAX_LEN;
     int c = 0;
     int down = 1; /* 1: enter cell c with value 0; 0: advance cell c */
     for (;;) {
-        int i, j, ok;
-        uint32_t v;
+        const cell_t *e;
         if (down) {
             if (c == K) {
-                /* Leaf: full test of every anti-diagonal, then rank T. */
+                /* Leaf: a matrix with disjoint anti-diagonals; rank T. */
+                int32_t D = (int32_t)(mask[1] | rowrem[1] | rems[1]);
                 int64_t idx = 0;
-                int32_t D = 0;
-                int good = 1;
-                for (int n = 1; n <= nmax; n++) {
-                    uint32_t a = n <= p ? rowrem[n] : 0, b = n <= q ? rems[n] : 0;
-                    uint32_t m = mask[n];
-                    if (!disjoint3(m, a, b)) {
-                        good = 0;
-                        break;
-                    }
-                    int32_t t = (int32_t)(m | a | b);
-                    if (n == 1) {
-                        D = t;
-                    } else {
+                for (int n = 2; n <= nmax; n++) {
+                    int32_t t = (int32_t)(mask[n] | rowrem[n] | rems[n]);
+                    if (t) {
                         const int64_t *cn = milnor_cnt(A, n);
                         int32_t D2 = D + t * milnor_w(n);
                         idx += cn[D2] - cn[D];
                         D = D2;
                     }
                 }
-                if (good)
-                    flip_bit(out, off + idx);
+                flip_bit(out, off + idx);
                 if (K == 0)
                     return;
                 c = K - 1;
                 down = 0;
                 continue;
             }
-            i = ci[c];
-            j = cj[c];
-            uint32_t b = rems[j], b2 = rowrem[i] >> j;
+            e = &cell[c];
+            uint32_t b = rems[e->j], b2 = rowrem[e->i] >> e->j;
             bnd[c] = b < b2 ? b : b2;
             val[c] = 0;
         } else {
-            i = ci[c];
-            j = cj[c];
-            v = val[c];
+            e = &cell[c];
+            int i = e->i, j = e->j, n = i + j;
+            uint32_t v = val[c];
             rems[j] += v;
             rowrem[i] += v << j;
-            uint32_t m = mask[i + j] ^ v;
+            uint32_t mk = mask[n] ^ v;
+            uint32_t m = mk | (rowrem[n] & e->use_a) | (rems[n] & e->use_b);
             v = ((v | m) + 1) & ~m;
             if (v > bnd[c]) {
-                mask[i + j] = m;
+                mask[n] = mk;
                 val[c] = 0;
                 if (--c < 0)
                     return;
@@ -165,18 +162,17 @@ static void mul_core(const milnor_t *A, uint64_t *out, int64_t off, const int32_
             val[c] = v;
             rems[j] -= v;
             rowrem[i] -= v << j;
-            mask[i + j] = m | v;
+            mask[n] = mk | v;
         }
-        /* Tests that became possible with cell c placed. */
-        ok = 1;
-        uint8_t f = fl[c];
-        if (f) {
-            if (f & CELL_ROW_END)
-                ok = (rowrem[i] & mask[i]) == 0;
-            if (ok && (f & CELL_COL))
-                ok = disjoint3(mask[j], j <= p ? rowrem[j] : 0, rems[j]);
-            if (ok && (f & CELL_LAST_END))
-                ok = disjoint3(mask[P], rowrem[P], P <= q ? rems[P] : 0);
+        /* Tests of the borders that cell c completes. */
+        int ok = 1;
+        if (e->fin_row) {
+            int i = e->i;
+            ok = (rowrem[i] & (mask[i] | (rems[i] & e->row_b))) == 0;
+        }
+        if (ok && e->fin_col) {
+            int j = e->j;
+            ok = (rems[j] & (mask[j] | (rowrem[j] & e->col_a))) == 0;
         }
         if (ok) {
             c++;

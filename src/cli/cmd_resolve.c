@@ -157,10 +157,6 @@ int cmd_resolve(int argc, char **argv)
     if (!o.have_max_s) {
         int64_t span = (int64_t)top - bottom;
         o.max_s = (o.stem - bottom > 0 ? (o.stem - bottom) / 2 : 0) + 3 + span;
-        fprintf(stderr,
-                "adams: --max-s not given; using %lld (stem/2 + 3: every nonzero group of "
-                "stems <= %lld except the h_0-tower)\n",
-                (long long)o.max_s, (long long)o.stem);
     }
     char err[256];
     if (resol_check_range(M, (int32_t)o.max_s, (int32_t)o.stem, err, sizeof err)) {
@@ -168,6 +164,11 @@ int cmd_resolve(int argc, char **argv)
         fdmod_free(M);
         return CLI_USAGE;
     }
+    if (!o.have_max_s)
+        fprintf(stderr,
+                "adams: --max-s not given; using %lld (stem/2 + 3: every nonzero group of "
+                "stems <= %lld except the h_0-tower)\n",
+                (long long)o.max_s, (long long)o.stem);
     resol_t *R = resol_new(M, (int32_t)o.max_s, (int32_t)o.stem);
     resol_run(R, o.algo);
     int rc = o.csv ? sq_chart_write_csv(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s)

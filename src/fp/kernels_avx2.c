@@ -16,6 +16,7 @@
 #if defined(__AVX2__)
 
 #include <immintrin.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define LOAD(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
@@ -118,27 +119,42 @@ static void table_apply_avx2(uint64_t *rows, int64_t stride, int64_t nrows, cons
 {
     const uint64_t mask = ((uint64_t)1 << k) - 1;
     const uint64_t *src[64];
+    const int64_t gstride = ((int64_t)1 << k) * estride;
+    const int pf = getenv("PF") ? atoi(getenv("PF")) : 0;
+    if (ngroups == 8 && k == 8) {
+        for (int64_t r = 0; r < nrows; r++) {
+            uint64_t x = u[r];
+            if (x == 0)
+                continue;
+            uint64_t *d = rows + r * stride;
+            if (pf && r + pf < nrows) {
+                const char *nx = (const char *)(d + pf * stride);
+                for (int64_t b = 0; b < w * 8; b += 64)
+                    __builtin_prefetch(nx + b, 1, 3);
+            }
+            for (int g = 0; g < 8; g++)
+                src[g] = tables + g * gstride + (int64_t)((x >> (8 * g)) & 255) * estride;
+            xor_srcs(d, src, 8, w);
+        }
+        return;
+    }
     for (int64_t r = 0; r < nrows; r++) {
         uint64_t x = u[r];
         if (x == 0)
             continue;
         uint64_t *d = rows + r * stride;
-        if (r + 2 < nrows) {
-            const char *nx = (const char *)(d + 2 * stride);
+        if (pf && r + pf < nrows) {
+            const char *nx = (const char *)(d + pf * stride);
             for (int64_t b = 0; b < w * 8; b += 64)
                 __builtin_prefetch(nx + b, 1, 3);
         }
-        int ns = 0;
-        for (int g = 0; g < ngroups; g++) {
-            uint64_t idx = (x >> (g * k)) & mask;
-            if (idx)
-                src[ns++] = tables + (((int64_t)g << k) + (int64_t)idx) * estride;
-        }
+        for (int g = 0; g < ngroups; g++)
+            src[g] = tables + g * gstride + (int64_t)((x >> (g * k)) & mask) * estride;
         int s = 0;
-        for (; ns - s >= 8; s += 8)
+        for (; ngroups - s >= 8; s += 8)
             xor_srcs8(d, src + s, w);
-        if (ns > s)
-            xor_srcs_by_n[ns - s](d, src + s, w);
+        if (ngroups > s)
+            xor_srcs_by_n[ngroups - s](d, src + s, w);
     }
 }
 

@@ -1,0 +1,194 @@
+/*
+ * t-nassau.c -- Nassau's algorithm: the ladder, the choice of subalgebra,
+ * agreement with the classical engine cell by cell, d o d = 0, and lifts.
+ */
+#include <string.h>
+
+#include "nassau.h"
+#include "resol.h"
+#include "sq_test.h"
+#include "test_modules.h"
+
+TEST(nassau_ladder)
+{
+    static const char *want[] = {"1",       "1,1",     "2,1",     "2,1,1",   "2,2,1",
+                                 "3,2,1",   "3,2,1,1", "3,2,2,1", "3,3,2,1", "4,3,2,1",
+                                 "4,3,2,1,1"};
+    int32_t h[NASSAU_MAX_LEN];
+    int len = 0;
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++) {
+        ASSERT_EQ(nassau_ladder_next(h, &len), 0);
+        char buf[64] = "";
+        for (int k = 0; k < len; k++)
+            snprintf(buf + strlen(buf), sizeof buf - strlen(buf), k ? ",%d" : "%d", (int)h[k]);
+        ASSERT_STR_EQ(buf, want[i]);
+    }
+    int32_t a1[] = {2, 1}, a2[] = {3, 2, 1}, a3[] = {4, 3, 2, 1};
+    ASSERT_EQ(nassau_top_degree(a1, 2), 6);
+    ASSERT_EQ(nassau_top_degree(a2, 3), 23);
+    ASSERT_EQ(nassau_top_degree(a3, 4), 72);
+}
+
+TEST(nassau_signature_order)
+{
+    /* Profile [2,1], degree 6: the nonzero signatures in the spec's order
+     * [1,0],[2,0],[3,0],[0,1],[1,1],[2,1],[3,1] have increasing ordinals. */
+    int32_t h[] = {2, 1};
+    int32_t sig[][2] = {{1, 0}, {2, 0}, {3, 0}, {0, 1}, {1, 1}, {2, 1}, {3, 1}};
+    uint32_t prev = 0;
+    for (int i = 0; i < 7; i++) {
+        uint32_t o = nassau_signature(h, 2, sig[i], 2);
+        ASSERT(o > prev);
+        prev = o;
+    }
+    /* Signatures are residues: Sq(4, 3) has signature [0, 1]; Sq(8) zero. */
+    int32_t r1[] = {4, 3}, r2[] = {8};
+    ASSERT_EQ(nassau_signature(h, 2, r1, 2), nassau_signature(h, 2, sig[3], 2));
+    ASSERT_EQ(nassau_signature(h, 2, r2, 1), 0);
+    ASSERT_EQ(nassau_num_signatures(h, 2), 8);
+}
+
+TEST(nassau_subalgebra_choice)
+{
+    /* For S_2: A(0) when t >= s + 2, A(1) when t >= 3s + 9, A(2) when
+     * t >= 7s + 30, A(3) when t >= 15s + 87 (and the profiles between). */
+    fdmod_t *M = fdmod_sphere();
+    resol_t *R = resol_new(M, 12, 130);
+    resol_prepare(R, RESOL_NASSAU);
+    int32_t h[NASSAU_MAX_LEN];
+    for (int32_t s = 2; s <= 6; s++) {
+        ASSERT_EQ(resol_nassau_subalgebra(R, s, s + 1, h, NASSAU_MAX_LEN), 0);
+        ASSERT_EQ(resol_nassau_subalgebra(R, s, s + 2, h, NASSAU_MAX_LEN), 1);
+        int len = resol_nassau_subalgebra(R, s, 3 * s + 9, h, NASSAU_MAX_LEN);
+        ASSERT(len == 2 && h[0] == 2 && h[1] == 1);
+        len = resol_nassau_subalgebra(R, s, 3 * s + 8, h, NASSAU_MAX_LEN);
+        ASSERT(len == 2 && h[0] == 1 && h[1] == 1);
+        len = resol_nassau_subalgebra(R, s, 7 * s + 30, h, NASSAU_MAX_LEN);
+        ASSERT(len == 3 && h[0] == 3 && h[1] == 2 && h[2] == 1);
+        if (15 * s + 87 <= 12 + 130 + 1) {
+            len = resol_nassau_subalgebra(R, s, 15 * s + 87, h, NASSAU_MAX_LEN);
+            ASSERT(len == 4 && h[0] == 4 && h[3] == 1);
+        }
+    }
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* d_{s-1} d_s = 0 on every generator, and no zero differentials. */
+static void check_dd_zero(const resol_t *R)
+{
+    for (int32_t s = 1; s <= resol_max_s(R); s++) {
+        const fmod_t *F = resol_free_module(R, s);
+        const fhom_t *d = resol_differential(R, s), *d1 = resol_differential(R, s - 1);
+        for (int64_t g = 0; g < fmod_total_gens(F); g++) {
+            int32_t e = fmod_gen_degree(F, g);
+            int64_t nbits;
+            const uint64_t *img = fhom_image(d, g, &nbits);
+            ASSERT(f2_first_bit(img, nbits) >= 0);
+            int64_t ob = fhom_target_dim(d1, e);
+            uint64_t *out = sq_calloc((size_t)f2_limbs(ob) + 1, 8);
+            fhom_apply_add(d1, out, e, e, img);
+            if (f2_first_bit(out, ob) >= 0)
+                sq_test_fail(__FILE__, __LINE__, "%s: d o d != 0 on generator %lld of F_%d",
+                             fdmod_name(resol_input(R)), (long long)g, s);
+            sq_free(out);
+        }
+    }
+}
+
+/* Nassau and classical agree on every cell of the region. */
+static void compare_engines(fdmod_t *M, int32_t max_n, int32_t max_s)
+{
+    resol_t *C = resol_new(M, max_s, max_n), *N = resol_new(M, max_s, max_n);
+    resol_run(C, RESOL_CLASSICAL);
+    resol_run(N, RESOL_NASSAU);
+    int64_t nonzero = 0;
+    for (int32_t n = resol_min_n(C); n <= max_n; n++)
+        for (int32_t s = 0; s <= max_s; s++) {
+            int64_t c = resol_ext_dim(C, s, n), x = resol_ext_dim(N, s, n);
+            if (c != x || c < 0)
+                sq_test_fail(__FILE__, __LINE__, "%s Ext^{%d,%d}: classical %lld, Nassau %lld",
+                             fdmod_name(M), s, s + n, (long long)c, (long long)x);
+            nonzero += c > 0;
+        }
+    ASSERT(nonzero > max_n / 2); /* a real chart, not an empty one */
+    check_dd_zero(N);
+    resol_free(C);
+    resol_free(N);
+    fdmod_free(M);
+}
+
+TEST(nassau_vs_classical_C2)
+{
+    compare_engines(test_module_C2(), 40, 30);
+}
+
+TEST(nassau_vs_classical_Joker)
+{
+    compare_engines(test_module_Joker(), 40, 30);
+}
+
+TEST(nassau_vs_classical_Csigma)
+{
+    compare_engines(test_module_Csigma(), 40, 30);
+}
+
+TEST(nassau_vs_classical_Ceta_Cnu_RP4)
+{
+    compare_engines(test_module_Ceta(), 40, 30);
+    compare_engines(test_module_Cnu(), 40, 30);
+    compare_engines(test_module_RP4(), 40, 30);
+}
+
+TEST(nassau_vs_classical_S2_n60_s40_slow)
+{
+    compare_engines(fdmod_sphere(), 60, 40);
+}
+
+TEST(nassau_S2_n40_s25)
+{
+    compare_engines(fdmod_sphere(), 40, 25);
+}
+
+TEST(lift_random_boundaries)
+{
+    /* Lifting d(w) for random w and applying d gives d(w) back. */
+    fdmod_t *M = fdmod_sphere();
+    resol_t *R = resol_new(M, 8, 30);
+    resol_run(R, RESOL_NASSAU);
+    sq_rand_t *rng = sq_test_rand();
+    int64_t tried = 0;
+    for (int it = 0; it < 60; it++) {
+        int32_t s = 1 + (int32_t)sq_rand_below(rng, 8);
+        int32_t t = s + (int32_t)sq_rand_below(rng, 31);
+        const fmod_t *F = resol_free_module(R, s);
+        const fhom_t *d = resol_differential(R, s);
+        int64_t dim = fmod_dim(F, t), tgt = fhom_target_dim(d, t);
+        if (dim == 0)
+            continue;
+        uint64_t *w = sq_calloc((size_t)f2_limbs(dim) + 1, 8);
+        uint64_t *v = sq_calloc((size_t)f2_limbs(tgt) + 1, 8);
+        uint64_t *u = sq_calloc((size_t)f2_limbs(dim) + 1, 8);
+        uint64_t *v2 = sq_calloc((size_t)f2_limbs(tgt) + 1, 8);
+        for (int64_t k = 0; k < dim; k++)
+            if (sq_rand_u64(rng) & 1)
+                w[k >> 6] |= 1ULL << (k & 63);
+        fhom_apply_add(d, v, t, t + 1, w);
+        ASSERT_EQ(resol_lift(R, s, t, v, u), 0);
+        fhom_apply_add(d, v2, t, t + 1, u);
+        ASSERT(memcmp(v, v2, (size_t)f2_limbs(tgt) * 8) == 0);
+        tried++;
+        sq_free(w);
+        sq_free(v);
+        sq_free(u);
+        sq_free(v2);
+    }
+    ASSERT(tried > 30);
+    /* A non-boundary is refused: Sq(2) h_0 in F_1 (degree 3, the first basis
+     * element) is not even a cycle, and d_2 is zero in degree 3. */
+    ASSERT_EQ(fhom_target_dim(resol_differential(R, 2), 3), 2);
+    uint64_t v[2] = {1, 0}, out[2] = {0, 0};
+    ASSERT_EQ(resol_lift(R, 2, 3, v, out), SQ_E_INVAL);
+    resol_free(R);
+    fdmod_free(M);
+}
