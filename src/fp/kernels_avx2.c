@@ -120,7 +120,7 @@ static void table_apply_avx2(uint64_t *rows, int64_t stride, int64_t nrows, cons
     const uint64_t mask = ((uint64_t)1 << k) - 1;
     const uint64_t *src[64];
     const int64_t gstride = ((int64_t)1 << k) * estride;
-    const int pf = getenv("PF") ? atoi(getenv("PF")) : 0;
+    const int pf = getenv("PF") ? atoi(getenv("PF")) : 4;
     if (ngroups == 8 && k == 8) {
         for (int64_t r = 0; r < nrows; r++) {
             uint64_t x = u[r];
