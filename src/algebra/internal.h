@@ -88,4 +88,14 @@ static inline int milnor_next_raw(int32_t *r, int *len)
     return -1;
 }
 
+/* out ^= Sq(R) Sq(S) for trimmed 1-based p-parts r[1..p], s[1..q] (p, q >= 0),
+ * |R| + |S| <= max degree; bit k of the result at off + k.  The matrix walk of
+ * milnor_mul.c, used for single products and as the fallback of the
+ * operation-by-element path (milnor_op.c). */
+void milnor_mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r, int p,
+                   const int32_t *s, int q);
+
+/* SQ_CHECKs of a product's degrees and output offset. */
+void milnor_check_degrees(const milnor_t *A, int32_t rdeg, int32_t sdeg, int64_t off);
+
 #endif /* MILNOR_INTERNAL_H */

@@ -183,9 +183,9 @@ static void mul_core(const milnor_t *A, uint64_t *out, int64_t off, const int32_
     }
 }
 
-/* out ^= Sq(R) Sq(S) for trimmed 1-based p-parts of lengths p, q >= 0. */
-static inline void mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r, int p,
-                          const int32_t *s, int q)
+/* See internal.h. */
+void milnor_mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r, int p,
+                   const int32_t *s, int q)
 {
     if (p == 0)
         flip_bit(out, off + milnor_rank_raw(A, s, q));
@@ -195,7 +195,7 @@ static inline void mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const i
         mul_core(A, out, off, r, p, s, q);
 }
 
-static void check_degrees(const milnor_t *A, int32_t rdeg, int32_t sdeg, int64_t off)
+void milnor_check_degrees(const milnor_t *A, int32_t rdeg, int32_t sdeg, int64_t off)
 {
     SQ_CHECK(rdeg >= 0 && sdeg >= 0 && (int64_t)rdeg + sdeg <= A->max_degree,
              "milnor product: degrees %d + %d outside 0..%d", (int)rdeg, (int)sdeg,
@@ -206,13 +206,13 @@ static void check_degrees(const milnor_t *A, int32_t rdeg, int32_t sdeg, int64_t
 void milnor_mul_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
                     int32_t sdeg, int64_t sidx)
 {
-    check_degrees(A, rdeg, sdeg, off);
+    milnor_check_degrees(A, rdeg, sdeg, off);
     SQ_CHECK(ridx >= 0 && ridx < milnor_dim(A, rdeg) && sidx >= 0 && sidx < milnor_dim(A, sdeg),
              "milnor_mul_add: index out of range");
     int32_t r[MILNOR_MAX_LEN + 1], s[MILNOR_MAX_LEN + 1];
     int p = milnor_unrank_raw(A, rdeg, ridx, r);
     int q = milnor_unrank_raw(A, sdeg, sidx, s);
-    mul_pp(A, out, off, r, p, s, q);
+    milnor_mul_pp(A, out, off, r, p, s, q);
 }
 
 void milnor_mul_pparts_add(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r,
@@ -232,62 +232,5 @@ void milnor_mul_pparts_add(const milnor_t *A, uint64_t *out, int64_t off, const 
     int32_t r1[MILNOR_MAX_LEN + 1], s1[MILNOR_MAX_LEN + 1];
     memcpy(r1 + 1, r, (size_t)rlen * sizeof *r);
     memcpy(s1 + 1, s, (size_t)slen * sizeof *s);
-    mul_pp(A, out, off, r1, rlen, s1, slen);
-}
-
-void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ridx)
-{
-    SQ_CHECK(rdeg >= 0 && rdeg <= A->max_degree && ridx >= 0 && ridx < milnor_dim(A, rdeg),
-             "milnor_op_init: element %lld of degree %d out of range", (long long)ridx, (int)rdeg);
-    op->A = A;
-    op->deg = rdeg;
-    op->len = milnor_unrank_raw(A, rdeg, ridx, op->r);
-    op->r[0] = 0;
-}
-
-/*
- * Visiting the set bits of v in increasing order, the p-part of each is
- * obtained from the previous one by stepping milnor_next_raw (O(len) each)
- * when the gap is small, and by unranking afresh (O(len log d)) otherwise.
- * STEP_MAX is the largest gap bridged by stepping; unranking costs about as
- * much as 8 steps in degrees 50-200 (bench/b-milnor.c), and the product
- * itself dominates either way.
- */
-#define STEP_MAX 8
-
-void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, int32_t sdeg,
-                           const uint64_t *v)
-{
-    const milnor_t *A = op->A;
-    check_degrees(A, op->deg, sdeg, off);
-    int64_t dim = milnor_dim(A, sdeg);
-    int64_t nlimbs = (dim + 63) / 64;
-    int32_t s[MILNOR_MAX_LEN + 1];
-    int q = 0;
-    int64_t cur = -1; /* index whose p-part s holds, -1: none yet */
-    for (int64_t l = 0; l < nlimbs; l++) {
-        uint64_t word = v[l];
-        if (l == nlimbs - 1 && (dim & 63))
-            word &= (UINT64_C(1) << (dim & 63)) - 1;
-        while (word) {
-            int64_t k = l * 64 + __builtin_ctzll(word);
-            word &= word - 1;
-            if (cur >= 0 && k - cur <= STEP_MAX) {
-                for (; cur < k; cur++)
-                    milnor_next_raw(s, &q);
-            } else {
-                q = milnor_unrank_raw(A, sdeg, k, s);
-                cur = k;
-            }
-            mul_pp(A, out, off, op->r, op->len, s, q);
-        }
-    }
-}
-
-void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
-                        int64_t ridx, int32_t sdeg, const uint64_t *v)
-{
-    milnor_op_t op;
-    milnor_op_init(&op, A, rdeg, ridx);
-    milnor_op_mul_vec_add(&op, out, off, sdeg, v);
+    milnor_mul_pp(A, out, off, r1, rlen, s1, slen);
 }

@@ -1,14 +1,19 @@
 /*
  * cmd_resolve.c -- `adams resolve`: argument parsing and printing only.
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "fdmod.h"
 #include "resol.h"
 #include "sq_chart.h"
 #include "sq_core.h"
+#include "sq_pool.h"
+#include "sq_progress.h"
 
 static const char resolve_usage[] =
     "Usage: adams resolve [MODULE] [options]\n"
@@ -36,11 +41,18 @@ static const char resolve_usage[] =
     "                       nassau: Nassau's algorithm (bounded modules; fast)\n"
     "                       auto (default): the fastest engine that applies\n"
     "                         (Nassau for every finite module)\n"
+    "  --threads K          worker threads (default: $ADAMS_THREADS, else all cores);\n"
+    "                       the output never depends on K\n"
+    "  --progress           show progress on stderr even when it is not a terminal\n"
+    "  --quiet              no progress and no notes on stderr\n"
     "  -h, --help           show this help\n"
     "\n"
     "Examples:\n"
     "  adams resolve S_2 --stem 40\n"
     "  adams resolve S_2 --stem 60 --max-s 40 --format csv\n"
+    "\n"
+    "Environment: ADAMS_THREADS (default thread count); ADAMS_LOG=step,rr (or all)\n"
+    "prints trace events, one key=value line each, on stderr or to ADAMS_LOG_FILE.\n"
     "\n"
     "Exit status: 0 on success, 1 if the output could not be written, 2 on a bad\n"
     "argument.\n";
@@ -51,6 +63,8 @@ typedef struct {
     int have_max_s;
     int csv;
     resol_algo_t algo;
+    int64_t threads;   /* 0: default */
+    int progress;      /* -1 quiet, 0 when stderr is a terminal, 1 forced */
 } resolve_opts_t;
 
 /* Returns the value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"),
@@ -78,6 +92,8 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
     o->have_max_s = 0;
     o->csv = 0;
     o->algo = RESOL_AUTO;
+    o->threads = 0;
+    o->progress = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
@@ -118,6 +134,13 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
                 cli_error("--algorithm: expected 'classical', 'nassau' or 'auto', got '%s'", v);
                 return -1;
             }
+        } else if ((v = opt_value("--threads", argc, argv, &i))) {
+            if (cli_parse_int("--threads", v, 1, 4096, &o->threads))
+                return -1;
+        } else if (strcmp(a, "--progress") == 0) {
+            o->progress = 1;
+        } else if (strcmp(a, "--quiet") == 0) {
+            o->progress = -1;
         } else if (a[0] == '-' && a[1] != '\0') {
             cli_error("resolve: unknown option '%s' (try 'adams resolve --help')", a);
             return -1;
@@ -130,6 +153,15 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
     }
     if (!o->module)
         o->module = "S_2";
+    if (o->threads == 0) {
+        const char *env = getenv("ADAMS_THREADS");
+        if (env && *env) {
+            if (cli_parse_int("ADAMS_THREADS", env, 1, 4096, &o->threads))
+                return -1;
+        } else {
+            o->threads = sq_num_cores();
+        }
+    }
     return 0;
 }
 
@@ -164,13 +196,19 @@ int cmd_resolve(int argc, char **argv)
         fdmod_free(M);
         return CLI_USAGE;
     }
-    if (!o.have_max_s)
+    if (!o.have_max_s && o.progress >= 0)
         fprintf(stderr,
                 "adams: --max-s not given; using %lld (stem/2 + 3: every nonzero group of "
                 "stems <= %lld except the h_0-tower)\n",
                 (long long)o.max_s, (long long)o.stem);
     resol_t *R = resol_new(M, (int32_t)o.max_s, (int32_t)o.stem);
-    resol_run(R, o.algo);
+    sq_pool_t *pool = o.threads > 1 ? sq_pool_new((int)o.threads) : NULL;
+    int show = o.progress > 0 || (o.progress == 0 && isatty(STDERR_FILENO));
+    sq_progress_t *prog = show ? sq_progress_new(stderr, R, o.algo) : NULL;
+    resol_observer_t obs = sq_progress_observer(prog);
+    resol_run_pool(R, o.algo, pool, prog ? &obs : NULL);
+    sq_progress_free(prog);
+    sq_pool_free(pool);
     int rc = o.csv ? sq_chart_write_csv(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s)
                    : sq_chart_write_dots(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s);
     if (fflush(stdout) != 0)

@@ -37,8 +37,10 @@ void f2_xor_raw(uint64_t *dst, const uint64_t *src, int64_t nlimbs);
  *
  * table_apply: for each row i < nrows (row i at rows + i * stride) with
  * u[i] != 0, XORs into its first w limbs the entries ((u[i] >> g*k) & (2^k-1))
- * of group g, for every g < ngroups.  ngroups * k <= 64.  Rows with u[i] == 0
- * are not touched.  Tables must not overlap the rows.
+ * of group g, for every g < ngroups.  ngroups * k <= 64.  Entry 0 of every
+ * group must be zero (table_build makes it so): the kernel may XOR it in
+ * rather than test for it.  Rows with u[i] == 0 are not touched.  Tables must
+ * not overlap the rows.
  */
 typedef struct {
     const char *name; /* "generic" or "avx2" */

@@ -46,6 +46,8 @@ void f2mat_init_set(f2mat_t *m, const f2mat_t *src)
 {
     f2mat_init(m, src->rows, src->cols);
     int64_t nl = f2_limbs(src->cols);
+    if (nl == 0)
+        return;
     for (int64_t i = 0; i < src->rows; i++)
         memcpy(f2mat_row(m, i), f2mat_row(src, i), (size_t)nl * sizeof(uint64_t));
 }
@@ -68,6 +70,8 @@ int f2mat_equal(const f2mat_t *a, const f2mat_t *b)
     if (a->rows != b->rows || a->cols != b->cols)
         return 0;
     int64_t nl = f2_limbs(a->cols);
+    if (nl == 0)
+        return 1;
     for (int64_t i = 0; i < a->rows; i++)
         if (memcmp(f2mat_row(a, i), f2mat_row(b, i), (size_t)nl * sizeof(uint64_t)) != 0)
             return 0;

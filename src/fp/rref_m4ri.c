@@ -64,12 +64,10 @@
  * bench/b-rref.c (see docs/fp.md): 256 KiB and 768 KiB were both slower on
  * 10000^2.
  */
-#include <stdlib.h>
-static long tune(const char *n, long d) { const char *e = getenv(n); return e ? atol(e) : d; }
-#define TABLE_BUDGET tune("TB", 512 * 1024)
+#define TABLE_BUDGET (512 * 1024)
 
 /* Largest k (index bits per table) and number of tables per panel at k = 8. */
-#define K_MAX ((int)tune("KMAX", 8))
+#define K_MAX 8
 
 /* Back-substitution: two runs of limbs to update that are at most GAP_MERGE
  * limbs apart are merged (the limbs between are zero in every table entry),

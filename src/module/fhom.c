@@ -14,20 +14,41 @@
 
 #include "sq_core.h"
 
+/*
+ * Images are stored per source degree: img[e - min][i] is d of generator i
+ * of degree e.  The slot array of a degree is allocated by the step that
+ * creates those generators (the only writer of that degree); readers only
+ * look at degrees whose steps are done, so nothing shared is ever
+ * reallocated under a reader.
+ */
 struct fhom {
     const fmod_t *src;
     const fmod_t *tgt;    /* NULL when the target is M */
     const fdmod_t *M;
-    int64_t cap;          /* allocated generator slots */
-    uint64_t **img;       /* per source generator */
-    int64_t *nbits;
+    int32_t min_deg, span;
+    uint64_t ***img;      /* per source degree, per generator */
 };
 
 static fhom_t *fhom_alloc(const fmod_t *src)
 {
     fhom_t *d = sq_calloc(1, sizeof *d);
     d->src = src;
+    d->min_deg = fmod_min_degree(src);
+    d->span = fmod_max_degree(src) - d->min_deg + 1;
+    d->img = sq_calloc((size_t)d->span + 1, sizeof *d->img);
     return d;
+}
+
+/* The slot of generator g (global index): its degree and index within it. */
+static uint64_t **slot(const fhom_t *d, int64_t g, int32_t *deg)
+{
+    int32_t e = fmod_gen_degree(d->src, g);
+    int64_t i = g - fmod_gen_global(d->src, e, 0);
+    if (deg)
+        *deg = e;
+    if (!d->img[e - d->min_deg])
+        return NULL;
+    return &d->img[e - d->min_deg][i];
 }
 
 fhom_t *fhom_new_free(const fmod_t *src, const fmod_t *tgt)
@@ -48,10 +69,14 @@ void fhom_free(fhom_t *d)
 {
     if (!d)
         return;
-    for (int64_t g = 0; g < d->cap; g++)
-        sq_free(d->img[g]);
+    for (int32_t k = 0; k < d->span; k++) {
+        if (!d->img[k])
+            continue;
+        for (int64_t i = 0; i < fmod_num_gens(d->src, d->min_deg + k); i++)
+            sq_free(d->img[k][i]);
+        sq_free(d->img[k]);
+    }
     sq_free(d->img);
-    sq_free(d->nbits);
     sq_free(d);
 }
 
@@ -74,32 +99,27 @@ void fhom_set_image(fhom_t *d, int64_t g, const uint64_t *vec)
 {
     SQ_CHECK(g >= 0 && g < fmod_total_gens(d->src), "fhom_set_image: no generator %lld",
              (long long)g);
-    if (g >= d->cap) {
-        int64_t cap = d->cap ? d->cap : 16;
-        while (cap <= g)
-            cap *= 2;
-        d->img = sq_realloc(d->img, sq_mul_size((size_t)cap, sizeof *d->img));
-        d->nbits = sq_realloc(d->nbits, sq_mul_size((size_t)cap, sizeof *d->nbits));
-        memset(d->img + d->cap, 0, (size_t)(cap - d->cap) * sizeof *d->img);
-        memset(d->nbits + d->cap, 0, (size_t)(cap - d->cap) * sizeof *d->nbits);
-        d->cap = cap;
-    }
-    SQ_CHECK(d->img[g] == NULL, "fhom_set_image: generator %lld set twice", (long long)g);
-    int64_t n = fhom_image_bits(d, fmod_gen_degree(d->src, g));
-    int64_t limbs = f2_limbs(n);
-    d->img[g] = sq_calloc((size_t)(limbs ? limbs : 1), sizeof(uint64_t));
+    int32_t e = fmod_gen_degree(d->src, g);
+    if (!d->img[e - d->min_deg])
+        d->img[e - d->min_deg] = sq_calloc((size_t)fmod_num_gens(d->src, e), sizeof(uint64_t *));
+    uint64_t **p = slot(d, g, NULL);
+    SQ_CHECK(*p == NULL, "fhom_set_image: generator %lld set twice", (long long)g);
+    int64_t limbs = f2_limbs(fhom_image_bits(d, e));
+    *p = sq_calloc((size_t)(limbs ? limbs : 1), sizeof(uint64_t));
     if (limbs)
-        memcpy(d->img[g], vec, (size_t)limbs * sizeof(uint64_t));
-    d->nbits[g] = n;
+        memcpy(*p, vec, (size_t)limbs * sizeof(uint64_t));
 }
 
 const uint64_t *fhom_image(const fhom_t *d, int64_t g, int64_t *nbits)
 {
-    SQ_CHECK(g >= 0 && g < d->cap && d->img[g], "fhom_image: generator %lld has no image",
+    SQ_CHECK(g >= 0 && g < fmod_total_gens(d->src), "fhom_image: no generator %lld",
              (long long)g);
+    int32_t e;
+    uint64_t **p = slot(d, g, &e);
+    SQ_CHECK(p && *p, "fhom_image: generator %lld has no image", (long long)g);
     if (nbits)
-        *nbits = d->nbits[g];
-    return d->img[g];
+        *nbits = fhom_image_bits(d, e);
+    return *p;
 }
 
 /* dst[0 .. ceil(len/64)) = bits [off, off + len) of src, padding zeroed. */
@@ -143,7 +163,7 @@ static void split_clear(split_t *sp)
 static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int32_t t)
 {
     const milnor_t *A = fmod_algebra(d->src);
-    const uint64_t *img = d->img[g];
+    const uint64_t *img = fhom_image(d, g, NULL);
     sp->nblocks = 0;
     sp->nlimbs = 0;
     int64_t off_e = 0, off_t = 0;
@@ -211,7 +231,7 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
                 }
                 uint64_t *out = f2mat_row(m, row);
                 if (!d->tgt) {
-                    fdmod_act_add(d->M, out, 0, t - e, r, e, d->img[g]);
+                    fdmod_act_add(d->M, out, 0, t - e, r, e, fhom_image(d, g, NULL));
                     continue;
                 }
                 for (int64_t b = 0; b < sp.nblocks; b++)
@@ -252,7 +272,7 @@ void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, co
                 if (!((v[bit >> 6] >> (bit & 63)) & 1))
                     continue;
                 if (!d->tgt) {
-                    fdmod_act_add(d->M, out, 0, t - e, r, e, d->img[g]);
+                    fdmod_act_add(d->M, out, 0, t - e, r, e, fhom_image(d, g, NULL));
                     continue;
                 }
                 if (!have) {

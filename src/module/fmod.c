@@ -8,15 +8,24 @@
  */
 #include "fmod.h"
 
+#include <stdatomic.h>
+
 #include "sq_core.h"
 
+/*
+ * Threads: one writer (the step that owns the next degree) and many readers
+ * of lower degrees.  The per-degree entries of a degree are written before
+ * `through` is advanced with release order, and readers load `through`
+ * with acquire order, so a reader that sees a degree sees its entries.
+ * Readers never look above the degrees their step depends on.
+ */
 struct fmod {
     const milnor_t *A;
     int32_t min_deg, max_deg;
-    int32_t through;      /* highest degree set */
-    int64_t *ngens;       /* per degree */
-    int64_t *first;       /* global index of the first generator of each degree */
-    int64_t total;
+    _Atomic int32_t through;  /* highest degree set */
+    int64_t *ngens;           /* per degree */
+    int64_t *first;           /* global index of the first generator of each degree */
+    _Atomic int64_t total;
 };
 
 fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
@@ -26,7 +35,8 @@ fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
     F->A = A;
     F->min_deg = min_deg;
     F->max_deg = max_deg;
-    F->through = min_deg - 1;
+    atomic_init(&F->through, min_deg - 1);
+    atomic_init(&F->total, 0);
     size_t span = (size_t)(max_deg - min_deg + 1);
     F->ngens = sq_calloc(span + 1, sizeof *F->ngens);
     F->first = sq_calloc(span + 1, sizeof *F->first);
@@ -59,29 +69,30 @@ int32_t fmod_max_degree(const fmod_t *F)
 
 int32_t fmod_gens_through(const fmod_t *F)
 {
-    return F->through;
+    return atomic_load_explicit(&((fmod_t *)F)->through, memory_order_acquire);
 }
 
 int64_t fmod_set_gens(fmod_t *F, int32_t deg, int64_t count)
 {
-    SQ_CHECK(deg > F->through && deg <= F->max_deg, "fmod_set_gens: degree %d not after %d",
-             (int)deg, (int)F->through);
+    int32_t through = atomic_load_explicit(&F->through, memory_order_relaxed);
+    int64_t total = atomic_load_explicit(&F->total, memory_order_relaxed);
+    SQ_CHECK(deg > through && deg <= F->max_deg, "fmod_set_gens: degree %d not after %d",
+             (int)deg, (int)through);
     SQ_CHECK(count >= 0, "fmod_set_gens: negative count");
-    for (int32_t d = F->through + 1; d < deg; d++) {
+    for (int32_t d = through + 1; d < deg; d++) {
         F->ngens[d - F->min_deg] = 0;
-        F->first[d - F->min_deg] = F->total;
+        F->first[d - F->min_deg] = total;
     }
     F->ngens[deg - F->min_deg] = count;
-    F->first[deg - F->min_deg] = F->total;
-    F->through = deg;
-    int64_t start = F->total;
-    F->total += count;
-    return start;
+    F->first[deg - F->min_deg] = total;
+    atomic_store_explicit(&F->total, total + count, memory_order_release);
+    atomic_store_explicit(&F->through, deg, memory_order_release);
+    return total;
 }
 
 int64_t fmod_num_gens(const fmod_t *F, int32_t deg)
 {
-    if (deg < F->min_deg || deg > F->through)
+    if (deg < F->min_deg || deg > fmod_gens_through(F))
         return 0;
     return F->ngens[deg - F->min_deg];
 }
@@ -95,14 +106,15 @@ int64_t fmod_gen_global(const fmod_t *F, int32_t deg, int64_t i)
 
 int64_t fmod_total_gens(const fmod_t *F)
 {
-    return F->total;
+    return atomic_load_explicit(&((fmod_t *)F)->total, memory_order_acquire);
 }
 
 int32_t fmod_gen_degree(const fmod_t *F, int64_t g)
 {
-    SQ_CHECK(g >= 0 && g < F->total, "fmod_gen_degree: bad generator %lld", (long long)g);
+    SQ_CHECK(g >= 0 && g < fmod_total_gens(F), "fmod_gen_degree: bad generator %lld",
+             (long long)g);
     /* Binary search for the last degree whose first index is <= g and that has generators. */
-    int32_t lo = F->min_deg, hi = F->through;
+    int32_t lo = F->min_deg, hi = fmod_gens_through(F);
     while (lo < hi) {
         int32_t mid = lo + (hi - lo + 1) / 2;
         if (F->first[mid - F->min_deg] <= g)
@@ -117,7 +129,8 @@ int32_t fmod_gen_degree(const fmod_t *F, int64_t g)
 
 int64_t fmod_dim_below(const fmod_t *F, int32_t t, int32_t bound)
 {
-    int32_t top = bound - 1 < F->through ? bound - 1 : F->through;
+    int32_t through = fmod_gens_through(F);
+    int32_t top = bound - 1 < through ? bound - 1 : through;
     if (top > t)
         top = t;
     int64_t dim = 0;

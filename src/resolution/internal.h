@@ -32,7 +32,15 @@ struct resol {
     int32_t top;            /* top degree of M */
     int nprof;              /* profiles of the ladder usable somewhere in the region */
     resol_profile_t prof[RESOL_MAX_PROFILES];
+    sq_pool_t *pool;        /* threads for parallel sections inside steps, or NULL */
 };
+
+/* Which step (s, t) is in the run: 0 = none, 1 = classical, 2 = Nassau.
+ * Needs the engine fixed (resol_prepare). */
+int resol_step_kind(const resol_t *R, int32_t s, int32_t t);
+/* Runs the step (s, t) with its engine, setting the trace context and
+ * emitting the "step" trace event. */
+void resol_run_step(resol_t *R, int32_t s, int32_t t);
 
 /* Builds the ladder and signature tables for the region (Nassau only). */
 void resol_nassau_init(resol_t *R);

@@ -5,6 +5,8 @@
 #include <string.h>
 
 #include "internal.h"
+#include "sq_pool.h"
+#include "sq_trace.h"
 #include "sq_core.h"
 
 int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err, size_t errlen)
@@ -146,7 +148,7 @@ resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo)
  * bidegree of the region plus the kernel-only edge at stem max_n + 1 for
  * the rows below the top; Nassau needs that edge only for row 0, whose
  * kernels feed the classical row 1. */
-static int step_kind(const resol_t *R, int32_t s, int32_t t)
+int resol_step_kind(const resol_t *R, int32_t s, int32_t t)
 {
     int32_t n = t - s;
     if (n < R->min_n || n > R->max_n + 1)
@@ -160,6 +162,37 @@ static int step_kind(const resol_t *R, int32_t s, int32_t t)
     return (R->algo == RESOL_NASSAU && s >= 2) ? 2 : 1;
 }
 
+void resol_run_step(resol_t *R, int32_t s, int32_t t)
+{
+    int kind = resol_step_kind(R, s, t);
+    int trace = sq_trace_on(SQ_TRACE_STEP);
+    double t0 = trace ? sq_wtime() : 0;
+    sq_trace_set_context(s, t, -1);
+    if (kind == 1)
+        resol_step_classical(R, s, t);
+    else if (kind == 2)
+        resol_step_nassau(R, s, t);
+    sq_trace_set_context(-1, -1, -1);
+    if (trace) {
+        char sub[64] = "F2";
+        if (kind == 2) {
+            int32_t h[NASSAU_MAX_LEN];
+            int len = resol_nassau_subalgebra(R, s, t, h, NASSAU_MAX_LEN);
+            size_t k = 0;
+            for (int i = 0; i < len && k < sizeof sub - 8; i++)
+                k += (size_t)snprintf(sub + k, sizeof sub - k, i ? ",%d" : "[%d", (int)h[i]);
+            if (len)
+                snprintf(sub + k, sizeof sub - k, "]");
+        } else {
+            snprintf(sub, sizeof sub, "classical");
+        }
+        int64_t gens = t - s == R->max_n + 1 ? 0 : fmod_num_gens(R->F[s], t);
+        sq_trace_emit("event=step s=%d t=%d n=%d subalgebra=%s new_gens=%lld ms=%.3f thread=%d",
+                      (int)s, (int)t, (int)(t - s), sub, (long long)gens,
+                      1e3 * (sq_wtime() - t0), sq_pool_thread_index());
+    }
+}
+
 /*
  * The serial driver: degree by degree, and within a degree s increasing,
  * so that (s, t - 1) and (s - 1, t) are always done before (s, t) (which
@@ -170,11 +203,8 @@ void resol_run(resol_t *R, resol_algo_t algo)
     resol_prepare(R, algo);
     for (int32_t t = R->t_min; t <= R->t_max; t++) {
         for (int32_t s = 0; s <= R->max_s; s++) {
-            switch (step_kind(R, s, t)) {
-            case 1: resol_step_classical(R, s, t); break;
-            case 2: resol_step_nassau(R, s, t); break;
-            default: break;
-            }
+            if (resol_step_kind(R, s, t))
+                resol_run_step(R, s, t);
         }
     }
 }

@@ -22,6 +22,7 @@
 #include "fhom.h"
 #include "fmod.h"
 #include "milnor.h"
+#include "sq_pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -78,6 +79,26 @@ resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo);
 /* Computes the whole region with the chosen algorithm, one step at a time
  * in a fixed order. */
 void resol_run(resol_t *R, resol_algo_t algo);
+
+/* Receives progress from a parallel run.  step_done is called once per
+ * finished step, by the scheduler with its lock held (keep it short):
+ * done of total steps, and the bidegree just finished. */
+typedef struct {
+    void (*step_done)(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t);
+    void *ctx;
+} resol_observer_t;
+
+/* Computes the whole region on the threads of `pool` (NULL: the serial
+ * driver).  A coordinator keeps the table of finished steps and releases a
+ * step when its predecessors are done -- classical: (s, t - 1) and
+ * (s - 1, t); Nassau: (s, t - 1) and (s - 1, t - 1), plus (0, t) for row 1
+ * -- and the pool's threads run ready steps, lowest degree first; inside a
+ * step, matrix builds are split over idle threads.  The result does not
+ * depend on the pool size or the schedule.  obs may be NULL. */
+void resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_observer_t *obs);
+
+/* Number of steps a run of R with engine algo performs. */
+int64_t resol_num_steps(resol_t *R, resol_algo_t algo);
 
 /* The profile h[0..len) of the subalgebra B Nassau's step uses at (s, t)
  * (len 0: B = F_2).  Needs resol_prepare(R, RESOL_NASSAU). */

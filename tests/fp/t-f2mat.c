@@ -326,3 +326,54 @@ TEST(rref_pivots_null_and_rank)
     f2mat_clear(&a);
     f2mat_clear(&b);
 }
+
+/* Non-pivot columns scattered through every panel (zero columns and copies
+ * of earlier columns), so panels have non-contiguous pivot masks and the
+ * back-substitution has to skip and merge runs of limbs. */
+TEST(rref_m4ri_scattered_nonpivots)
+{
+    sq_rand_t *rng = sq_test_rand();
+    for (int it = 0; it < 10; it++) {
+        int64_t rows = 64 + (int64_t)sq_rand_below(rng, 1200);
+        int64_t cols = 64 + (int64_t)sq_rand_below(rng, 1500);
+        f2mat_t a = {0};
+        f2mat_init(&a, rows, cols);
+        f2mat_randomize(&a, rng);
+        int per = 2 + it % 4; /* one column in `per` is dependent */
+        for (int64_t j = 1; j < cols; j++) {
+            if (sq_rand_below(rng, (uint64_t)per) != 0)
+                continue;
+            int64_t src = (int64_t)sq_rand_below(rng, (uint64_t)j);
+            int zero = (it % 3 == 0);
+            for (int64_t i = 0; i < rows; i++)
+                f2mat_set(&a, i, j, zero ? 0 : f2mat_get(&a, i, src));
+        }
+        /* Every few panels, a long stretch of dependent columns. */
+        if (it % 2 && cols > 700)
+            for (int64_t j = 300; j < 700; j++)
+                for (int64_t i = 0; i < rows; i++)
+                    f2mat_set(&a, i, j, f2mat_get(&a, i, j % 5));
+        check_reducers_agree(&a);
+        f2mat_clear(&a);
+    }
+}
+
+/* Dimensions around larger powers of two. */
+TEST(rref_m4ri_vs_naive_big_edges)
+{
+    sq_rand_t *rng = sq_test_rand();
+    static const int64_t d[][2] = {
+        {1023, 1025}, {1024, 1024}, {1025, 1023}, {2047, 129}, {129, 2049}, {2049, 2048}, {4095, 64},
+    };
+    for (size_t s = 0; s < sizeof d / sizeof d[0]; s++) {
+        f2mat_t a = {0};
+        if (s % 2)
+            random_low_rank(&a, d[s][0], d[s][1], d[s][1] / 3 + 1, rng);
+        else {
+            f2mat_init(&a, d[s][0], d[s][1]);
+            f2mat_randomize(&a, rng);
+        }
+        check_reducers_agree(&a);
+        f2mat_clear(&a);
+    }
+}

@@ -1,0 +1,223 @@
+/*
+ * sq_pool.c -- the worker pool (see sq_pool.h).
+ *
+ * State under one mutex: a list of open sections (each with its next
+ * unclaimed chunk and the count of chunks finished), the current job source
+ * and the number of running jobs.  Workers sleep on `work` when there is
+ * nothing to do; the caller of sq_pool_run sleeps there too.  Whoever
+ * finishes the last chunk of a section, or a job, broadcasts.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sq_pool.h"
+
+#include <pthread.h>
+
+#include "sq_core.h"
+
+typedef struct section {
+    struct section *next_open;
+    int64_t n, claimed, finished;
+    void (*fn)(void *ctx, int64_t i);
+    void *ctx;
+} section_t;
+
+struct sq_pool {
+    int nthreads;
+    pthread_t *threads;
+    pthread_mutex_t lock;
+    pthread_cond_t work;
+    section_t *open;              /* sections with unclaimed chunks */
+    const sq_pool_source_t *src;  /* current job source, or NULL */
+    int64_t running;              /* jobs running now */
+    int stop;
+    double busy;                  /* seconds, under lock */
+};
+
+static _Thread_local int thread_index;
+
+int sq_pool_thread_index(void)
+{
+    return thread_index;
+}
+
+/* Claims a chunk of the first open section; lock held.  Removes sections
+ * whose chunks are all claimed from the open list. */
+static section_t *claim_any(sq_pool_t *p, int64_t *i)
+{
+    while (p->open) {
+        section_t *s = p->open;
+        if (s->claimed < s->n) {
+            *i = s->claimed++;
+            if (s->claimed == s->n)
+                p->open = s->next_open;
+            return s;
+        }
+        p->open = s->next_open;
+    }
+    return NULL;
+}
+
+/* Runs one chunk with the lock released; lock held on entry and exit. */
+static void run_chunk(sq_pool_t *p, section_t *s, int64_t i)
+{
+    pthread_mutex_unlock(&p->lock);
+    double t0 = sq_wtime();
+    s->fn(s->ctx, i);
+    double dt = sq_wtime() - t0;
+    pthread_mutex_lock(&p->lock);
+    p->busy += dt;
+    if (++s->finished == s->n)
+        pthread_cond_broadcast(&p->work);
+}
+
+/* Takes and runs one job if the source has one; lock held.  Returns 1 if
+ * a job ran. */
+static int run_job(sq_pool_t *p)
+{
+    const sq_pool_source_t *src = p->src;
+    void *job;
+    if (!src || !src->next(src->ctx, &job))
+        return 0;
+    p->running++;
+    pthread_mutex_unlock(&p->lock);
+    double t0 = sq_wtime();
+    src->run(src->ctx, job, thread_index);
+    double dt = sq_wtime() - t0;
+    pthread_mutex_lock(&p->lock);
+    p->busy += dt;
+    src->done(src->ctx, job);
+    p->running--;
+    pthread_cond_broadcast(&p->work);
+    return 1;
+}
+
+typedef struct {
+    sq_pool_t *pool;
+    int index;
+} worker_arg_t;
+
+static void *worker(void *arg)
+{
+    worker_arg_t *wa = arg;
+    sq_pool_t *p = wa->pool;
+    thread_index = wa->index;
+    sq_free(wa);
+    pthread_mutex_lock(&p->lock);
+    while (!p->stop) {
+        int64_t i;
+        section_t *s = claim_any(p, &i);
+        if (s) {
+            run_chunk(p, s, i);
+            continue;
+        }
+        if (run_job(p))
+            continue;
+        pthread_cond_wait(&p->work, &p->lock);
+    }
+    pthread_mutex_unlock(&p->lock);
+    return NULL;
+}
+
+sq_pool_t *sq_pool_new(int nthreads)
+{
+    SQ_CHECK(nthreads >= 1, "sq_pool_new: %d threads", nthreads);
+    sq_pool_t *p = sq_calloc(1, sizeof *p);
+    p->nthreads = nthreads;
+    pthread_mutex_init(&p->lock, NULL);
+    pthread_cond_init(&p->work, NULL);
+    p->threads = sq_calloc((size_t)nthreads, sizeof *p->threads);
+    for (int k = 1; k < nthreads; k++) {
+        worker_arg_t *wa = sq_malloc(sizeof *wa);
+        wa->pool = p;
+        wa->index = k;
+        if (pthread_create(&p->threads[k], NULL, worker, wa) != 0)
+            sq_abort("sq_pool_new: cannot create thread %d", k);
+    }
+    return p;
+}
+
+void sq_pool_free(sq_pool_t *p)
+{
+    if (!p)
+        return;
+    pthread_mutex_lock(&p->lock);
+    p->stop = 1;
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+    for (int k = 1; k < p->nthreads; k++)
+        pthread_join(p->threads[k], NULL);
+    pthread_cond_destroy(&p->work);
+    pthread_mutex_destroy(&p->lock);
+    sq_free(p->threads);
+    sq_free(p);
+}
+
+int sq_pool_size(const sq_pool_t *p)
+{
+    return p ? p->nthreads : 1;
+}
+
+double sq_pool_busy_seconds(const sq_pool_t *p)
+{
+    if (!p)
+        return 0;
+    pthread_mutex_lock((pthread_mutex_t *)&p->lock);
+    double b = p->busy;
+    pthread_mutex_unlock((pthread_mutex_t *)&p->lock);
+    return b;
+}
+
+void sq_pool_run(sq_pool_t *p, const sq_pool_source_t *src)
+{
+    pthread_mutex_lock(&p->lock);
+    SQ_CHECK(p->src == NULL, "sq_pool_run: a source is already running");
+    p->src = src;
+    pthread_cond_broadcast(&p->work);
+    for (;;) {
+        int64_t i;
+        section_t *s = claim_any(p, &i);
+        if (s) {
+            run_chunk(p, s, i);
+            continue;
+        }
+        if (run_job(p))
+            continue;
+        if (p->running == 0)
+            break; /* nothing ready and nothing running: the source is exhausted */
+        pthread_cond_wait(&p->work, &p->lock);
+    }
+    p->src = NULL;
+    pthread_mutex_unlock(&p->lock);
+}
+
+void sq_pool_parallel_for(sq_pool_t *p, int64_t n, void (*fn)(void *ctx, int64_t i), void *ctx)
+{
+    if (n <= 0)
+        return;
+    if (!p || p->nthreads == 1 || n == 1) {
+        for (int64_t i = 0; i < n; i++)
+            fn(ctx, i);
+        return;
+    }
+    section_t s = {NULL, n, 0, 0, fn, ctx};
+    pthread_mutex_lock(&p->lock);
+    s.next_open = p->open;
+    p->open = &s;
+    pthread_cond_broadcast(&p->work);
+    /* Run our own chunks; then wait, running only chunks of this section. */
+    while (s.claimed < s.n) {
+        int64_t i = s.claimed++;
+        if (s.claimed == s.n) {
+            /* Unlink s from the open list. */
+            section_t **q = &p->open;
+            while (*q && *q != &s)
+                q = &(*q)->next_open;
+            if (*q)
+                *q = s.next_open;
+        }
+        run_chunk(p, &s, i);
+    }
+    while (s.finished < s.n)
+        pthread_cond_wait(&p->work, &p->lock);
+    pthread_mutex_unlock(&p->lock);
+}

@@ -1,0 +1,73 @@
+/*
+ * sq_pool.h -- a pool of worker threads for two kinds of work:
+ *
+ *   jobs      coarse units (one bidegree of a resolution) handed out by a
+ *             job source (the scheduler), see sq_pool_run;
+ *   sections  fine parallel loops inside a job (row blocks of a matrix
+ *             build or a row reduction), see sq_pool_parallel_for.
+ *
+ * Idle threads help open sections first (they finish work already started,
+ * which shortens the critical path), then take new jobs.  A thread that
+ * opened a section and waits for it runs only chunks of that same section:
+ * it never picks up another job while its own section is pending, which
+ * would delay it (the priority inversion the peer fell into).
+ *
+ * One mutex guards the pool state.  Chunks and jobs run without it.
+ */
+#ifndef SQ_POOL_H
+#define SQ_POOL_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct sq_pool sq_pool_t;
+
+/* A source of jobs.  next and done are called with the pool lock held, so
+ * they may update the source's tables without locks of their own; run is
+ * called without it.  next returns 1 and sets *job when a job is ready,
+ * 0 when none is ready now.  The run is over when next returns 0 and no
+ * job is running. */
+typedef struct {
+    int (*next)(void *ctx, void **job);
+    void (*run)(void *ctx, void *job, int thread);
+    void (*done)(void *ctx, void *job);
+    void *ctx;
+} sq_pool_source_t;
+
+/* A pool running work on `nthreads` threads in all: the thread calling
+ * sq_pool_run or sq_pool_parallel_for plus nthreads - 1 background threads
+ * (nthreads >= 1; 1 means everything runs on the caller).  Aborts if the
+ * threads cannot be created. */
+sq_pool_t *sq_pool_new(int nthreads);
+/* Stops and joins the threads; NULL is a no-op.  No work may be pending. */
+void sq_pool_free(sq_pool_t *pool);
+/* The total thread count (1 for a NULL pool). */
+int sq_pool_size(const sq_pool_t *pool);
+
+/* Runs every job of src on all threads of the pool, the caller included,
+ * and returns when the source is exhausted.  One source at a time. */
+void sq_pool_run(sq_pool_t *pool, const sq_pool_source_t *src);
+
+/* Calls fn(ctx, i) for every i in [0, n), spread over the idle threads of
+ * the pool and the caller; returns when all calls are done.  Callable from
+ * a job, from outside the pool, or with pool == NULL (serial, in order).
+ * fn must not depend on which thread runs it or in what order. */
+void sq_pool_parallel_for(sq_pool_t *pool, int64_t n, void (*fn)(void *ctx, int64_t i),
+                          void *ctx);
+
+/* Statistics since creation: seconds spent running jobs and chunks, summed
+ * over threads (for the average number of busy cores). */
+double sq_pool_busy_seconds(const sq_pool_t *pool);
+
+/* The index (0 .. size - 1) of the calling thread within the pool running
+ * it; 0 for the caller of sq_pool_run and for threads outside any pool. */
+int sq_pool_thread_index(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SQ_POOL_H */

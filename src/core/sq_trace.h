@@ -1,0 +1,60 @@
+/*
+ * sq_trace.h -- structured trace events: one "key=value ..." line per event.
+ *
+ * ADAMS_LOG selects the events: a comma-separated list of keys ("step",
+ * "rr") or "all".  Lines go to stderr, or to the file named by
+ * ADAMS_LOG_FILE (appended).  Each line is written with a single write(2),
+ * so lines from many threads never interleave.  When ADAMS_LOG is unset the
+ * cost is one load of a global flag per potential event.
+ *
+ * Events carry the bidegree (and signature) of the step that issued them:
+ * a step sets its thread's context with sq_trace_set_context.
+ */
+#ifndef SQ_TRACE_H
+#define SQ_TRACE_H
+
+#include <stdint.h>
+
+#include "sq_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+enum {
+    SQ_TRACE_STEP = 1, /* one event per bidegree step */
+    SQ_TRACE_RR = 2    /* one event per row reduction with min(rows, cols) >= 1024 */
+};
+
+/* Bit mask of enabled events (read from the environment once). */
+extern int sq_trace_mask_;
+void sq_trace_init_(void);
+
+/* Whether events of kind `key` are enabled. */
+static inline int sq_trace_on(int key)
+{
+    int mask = __atomic_load_n(&sq_trace_mask_, __ATOMIC_ACQUIRE);
+    if (SQ_UNLIKELY(mask < 0)) {
+        sq_trace_init_();
+        mask = __atomic_load_n(&sq_trace_mask_, __ATOMIC_ACQUIRE);
+    }
+    return (mask & key) != 0;
+}
+
+/* Re-reads ADAMS_LOG and ADAMS_LOG_FILE (for tests and programs that set
+ * them after start).  Not thread-safe: call before starting work. */
+void sq_trace_reset(void);
+
+/* Formats one event line (a newline is appended) and writes it whole. */
+void sq_trace_emit(const char *fmt, ...) SQ_PRINTF(1, 2);
+
+/* The calling thread's step context: bidegree (s, t) and signature ordinal
+ * (-1 when the step is not working on a signature). */
+void sq_trace_set_context(int32_t s, int32_t t, int64_t sig);
+void sq_trace_get_context(int32_t *s, int32_t *t, int64_t *sig);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SQ_TRACE_H */

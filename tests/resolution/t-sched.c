@@ -1,0 +1,129 @@
+/*
+ * t-sched.c -- the parallel wavefront: results (every differential, bit
+ * for bit) do not depend on the thread count or the schedule; the pool's
+ * parallel loops run every index exactly once.
+ */
+#include <string.h>
+
+#include "resol.h"
+#include "sq_pool.h"
+#include "sq_test.h"
+#include "test_modules.h"
+
+/* Whether two runs produced the same resolution: same generators in every
+ * degree of every F_s and the same differentials bit for bit. */
+static void assert_same(const resol_t *a, const resol_t *b)
+{
+    for (int32_t s = 0; s <= resol_max_s(a); s++) {
+        const fmod_t *Fa = resol_free_module(a, s), *Fb = resol_free_module(b, s);
+        ASSERT_EQ(fmod_total_gens(Fa), fmod_total_gens(Fb));
+        ASSERT_EQ(fmod_gens_through(Fa), fmod_gens_through(Fb));
+        for (int64_t g = 0; g < fmod_total_gens(Fa); g++) {
+            ASSERT_EQ(fmod_gen_degree(Fa, g), fmod_gen_degree(Fb, g));
+            int64_t na, nb;
+            const uint64_t *ia = fhom_image(resol_differential(a, s), g, &na);
+            const uint64_t *ib = fhom_image(resol_differential(b, s), g, &nb);
+            ASSERT_EQ(na, nb);
+            if (memcmp(ia, ib, (size_t)f2_limbs(na) * 8) != 0)
+                sq_test_fail(__FILE__, __LINE__, "d(generator %lld of F_%d) differs",
+                             (long long)g, s);
+        }
+    }
+}
+
+typedef struct {
+    int64_t count[4];
+} progress_t;
+
+static void on_step(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t)
+{
+    progress_t *p = ctx;
+    (void)s;
+    (void)t;
+    p->count[0]++;
+    p->count[1] = done;
+    p->count[2] = total;
+}
+
+/* Runs M over the region serially and with 2, 3 and 8 threads. */
+static void check_schedules(fdmod_t *M, int32_t max_n, int32_t max_s, resol_algo_t algo)
+{
+    resol_t *ref = resol_new(M, max_s, max_n);
+    resol_run(ref, algo);
+    int threads[] = {1, 2, 3, 8};
+    for (size_t i = 0; i < sizeof threads / sizeof threads[0]; i++) {
+        sq_pool_t *pool = sq_pool_new(threads[i]);
+        resol_t *R = resol_new(M, max_s, max_n);
+        progress_t pr = {{0}};
+        resol_observer_t obs = {on_step, &pr};
+        resol_run_pool(R, algo, pool, &obs);
+        ASSERT_EQ(pr.count[0], pr.count[2]);
+        ASSERT_EQ(pr.count[1], pr.count[2]);
+        ASSERT_EQ(pr.count[2], resol_num_steps(R, algo));
+        assert_same(ref, R);
+        resol_free(R);
+        sq_pool_free(pool);
+    }
+    resol_free(ref);
+}
+
+TEST(sched_S2_n70_s38)
+{
+    fdmod_t *M = fdmod_sphere();
+    check_schedules(M, 70, 38, RESOL_NASSAU);
+    fdmod_free(M);
+}
+
+TEST(sched_classical_S2_n50_s26)
+{
+    fdmod_t *M = fdmod_sphere();
+    check_schedules(M, 50, 26, RESOL_CLASSICAL);
+    fdmod_free(M);
+}
+
+TEST(sched_small_threads)
+{
+    /* Small regions, both engines, several modules: the TSan job runs this. */
+    fdmod_t *mods[] = {fdmod_sphere(), test_module_C2(), test_module_Joker()};
+    for (int i = 0; i < 3; i++) {
+        check_schedules(mods[i], 24, 12, RESOL_NASSAU);
+        check_schedules(mods[i], 20, 10, RESOL_CLASSICAL);
+        fdmod_free(mods[i]);
+    }
+}
+
+typedef struct {
+    int64_t *hits;
+    sq_pool_t *pool;
+} pf_ctx_t;
+
+static void inner(void *ctx, int64_t i)
+{
+    pf_ctx_t *c = ctx;
+    __atomic_add_fetch(&c->hits[1000 + i], 1, __ATOMIC_RELAXED);
+}
+
+static void outer(void *ctx, int64_t i)
+{
+    pf_ctx_t *c = ctx;
+    __atomic_add_fetch(&c->hits[i], 1, __ATOMIC_RELAXED);
+    if (i % 7 == 0) /* nested sections from inside a section */
+        sq_pool_parallel_for(c->pool, 50, inner, c);
+}
+
+TEST(pool_parallel_for_threads)
+{
+    int sizes[] = {1, 2, 5};
+    for (int k = 0; k < 3; k++) {
+        sq_pool_t *pool = sq_pool_new(sizes[k]);
+        int64_t hits[1100] = {0};
+        pf_ctx_t c = {hits, pool};
+        sq_pool_parallel_for(pool, 1000, outer, &c);
+        for (int i = 0; i < 1000; i++)
+            ASSERT_EQ(hits[i], 1);
+        for (int i = 0; i < 50; i++)
+            ASSERT_EQ(hits[1000 + i], 143); /* i % 7 == 0 for 143 of 0..999 */
+        ASSERT_EQ(sq_pool_size(pool), sizes[k]);
+        sq_pool_free(pool);
+    }
+}
