@@ -52,26 +52,13 @@ static const uint16_t pk_vmask[PK_NF + 1] = {0, 511, 255, 127, 63, 31, 15, 7, 3,
      (UINT64_C(1) << 39) | (UINT64_C(1) << 44) | (UINT64_C(1) << 48) | (UINT64_C(1) << 51) |       \
      (UINT64_C(1) << 53))
 
-/*
- * CFG_CAP: configurations kept on the stack (16 bytes each, 32 KB).  Above
- * it the call falls back to one walk per S.  With degrees <= 200 the average
- * count is in the hundreds and the largest seen in the bench is ~3000 (R of
- * degree 100 and |S| = 50), so the fallback is rare.
- */
-#define CFG_CAP 2048
-
-/*
- * CFG_MIN_BITS: the configuration path is taken when v has at least this
- * many set bits.  Building the configurations costs about as much as 1-2
- * walks (bench/b-milnor.c, cases vec_*_1 vs rows_*), so from two products on
- * it wins.
- */
-#define CFG_MIN_BITS 2
-
+/* A list of packed (c, d) pairs, structure of arrays so that scans over it
+ * vectorise. */
 typedef struct {
-    uint64_t c; /* packed column sums */
-    uint64_t d; /* packed anti-diagonal ORs of the R side */
-} cfg_t;
+    int64_t n, cap;
+    uint64_t *c; /* packed column sums */
+    uint64_t *d; /* packed anti-diagonal ORs */
+} plist_t;
 
 static inline void flip_bit(uint64_t *out, int64_t bit)
 {
@@ -98,126 +85,225 @@ static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
 }
 
 /*
- * Building the R-configurations row by row.  Row i of one is a "row vector"
- * (x_i1, ..., x_iq) with sum_j 2^j x_ij <= r_i, and x_i0 = r_i - that sum.
- * Packed, a row vector is c (x_ij in field j: its share of the column sums),
- * d (x_i0 in field i, x_ij in field i + j: its entries in their anti-diagonal
- * fields) and deg = sum_j x_ij (2^j - 1).  The entries of one row lie on
- * distinct anti-diagonals, so an R-configuration is exactly one row vector
- * per row with pairwise disjoint d's (field n of d_a & d_b is the overlap of
- * two entries of anti-diagonal n) and degrees summing to <= |S|; its c is the
- * sum of the c's and its D the OR of the d's.  Entries on anti-diagonals
- * above 9 are never allowed (2^10 - 1 > PK_MAXDEG), which also keeps every
- * field in range.
- *
- * ROWV_CAP: row vectors kept on the stack over all rows (18 bytes each).
- * Rows with r_i of about 100 and |S| of about 100 give a few hundred.
+ * Row vectors.  Row i of an R-configuration is (x_i1, ..., x_iq) with
+ * sum_j 2^j x_ij <= r_i, and x_i0 = r_i - that sum.  Packed, a row vector is
+ * c (x_ij in field j: its share of the column sums), d (x_i0 in field i, x_ij
+ * in field i + j: its entries in their anti-diagonal fields) and deg =
+ * sum_j x_ij (2^j - 1).  The entries of one row lie on distinct
+ * anti-diagonals, so an R-configuration is one row vector per row with
+ * pairwise disjoint d's (field n of d_a & d_b is the overlap of two entries
+ * of anti-diagonal n) and degrees summing to <= |S|; its c is the sum of the
+ * c's and its D the OR of the d's.  Entries on anti-diagonals above 9 are
+ * never allowed (2^10 - 1 > PK_MAXDEG), which also keeps every field in range.
  */
-#define ROWV_CAP 1024
-
-typedef struct {
-    int64_t n, cap;
-    uint64_t *c, *d;
-    uint16_t *deg;
-} rowv_t;
-
 typedef struct {
     int32_t sdeg;
-    int i;       /* the row being listed */
-    int qi;      /* its last usable column */
+    int i;  /* the row being listed */
+    int qi; /* its last usable column */
     int overflow;
+    plist_t *L;
+    uint16_t *deg;
 } rowgen_t;
 
-static void gen_row(rowgen_t *g, rowv_t *L, int j, uint32_t rem, int32_t deg, uint64_t c,
-                    uint64_t d)
+static void gen_row(rowgen_t *g, int j, uint32_t rem, int32_t deg, uint64_t c, uint64_t d)
 {
     if (j > g->qi) {
+        plist_t *L = g->L;
         if (L->n == L->cap) {
             g->overflow = 1;
             return;
         }
         L->c[L->n] = c;
         L->d[L->n] = d | ((uint64_t)rem << pk_shift[g->i]);
-        L->deg[L->n] = (uint16_t)deg;
+        g->deg[L->n] = (uint16_t)deg;
         L->n++;
         return;
     }
     int32_t w = milnor_w(j);
     for (uint32_t x = 0; (x << j) <= rem && deg + (int32_t)x * w <= g->sdeg && !g->overflow; x++)
-        gen_row(g, L, j + 1, rem - (x << j), deg + (int32_t)x * w, c + ((uint64_t)x << pk_shift[j]),
+        gen_row(g, j + 1, rem - (x << j), deg + (int32_t)x * w, c + ((uint64_t)x << pk_shift[j]),
                 d + ((uint64_t)x << pk_shift[g->i + j]));
 }
 
+/* Combining the row vectors of rows lo..hi-1 into partial configurations. */
 typedef struct {
-    int nrows;
-    int64_t start[PK_NF + 1], end[PK_NF + 1]; /* row vectors of level k */
-    const rowv_t *L;
+    int64_t start[PK_NF + 1], end[PK_NF + 1]; /* row vectors of each row */
+    const plist_t *rows;
+    const uint16_t *deg;
     int32_t sdeg;
-    cfg_t *cfg;
-    int64_t n, cap;
+    int hi;
+    plist_t *out;
 } comb_t;
 
-/* Appends every completion of the partial configuration (c, d, deg) on
- * levels k.. to cb->cfg; returns -1 on overflow. */
+/* Appends every completion of the partial configuration (c, d, deg) by rows
+ * k..hi-1 to cb->out; returns -1 on overflow. */
 static int combine(comb_t *cb, int k, uint64_t c, uint64_t d, int32_t deg)
 {
-    const rowv_t *L = cb->L;
-    if (k == cb->nrows - 1) {
+    const plist_t *L = cb->rows;
+    if (k == cb->hi) {
+        plist_t *o = cb->out;
+        if (o->n == o->cap)
+            return -1;
+        o->c[o->n] = c;
+        o->d[o->n] = d;
+        o->n++;
+        return 0;
+    }
+    if (k == cb->hi - 1) {
+        /* Branch-free compaction: write every candidate, keep the good. */
+        plist_t *o = cb->out;
+        if (o->n + (cb->end[k] - cb->start[k]) > o->cap)
+            return -1;
+        int64_t n = o->n;
+        int32_t budget = cb->sdeg - deg;
         for (int64_t e = cb->start[k]; e < cb->end[k]; e++) {
-            if ((d & L->d[e]) || deg + L->deg[e] > cb->sdeg)
-                continue;
-            if (cb->n == cb->cap)
-                return -1;
-            cb->cfg[cb->n].c = c + L->c[e];
-            cb->cfg[cb->n].d = d | L->d[e];
-            cb->n++;
+            o->c[n] = c + L->c[e];
+            o->d[n] = d | L->d[e];
+            n += ((d & L->d[e]) == 0) & (cb->deg[e] <= budget);
         }
+        o->n = n;
         return 0;
     }
     for (int64_t e = cb->start[k]; e < cb->end[k]; e++) {
-        if ((d & L->d[e]) || deg + L->deg[e] > cb->sdeg)
+        if ((d & L->d[e]) || deg + cb->deg[e] > cb->sdeg)
             continue;
-        if (combine(cb, k + 1, c + L->c[e], d | L->d[e], deg + L->deg[e]) < 0)
+        if (combine(cb, k + 1, c + L->c[e], d | L->d[e], deg + cb->deg[e]) < 0)
             return -1;
     }
     return 0;
 }
 
-/* The R-configurations of op's R (length >= 1, |R| + sdeg <= PK_MAXDEG) with
- * column-sum degree <= sdeg, into cfg[0..]; returns their number, or -1 if
- * they (or the row vectors) do not fit. */
-static int64_t build_configs(const milnor_op_t *op, int32_t sdeg, cfg_t *cfg, int64_t cap)
+/*
+ * The R-configurations are materialised when they fit: then one S costs one
+ * branch-free scan of them.  Their number is a product over the rows and
+ * explodes for R with several long rows (and large |S|); then the rows are
+ * split into a top part and a bottom part, each combined on its own
+ * (disjoint d's, degree <= |S|), and an R-configuration is a pair (top,
+ * bottom) with disjoint d's.  For one S:
+ *
+ *   for each top t with c_t <= s:           (guard test, one subtraction)
+ *       for each bottom b, branch-free:     c_b <= s - c_t, and
+ *                                           s - c_t - c_b, d_t, d_b pairwise disjoint
+ *
+ * (the materialised case is the split with an empty top).  Rows are combined
+ * in order of increasing list size, so that the longest list is the
+ * innermost, branch-free loop of combine().  For the split, the top takes
+ * the shortest rows while the product of their list sizes stays <= TOP_MAX.
+ *
+ * Stack: ROWV_CAP row vectors (18 bytes each) and HALF_CAP entries per part
+ * (16 bytes each), about 80 KB in all; a call that does not fit falls back
+ * to one matrix walk per S.
+ *
+ * CFG_CAP, TOP_MAX: in degrees 100-200 a materialised list averages a few
+ * hundred entries and scanning one costs ~2 cycles per entry, against
+ * ~50 ns per node of a walk (bench/b-milnor.c, rows_*); lists above CFG_CAP
+ * come with R of 4-5 long rows, where the split with a top of <= 64 was
+ * fastest.
+ */
+#define ROWV_CAP 1024
+#define HALF_CAP 4096
+#define CFG_CAP HALF_CAP
+#define TOP_MAX 64
+
+typedef struct {
+    plist_t top, bot;
+    uint64_t topc[TOP_MAX], topd[TOP_MAX], botc[HALF_CAP], botd[HALF_CAP];
+} halves_t;
+
+/* Fills H for op's R (length >= 1, |R| + sdeg <= PK_MAXDEG); 0, or -1 if
+ * something does not fit. */
+static int build_halves(const milnor_op_t *op, int32_t sdeg, halves_t *H)
 {
-    uint64_t lc[ROWV_CAP], ld[ROWV_CAP];
-    uint16_t ldeg[ROWV_CAP];
-    rowv_t L = {0, ROWV_CAP, lc, ld, ldeg};
+    uint64_t rc[ROWV_CAP], rd[ROWV_CAP];
+    uint16_t rdeg[ROWV_CAP];
+    plist_t rows = {0, ROWV_CAP, rc, rd};
     comb_t cb;
-    cb.nrows = 0;
-    for (int i = 1; i <= op->len; i++) {
-        rowgen_t g = {sdeg, i, 0, 0};
-        while (g.qi < PK_NF && i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 &&
+    const int p = op->len;
+    for (int i = 1; i <= p; i++) {
+        rowgen_t g = {sdeg, i, 0, 0, &rows, rdeg};
+        while (i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 &&
                milnor_w(g.qi + 1) <= sdeg)
             g.qi++;
-        int64_t first = L.n;
-        gen_row(&g, &L, 1, (uint32_t)op->r[i], 0, 0, 0);
+        int64_t first = rows.n;
+        gen_row(&g, 1, (uint32_t)op->r[i], 0, 0, 0);
         if (g.overflow)
             return -1;
-        cb.start[cb.nrows] = first;
-        cb.end[cb.nrows] = L.n;
-        cb.nrows++;
+        /* insert row i's list by increasing size */
+        int at = i - 1;
+        while (at > 0 && cb.end[at - 1] - cb.start[at - 1] > rows.n - first) {
+            cb.start[at] = cb.start[at - 1];
+            cb.end[at] = cb.end[at - 1];
+            at--;
+        }
+        cb.start[at] = first;
+        cb.end[at] = rows.n;
     }
-    cb.L = &L;
+    cb.rows = &rows;
+    cb.deg = rdeg;
     cb.sdeg = sdeg;
-    cb.cfg = cfg;
-    cb.n = 0;
-    cb.cap = cap;
+    H->top = (plist_t){0, TOP_MAX, H->topc, H->topd};
+    H->bot = (plist_t){0, HALF_CAP, H->botc, H->botd};
+
+    /* All rows at once (empty top). */
+    H->top.n = 1;
+    H->topc[0] = H->topd[0] = 0;
+    cb.hi = p;
+    cb.out = &H->bot;
+    if (combine(&cb, 0, 0, 0, 0) == 0)
+        return 0;
+
+    /* Split: the top takes the shortest rows while their product <= TOP_MAX. */
+    int k = 0;
+    double prod = 1;
+    while (k < p - 1 && prod * (double)(cb.end[k] - cb.start[k]) <= TOP_MAX) {
+        prod *= (double)(cb.end[k] - cb.start[k]);
+        k++;
+    }
+    H->top.n = 0;
+    H->bot.n = 0;
+    cb.hi = k;
+    cb.out = &H->top;
     if (combine(&cb, 0, 0, 0, 0) < 0)
         return -1;
-    return cb.n;
+    cb.hi = p;
+    cb.out = &H->bot;
+    if (combine(&cb, k, 0, 0, 0) < 0)
+        return -1;
+    return 0;
 }
 
-/* Iterates over the set bits of v (dim bits) in increasing order, keeping
- * the p-part of the current one in s[1..q]. */
+/* out ^= Sq(R) Sq(S) over the halves H, S packed with guards in sg. */
+static inline void scan_halves(const milnor_t *A, const halves_t *H, uint64_t sg, uint64_t *out,
+                               int64_t off)
+{
+    const uint64_t *bc = H->bot.c, *bd = H->bot.d;
+    const int64_t nbot = H->bot.n;
+    for (int64_t t = 0; t < H->top.n; t++) {
+        uint64_t st = sg - H->top.c[t];
+        if (~st & PK_GUARD)
+            continue; /* some c_j > s_j already */
+        uint64_t dt = H->top.d[t];
+        /* 64 bottoms at a time into a hit mask: bad iff a guard was
+         * borrowed or two of (s - c), d_t, d_b meet. */
+        for (int64_t b0 = 0; b0 < nbot; b0 += 64) {
+            int64_t nb = nbot - b0 < 64 ? nbot - b0 : 64;
+            const uint64_t *c = bc + b0, *d = bd + b0;
+            uint64_t hits = 0;
+            for (int64_t b = 0; b < nb; b++) {
+                uint64_t diff = st - c[b];
+                uint64_t bad = (~diff & PK_GUARD) | (diff & (dt | d[b])) | (dt & d[b]);
+                hits |= (uint64_t)(bad == 0) << b;
+            }
+            while (hits) {
+                int b = __builtin_ctzll(hits);
+                hits &= hits - 1;
+                uint64_t T = ((st - c[b]) | dt | d[b]) & ~PK_GUARD;
+                flip_bit(out, off + rank_packed(A, T));
+            }
+        }
+    }
+}
+
 typedef struct {
     const milnor_t *A;
     const uint64_t *v;
@@ -270,14 +356,22 @@ static inline int siter_next(siter_t *it)
     return 1;
 }
 
-static int64_t count_bits(const uint64_t *v, int64_t dim)
+/* 1 iff v (dim bits) has at least two set bits. */
+static int two_bits(const uint64_t *v, int64_t dim)
 {
-    int64_t n = 0, full = dim / 64;
-    for (int64_t l = 0; l < full; l++)
-        n += __builtin_popcountll(v[l]);
-    if (dim & 63)
-        n += __builtin_popcountll(v[full] & ((UINT64_C(1) << (dim & 63)) - 1));
-    return n;
+    int seen = 0;
+    int64_t nl = (dim + 63) / 64;
+    for (int64_t l = 0; l < nl; l++) {
+        uint64_t w = v[l];
+        if (l == nl - 1 && (dim & 63))
+            w &= (UINT64_C(1) << (dim & 63)) - 1;
+        if (!w)
+            continue;
+        if ((w & (w - 1)) || seen)
+            return 1;
+        seen = 1;
+    }
+    return 0;
 }
 
 void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ridx)
@@ -299,23 +393,14 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
     siter_init(&it, A, sdeg, v);
 
     if (op->len > 0 && sdeg > 0 && op->deg + sdeg <= PK_MAXDEG &&
-        count_bits(v, it.dim) >= CFG_MIN_BITS) {
-        cfg_t cfg[CFG_CAP];
-        int64_t ncfg = build_configs(op, sdeg, cfg, CFG_CAP);
-        if (ncfg >= 0) {
+        two_bits(v, it.dim)) {
+        halves_t H;
+        if (build_halves(op, sdeg, &H) == 0) {
             while (siter_next(&it)) {
                 uint64_t sg = PK_GUARD;
                 for (int j = 1; j <= it.q; j++)
                     sg |= (uint64_t)it.s[j] << pk_shift[j];
-                for (int64_t k = 0; k < ncfg; k++) {
-                    uint64_t diff = sg - cfg[k].c;
-                    if ((diff & PK_GUARD) != PK_GUARD)
-                        continue;
-                    uint64_t b = diff & ~PK_GUARD;
-                    if (b & cfg[k].d)
-                        continue;
-                    flip_bit(out, off + rank_packed(A, b | cfg[k].d));
-                }
+                scan_halves(A, &H, sg, out, off);
             }
             return;
         }

@@ -112,12 +112,13 @@ void f2mat_mul_naive(f2mat_t *c, const f2mat_t *a, const f2mat_t *b)
     SQ_CHECK(a->cols == b->rows, "f2mat_mul_naive: %lld x %lld times %lld x %lld",
              (long long)a->rows, (long long)a->cols, (long long)b->rows, (long long)b->cols);
     f2mat_init(c, a->rows, b->cols);
+    const f2_kernels_t *K = f2_kernels();
     int64_t nl = f2_limbs(b->cols);
     for (int64_t i = 0; i < a->rows; i++) {
         uint64_t *ci = f2mat_row(c, i);
         for (int64_t j = 0; j < a->cols; j++)
             if (f2mat_get(a, i, j))
-                f2_xor_raw(ci, f2mat_row(b, j), nl);
+                K->xor_raw(ci, f2mat_row(b, j), nl);
     }
 }
 

@@ -6,15 +6,16 @@
 
 /*
  * NAIVE_MAX_ROWS: f2mat_rref uses the naive reducer up to this many rows.
- * The naive reducer costs ~rank * rows / 2 row XORs; the M4RI reducer
- * needs per 64-column panel a 64-bit scan of the rows and tables whose
- * size its cost model adapts to the row count, plus ~1 KiB of per-call
- * scratch.  Below ~16 rows the scan and table set-up cost more than the
- * handful of row XORs they save.  Measured with bench/b-rref.c --cutoff on
- * an AMD EPYC (Zen 3) with AVX2, for square and flat (rows x 100,000)
- * shapes; see docs/fp.md.
+ * The naive reducer costs ~rank * rows / 2 row XORs and has no set-up; the
+ * M4RI reducer has a fixed cost per call (scratch allocation) and per
+ * 64-column panel (scan, tables), which it recovers only when there are
+ * enough rows to share the tables.  Measured with `b-rref --cutoff` on an
+ * AMD EPYC (Zen 3, AVX2 kernels) on random dense matrices: the two are
+ * level at 24-32 rows for 64, 256, 1024 and 100,000 columns alike (naive
+ * 2-10x faster below 16 rows, M4RI 2.5-7x faster at 256 rows).  The cutoff
+ * depends on rows only because the crossover barely moves with width.
  */
-#define NAIVE_MAX_ROWS 16
+#define NAIVE_MAX_ROWS 32
 
 /*
  * Gauss-Jordan, one column at a time: find a row at or below r with a 1 in
@@ -26,12 +27,11 @@ int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots)
 {
     const f2_kernels_t *K = f2_kernels();
     const int64_t rows = m->rows, cols = m->cols, nl = f2_limbs(cols);
-    int64_t r = 0;
-    for (int64_t c = 0; c < cols; c++) {
-        if (pivots)
+    if (pivots)
+        for (int64_t c = 0; c < cols; c++)
             pivots[c] = -1;
-        if (r == rows)
-            continue;
+    int64_t r = 0;
+    for (int64_t c = 0; c < cols && r < rows; c++) {
         int64_t l = c / F2_LIMB_BITS;
         uint64_t bit = (uint64_t)1 << (c % F2_LIMB_BITS);
         int64_t i = r;

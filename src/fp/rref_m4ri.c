@@ -69,6 +69,14 @@
 /* Largest k (index bits per table) and number of tables per panel at k = 8. */
 #define K_MAX 8
 
+/* The scan switches from bit loops to byte tables once the panel basis has
+ * not grown for STABLE_ROWS rows and at least STABLE_MIN_LEFT rows remain:
+ * building the two tables costs ~4000 word operations, a bit loop ~P/2 per
+ * row, so a rebuild pays after a few hundred rows; a basis that keeps
+ * growing every ~STABLE_ROWS rows costs at most 64 rebuilds per panel. */
+#define STABLE_ROWS 64
+#define STABLE_MIN_LEFT 512
+
 /* Back-substitution: two runs of limbs to update that are at most GAP_MERGE
  * limbs apart are merged (the limbs between are zero in every table entry),
  * which saves one table build per run at the cost of a few XORs of zeros. */
@@ -79,11 +87,12 @@ typedef struct {
     const f2_kernels_t *K;
     int64_t nl;       /* limbs holding columns */
     uint64_t *u;      /* one index word per row */
-    uint64_t *tables; /* tab_cap limbs, 64-byte aligned */
+    uint64_t *tables; /* tab_cap limbs, 64-byte aligned, not zeroed */
     int64_t tab_cap;  /* limbs */
     uint64_t *prow;   /* 64 gathered pivot segments of prow_stride limbs */
     int64_t prow_stride;
-    uint64_t bytetab[8][256]; /* panel word -> index word, one table per byte */
+    uint64_t bytetab[8][256];  /* panel word -> index word, one table per byte */
+    uint64_t bytetab2[8][256]; /* panel word -> reduced-word correction */
 } ws_t;
 
 static inline uint64_t *row_of(const ws_t *ws, int64_t i)
@@ -172,10 +181,10 @@ static inline void swap_limbs(uint64_t *a, uint64_t *b, int64_t n)
 
 /* Builds the byte tables mapping a panel word to its index word:
  * bytetab[b][x] = XOR of vec[bit] over the bits j of x, bit = 8b + j < nbits. */
-static void build_bytetab(ws_t *ws, const uint64_t *vec, int nbits)
+static void build_bytetab(uint64_t (*tab)[256], const uint64_t *vec, int nbits)
 {
     for (int b = 0; b * 8 < nbits; b++) {
-        uint64_t *T = ws->bytetab[b];
+        uint64_t *T = tab[b];
         T[0] = 0;
         for (int j = 0; j < 8; j++) {
             int bit = 8 * b + j;
@@ -187,11 +196,11 @@ static void build_bytetab(ws_t *ws, const uint64_t *vec, int nbits)
     }
 }
 
-static inline uint64_t bytetab_lookup(const ws_t *ws, uint64_t w, int nbytes)
+static inline uint64_t bytetab_lookup(const uint64_t (*tab)[256], uint64_t w, int nbytes)
 {
     uint64_t c = 0;
     for (int b = 0; b < nbytes; b++)
-        c ^= ws->bytetab[b][(w >> (8 * b)) & 255];
+        c ^= tab[b][(w >> (8 * b)) & 255];
     return c;
 }
 
@@ -211,19 +220,42 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
     int64_t ppos[64];
     int P = 0;
 
-    /* 1. Scan. */
-    int64_t i = r;
+    /* 1. Scan.  The basis is applied bit by bit, or, once it has been
+     * stable for STABLE_ROWS rows and enough rows remain to pay for it,
+     * through byte tables (one for the combination, one for the reduced
+     * word), which a new pivot invalidates.  This keeps the scan cheap when
+     * a panel never reaches full rank, e.g. with a dependent column. */
+    int64_t i = r, since = 0;
+    int tab_ok = 0;
     for (; i < rows && P < lc; i++) {
         uint64_t w = row_of(ws, i)[L], c = 0;
-        for (uint64_t x = w & pivmask; x; x &= x - 1) {
-            int t = t_of_bit[__builtin_ctzll(x)];
-            w ^= basis[t];
-            c ^= comb[t];
+        uint64_t x = w & pivmask;
+        if (tab_ok && x) {
+            w ^= bytetab_lookup(ws->bytetab2, x, (lc + 7) / 8);
+            c = bytetab_lookup(ws->bytetab, x, (lc + 7) / 8);
+        } else if (x) {
+            for (; x; x &= x - 1) {
+                int t = t_of_bit[__builtin_ctzll(x)];
+                w ^= basis[t];
+                c ^= comb[t];
+            }
         }
         if (w == 0) {
             u[i] = c;
+            if (!tab_ok && ++since >= STABLE_ROWS && rows - i >= STABLE_MIN_LEFT) {
+                uint64_t vc[64] = {0}, vw[64] = {0};
+                for (int t = 0; t < P; t++) {
+                    vc[pcol[t]] = comb[t];
+                    vw[pcol[t]] = basis[t];
+                }
+                build_bytetab(ws->bytetab, vc, lc);
+                build_bytetab(ws->bytetab2, vw, lc);
+                tab_ok = 1;
+            }
             continue;
         }
+        tab_ok = 0;
+        since = 0;
         int b = __builtin_ctzll(w);
         uint64_t nc = c ^ ((uint64_t)1 << P);
         for (int s = 0; s < P; s++)
@@ -248,10 +280,10 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
             vec[b] = comb[t_of_bit[b]];
         int nbytes = (lc + 7) / 8;
         if (rows - i >= 64) {
-            build_bytetab(ws, vec, lc);
+            build_bytetab(ws->bytetab, vec, lc);
             for (; i < rows; i++) {
                 uint64_t w = row_of(ws, i)[L];
-                u[i] = w ? bytetab_lookup(ws, w, nbytes) : 0;
+                u[i] = w ? bytetab_lookup(ws->bytetab, w, nbytes) : 0;
             }
         } else {
             for (; i < rows; i++) {
@@ -324,10 +356,10 @@ static void backsub_panel(ws_t *ws, int64_t L, int64_t r0, int P, uint64_t mask,
                 vec[b] = (uint64_t)1 << s++;
         int top = 64 - __builtin_clzll(mask);
         if (r0 >= 64) {
-            build_bytetab(ws, vec, top);
+            build_bytetab(ws->bytetab, vec, top);
             for (int64_t i = 0; i < r0; i++) {
                 uint64_t w = row_of(ws, i)[L] & mask;
-                nnz += (u[i] = w ? bytetab_lookup(ws, w, (top + 7) / 8) : 0) != 0;
+                nnz += (u[i] = w ? bytetab_lookup(ws->bytetab, w, (top + 7) / 8) : 0) != 0;
             }
         } else {
             for (int64_t i = 0; i < r0; i++) {
@@ -375,7 +407,10 @@ int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots)
     int64_t budget = TABLE_BUDGET / (int64_t)sizeof(uint64_t);
     int64_t full = ((int64_t)8 << K_MAX) * round4(nl);
     ws->tab_cap = full < budget ? full : budget;
-    ws->tables = sq_aligned_calloc((size_t)ws->tab_cap, sizeof(uint64_t));
+    /* Not zeroed: table_build writes every entry it uses, and pages never
+     * touched (small tables on wide tiles) are never faulted in. */
+    void *tab_raw = sq_malloc(sq_mul_size((size_t)ws->tab_cap + 8, sizeof(uint64_t)));
+    ws->tables = (uint64_t *)(((uintptr_t)tab_raw + 63) & ~(uintptr_t)63);
     /* The widest tile: all of the table budget spent on the fewest entries
      * any k can have (2^1 * 64 or 2^2 * 32 = 128). */
     ws->prow_stride = round4(nl) < ws->tab_cap / 128 ? round4(nl) : ws->tab_cap / 128;
@@ -415,7 +450,7 @@ int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots)
     sq_free(pnum);
     sq_free(prow0);
     sq_aligned_free(ws->prow);
-    sq_aligned_free(ws->tables);
+    sq_free(tab_raw);
     sq_free(ws->u);
     sq_free(ws);
     return r;

@@ -23,6 +23,8 @@ struct fdmod {
     char ***names;         /* per degree, per index */
     action_block_t *act;   /* [(d - min) * span + k], k in 0..span-1 */
     int32_t span;
+    int32_t profile[16];
+    int profile_len;
 };
 
 fdmod_t *fdmod_new(const char *name, int32_t min_deg, int32_t max_deg)
@@ -198,6 +200,23 @@ void fdmod_act_add(const fdmod_t *M, uint64_t *out, int64_t off, int32_t op_deg,
         if (w)
             xor_bits_at(out, off, w, out_dim);
     }
+}
+
+void fdmod_set_profile(fdmod_t *M, const int32_t *h, int len)
+{
+    SQ_CHECK(len >= 0 && len <= 16, "fdmod_set_profile: length %d", len);
+    for (int i = 0; i < len; i++) {
+        SQ_CHECK(h[i] >= 0 && h[i] <= 30, "fdmod_set_profile: entry %d", (int)h[i]);
+        M->profile[i] = h[i];
+    }
+    M->profile_len = len;
+}
+
+int fdmod_profile(const fdmod_t *M, int32_t *h)
+{
+    for (int i = 0; i < M->profile_len; i++)
+        h[i] = M->profile[i];
+    return M->profile_len;
 }
 
 fdmod_t *fdmod_sphere(void)

@@ -91,6 +91,18 @@ void fdmod_set_sq(fdmod_t *M, const milnor_t *A, int32_t op_deg, int32_t in_deg,
  * description of the first violated relation in err (errlen bytes). */
 int fdmod_complete(fdmod_t *M, const milnor_t *A, char *err, size_t errlen) SQ_WARN_UNUSED;
 
+/* ---- The algebra a module lives over ------------------------------------
+ *
+ * By default a module is over the whole Steenrod algebra A.  A profile
+ * h = (h_1, ..., h_len) (the peer's truncated "p_part") makes it a module
+ * over the sub-Hopf algebra B spanned by the Sq(R) with r_i < 2^{h_i}
+ * (r_i = 0 for i > len): [3,2,1] is A(2), and F_2 over A(2) resolves to
+ * Ext_{A(2)}, the E2 page of tmf.  len <= 16, each h_i in 0..30. */
+void fdmod_set_profile(fdmod_t *M, const int32_t *h, int len);
+/* Writes the profile into h (room for 16) and returns its length; 0 means
+ * the whole algebra A. */
+int fdmod_profile(const fdmod_t *M, int32_t *h);
+
 /* The sphere S_2: F_2 in degree 0, basis element "x0". */
 fdmod_t *fdmod_sphere(void);
 

@@ -199,13 +199,13 @@ static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int3
 }
 
 /*
- * Rows of the matrix of d in degree t.  With idx == NULL: every basis
- * element of the source spanned by generators of degree < bound, in order,
- * one row each from row0.  Otherwise only the positions idx[0..n-1]
- * (increasing) of that basis, row row0 + i for idx[i].
+ * Rows of the matrix of d in degree t.  With idx == NULL: the basis
+ * positions lo <= p < hi of the source spanned by generators of degree
+ * < bound, row row0 + p - lo for position p.  Otherwise only the positions
+ * idx[0..n-1] (increasing) of that basis, row row0 + i for idx[i].
  */
 static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
-                  const int64_t *idx, int64_t n)
+                  const int64_t *idx, int64_t n, int64_t lo, int64_t hi)
 {
     const milnor_t *A = fmod_algebra(d->src);
     split_t sp = {0};
@@ -217,6 +217,8 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
         for (int64_t i = 0; i < ng; i++, pos += nr) {
             if (idx && (next >= n || idx[next] >= pos + nr))
                 continue; /* no requested row in this block */
+            if (!idx && (pos + nr <= lo || pos >= hi))
+                continue;
             int64_t g = fmod_gen_global(d->src, e, i);
             if (d->tgt)
                 split_image(&sp, d, g, e, t);
@@ -227,7 +229,9 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
                         continue;
                     row = row0 + next++;
                 } else {
-                    row = row0 + pos + r;
+                    if (pos + r < lo || pos + r >= hi)
+                        continue;
+                    row = row0 + pos + r - lo;
                 }
                 uint64_t *out = f2mat_row(m, row);
                 if (!d->tgt) {
@@ -246,13 +250,55 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
 
 void fhom_build_rows(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound)
 {
-    build(d, m, row0, t, bound, NULL, 0);
+    build(d, m, row0, t, bound, NULL, 0, 0, INT64_MAX);
 }
 
 void fhom_build_rows_subset(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
                             const int64_t *idx, int64_t n)
 {
-    build(d, m, row0, t, bound, idx, n);
+    build(d, m, row0, t, bound, idx, n, 0, 0);
+}
+
+/* A parallel build: chunk k covers rows [k * n / K, (k + 1) * n / K). */
+typedef struct {
+    const fhom_t *d;
+    f2mat_t *m;
+    int64_t row0, n, chunks;
+    int32_t t, bound;
+    const int64_t *idx;
+} par_build_t;
+
+static void build_chunk(void *ctx, int64_t k)
+{
+    const par_build_t *c = ctx;
+    int64_t a = k * c->n / c->chunks, b = (k + 1) * c->n / c->chunks;
+    if (a == b)
+        return;
+    if (c->idx)
+        build(c->d, c->m, c->row0 + a, c->t, c->bound, c->idx + a, b - a, 0, 0);
+    else
+        build(c->d, c->m, c->row0 + a, c->t, c->bound, NULL, 0, a, b);
+}
+
+/*
+ * Cutoff: below 256 rows a build costs well under a millisecond and the
+ * wake-up of other threads would dominate; chunks are four per thread so
+ * that uneven rows (rows of low-degree generators multiply longer images)
+ * still balance.  Set by eye on bench/b-resolve; revisit with the pool.
+ */
+#define PAR_BUILD_MIN_ROWS 256
+
+void fhom_build_rows_par(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                         const int64_t *idx, int64_t n, sq_pool_t *pool)
+{
+    if (!idx)
+        n = fmod_dim_below(d->src, t, bound);
+    if (!pool || sq_pool_size(pool) == 1 || n < PAR_BUILD_MIN_ROWS) {
+        build(d, m, row0, t, bound, idx, n, 0, idx ? 0 : INT64_MAX);
+        return;
+    }
+    par_build_t c = {d, m, row0, n, 4 * (int64_t)sq_pool_size(pool), t, bound, idx};
+    sq_pool_parallel_for(pool, c.chunks, build_chunk, &c);
 }
 
 void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, const uint64_t *v)

@@ -18,6 +18,7 @@
 #include "f2mat.h"
 #include "fdmod.h"
 #include "fmod.h"
+#include "sq_pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -58,6 +59,12 @@ void fhom_build_rows(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32
  * gets the image of basis element idx[i]. */
 void fhom_build_rows_subset(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
                             const int64_t *idx, int64_t n);
+
+/* fhom_build_rows (idx == NULL; n ignored) or fhom_build_rows_subset
+ * (idx, n), with the rows split over the idle threads of pool (NULL:
+ * serial).  Same result bit for bit. */
+void fhom_build_rows_par(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                         const int64_t *idx, int64_t n, sq_pool_t *pool);
 
 /* out ^= d(v) for v a vector over the degree-t basis of the source spanned
  * by generators of degree < bound; out has fhom_target_dim(d, t) bits. */

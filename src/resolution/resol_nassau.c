@@ -208,7 +208,7 @@ static void correct_signatures(resol_t *R, int32_t s, int32_t t, const resol_pro
         const int64_t *rows = class_pos(Tc, o);
         f2mat_t full = {0}, m = {0};
         f2mat_init(&full, nr, Nc->dim);
-        fhom_build_rows_subset(dT, &full, 0, t, t, rows, nr);
+        fhom_build_rows_par(dT, &full, 0, t, t, rows, nr, R->pool);
         restrict_aug(&m, &full, cols, nc);
         int64_t *piv = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *piv));
         f2mat_rref(&m, piv);
@@ -251,7 +251,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     int64_t zT = class_size(&Tc, 0), zN = class_size(&Nc, 0), zS = class_size(&Sc, 0);
     f2mat_t D1 = {0}, M1 = {0}, K = {0};
     f2mat_init(&D1, zT, Nc.dim);
-    fhom_build_rows_subset(dT, &D1, 0, t, t, class_pos(&Tc, 0), zT);
+    fhom_build_rows_par(dT, &D1, 0, t, t, class_pos(&Tc, 0), zT, R->pool);
     restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN);
     int64_t *piv1 = sq_malloc(sq_mul_size((size_t)M1.cols + 1, sizeof *piv1));
     f2mat_rref(&M1, piv1);
@@ -262,7 +262,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     /* Step 2: the zero-signature image of d_s, extended onto K. */
     f2mat_t D2 = {0}, M2 = {0};
     f2mat_init(&D2, zS, Tc.dim);
-    fhom_build_rows_subset(dS, &D2, 0, t, t, class_pos(&Sc, 0), zS);
+    fhom_build_rows_par(dS, &D2, 0, t, t, class_pos(&Sc, 0), zS, R->pool);
     f2mat_init(&M2, zS, zT);
     for (int64_t i = 0; i < zS; i++)
         gather(f2mat_row(&M2, i), f2mat_row(&D2, i), class_pos(&Tc, 0), zT);
