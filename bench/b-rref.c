@@ -31,6 +31,7 @@ typedef struct {
     int big;                  /* only with --big */
 } bcase_t;
 
+/* clang-format off */
 static const bcase_t cases[] = {
     {"d1000", 1000, 1000, 0, 9, 0},
     {"d4000", 4000, 4000, 0, 7, 0},
@@ -41,6 +42,7 @@ static const bcase_t cases[] = {
     {"hr8192", 8192, 8192, 4096, 5, 0},
     {"hr16384", 16384, 16384, 8192, 3, 1},
 };
+/* clang-format on */
 
 static int cmp_double(const void *a, const void *b)
 {
@@ -85,8 +87,7 @@ static void make_input(f2mat_t *a, const bcase_t *c, sq_rand_t *rng)
         for (int j = 0; j < kk; j++)
             for (int x0 = 0; x0 < (1 << j); x0++)
                 for (int64_t l = 0; l < nl; l++)
-                    tab[((1 << j) + x0) * nl + l] =
-                        tab[x0 * nl + l] ^ f2mat_row(&y, j0 + j)[l];
+                    tab[((1 << j) + x0) * nl + l] = tab[x0 * nl + l] ^ f2mat_row(&y, j0 + j)[l];
         for (int64_t i = 0; i < c->rows; i++) {
             int idx = (int)((f2mat_row(&x, i)[j0 / 64] >> (j0 % 64)) & ((1u << kk) - 1));
             uint64_t *ri = f2mat_row(a, i);

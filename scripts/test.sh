@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds adams and runs every test: a Release build with warnings as errors,
 # then a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer and
-# assertions on (tests labelled "slow" are left to the Release run).
+# assertions on (tests labelled "slow" are left to the Release run), then a
+# ThreadSanitizer build running the threaded tests (label "threads").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/deps.sh
@@ -18,5 +19,12 @@ cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DADAMS_WERROR=ON -DADAMS_ASSE
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
   ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE slow
+
+echo "== ThreadSanitizer build: threaded tests =="
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADAMS_WERROR=ON \
+  -DADAMS_SANITIZE=thread -DADAMS_BUILD_BENCH=OFF >/dev/null
+cmake --build build-tsan -j"$jobs"
+TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
+  ctest --test-dir build-tsan -j"$jobs" --output-on-failure -L threads
 
 echo "== all tests passed =="

@@ -27,8 +27,8 @@ static uint64_t last_mask(int64_t cols)
 
 void f2mat_init(f2mat_t *m, int64_t rows, int64_t cols)
 {
-    SQ_CHECK(rows >= 0 && cols >= 0, "f2mat_init: negative dimensions %lld x %lld",
-             (long long)rows, (long long)cols);
+    SQ_CHECK(rows >= 0 && cols >= 0, "f2mat_init: negative dimensions %lld x %lld", (long long)rows,
+             (long long)cols);
     m->rows = rows;
     m->cols = cols;
     m->stride = default_stride(cols);

@@ -64,9 +64,8 @@ static void table_build_avx2(uint64_t *T, int64_t estride, const uint64_t *prow,
 
 /* d[0..w) ^= s[0][..] ^ ... ^ s[ns-1][..], ns a compile-time constant after
  * inlining, so the source loop unrolls completely. */
-static inline __attribute__((always_inline)) void xor_srcs(uint64_t *restrict d,
-                                                           const uint64_t *const *s, const int ns,
-                                                           int64_t w)
+static inline __attribute__((always_inline)) void
+xor_srcs(uint64_t *restrict d, const uint64_t *const *s, const int ns, int64_t w)
 {
     const uint64_t *p[8];
     for (int j = 0; j < ns; j++)
@@ -119,8 +118,8 @@ XOR_SRCS_N(8)
 #define PREFETCH_ROWS 4
 
 typedef void (*xor_srcs_fn)(uint64_t *restrict, const uint64_t *const *, int64_t);
-static const xor_srcs_fn xor_srcs_by_n[9] = {NULL,         xor_srcs1, xor_srcs2, xor_srcs3, xor_srcs4,
-                                             xor_srcs5,    xor_srcs6, xor_srcs7, xor_srcs8};
+static const xor_srcs_fn xor_srcs_by_n[9] = {NULL,      xor_srcs1, xor_srcs2, xor_srcs3, xor_srcs4,
+                                             xor_srcs5, xor_srcs6, xor_srcs7, xor_srcs8};
 
 static void table_apply_avx2(uint64_t *rows, int64_t stride, int64_t nrows, const uint64_t *u,
                              const uint64_t *tables, int64_t estride, int k, int ngroups, int64_t w)

@@ -276,7 +276,8 @@ TEST(extend_image_random)
             ASSERT(out[j - 1] < out[j]);
         f2mat_init(&all, ri + n, cols);
         for (int64_t i = 0; i < ri; i++)
-            memcpy(f2mat_row(&all, i), f2mat_row(&img, i), sizeof(uint64_t) * (size_t)f2_limbs(cols));
+            memcpy(f2mat_row(&all, i), f2mat_row(&img, i),
+                   sizeof(uint64_t) * (size_t)f2_limbs(cols));
         for (int64_t j = 0; j < n; j++)
             memcpy(f2mat_row(&all, ri + j), f2mat_row(&sub, out[j]),
                    sizeof(uint64_t) * (size_t)f2_limbs(cols));

@@ -13,7 +13,8 @@
 #include "fp_test_util.h"
 
 /* Dimensions around limb boundaries. */
-static const int64_t edge_dims[] = {0, 1, 2, 63, 64, 65, 127, 128, 129, 191, 192, 193, 255, 256, 257};
+static const int64_t edge_dims[] = {0,   1,   2,   63,  64,  65,  127, 128,
+                                    129, 191, 192, 193, 255, 256, 257};
 #define N_EDGE ((int)(sizeof edge_dims / sizeof edge_dims[0]))
 
 TEST(f2mat_basics)
@@ -213,9 +214,9 @@ TEST(rref_m4ri_vs_naive_shapes)
     sq_rand_t *rng = sq_test_rand();
     static const int64_t shapes[][3] = {
         /* rows, cols, rank (0: full random) */
-        {100, 20000, 0},  {100, 20000, 50}, {3, 5000, 0},     {64, 4097, 0},   {65, 9000, 0},
-        {20000, 100, 0},  {5000, 3, 0},     {4097, 64, 0},    {3000, 200, 70}, {1500, 1500, 0},
-        {1500, 1500, 700}, {2049, 2047, 0}, {1000, 3000, 900}, {257, 129, 100},
+        {100, 20000, 0},   {100, 20000, 50}, {3, 5000, 0},      {64, 4097, 0},   {65, 9000, 0},
+        {20000, 100, 0},   {5000, 3, 0},     {4097, 64, 0},     {3000, 200, 70}, {1500, 1500, 0},
+        {1500, 1500, 700}, {2049, 2047, 0},  {1000, 3000, 900}, {257, 129, 100},
     };
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         f2mat_t a = {0};
@@ -363,7 +364,8 @@ TEST(rref_m4ri_vs_naive_big_edges)
 {
     sq_rand_t *rng = sq_test_rand();
     static const int64_t d[][2] = {
-        {1023, 1025}, {1024, 1024}, {1025, 1023}, {2047, 129}, {129, 2049}, {2049, 2048}, {4095, 64},
+        {1023, 1025}, {1024, 1024}, {1025, 1023}, {2047, 129},
+        {129, 2049},  {2049, 2048}, {4095, 64},
     };
     for (size_t s = 0; s < sizeof d / sizeof d[0]; s++) {
         f2mat_t a = {0};

@@ -127,3 +127,42 @@ TEST(pool_parallel_for_threads)
         sq_pool_free(pool);
     }
 }
+
+TEST(build_rows_par_threads)
+{
+    /* The parallel matrix build equals the serial one bit for bit, for the
+     * full restricted basis and for a subset. */
+    fdmod_t *M = fdmod_sphere();
+    resol_t *R = resol_new(M, 10, 40);
+    resol_run(R, RESOL_NASSAU);
+    sq_pool_t *pool = sq_pool_new(3);
+    for (int32_t s = 1; s <= 6; s++) {
+        int32_t t = s + 38;
+        const fhom_t *d = resol_differential(R, s);
+        int64_t rows = fmod_dim_below(resol_free_module(R, s), t, t);
+        int64_t cols = fhom_target_dim(d, t);
+        ASSERT(rows >= 256); /* large enough to take the parallel path */
+        f2mat_t a = {0}, b = {0};
+        f2mat_init(&a, rows, cols);
+        f2mat_init(&b, rows, cols);
+        fhom_build_rows(d, &a, 0, t, t);
+        fhom_build_rows_par(d, &b, 0, t, t, NULL, 0, pool);
+        ASSERT(f2mat_equal(&a, &b));
+        int64_t *idx = sq_malloc((size_t)rows * sizeof *idx), n = 0;
+        for (int64_t i = 0; i < rows; i += 1 + (i % 3))
+            idx[n++] = i;
+        f2mat_clear(&a);
+        f2mat_clear(&b);
+        f2mat_init(&a, n, cols);
+        f2mat_init(&b, n, cols);
+        fhom_build_rows_subset(d, &a, 0, t, t, idx, n);
+        fhom_build_rows_par(d, &b, 0, t, t, idx, n, pool);
+        ASSERT(f2mat_equal(&a, &b));
+        f2mat_clear(&a);
+        f2mat_clear(&b);
+        sq_free(idx);
+    }
+    sq_pool_free(pool);
+    resol_free(R);
+    fdmod_free(M);
+}
