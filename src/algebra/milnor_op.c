@@ -130,6 +130,7 @@ typedef struct {
     int64_t start[PK_NF + 1], end[PK_NF + 1]; /* row vectors of each row */
     const plist_t *rows;
     const uint16_t *deg;
+    const int32_t *upto; /* row hi - 1 sorted by degree: [start, start + upto[x]) has deg < x */
     int32_t sdeg;
     int hi;
     plist_t *out;
@@ -150,16 +151,17 @@ static int combine(comb_t *cb, int k, uint64_t c, uint64_t d, int32_t deg)
         return 0;
     }
     if (k == cb->hi - 1) {
-        /* Branch-free compaction: write every candidate, keep the good. */
+        /* The row is sorted by degree: only a prefix fits the budget.
+         * Branch-free compaction: write every candidate, keep the good. */
         plist_t *o = cb->out;
-        if (o->n + (cb->end[k] - cb->start[k]) > o->cap)
+        int64_t end = cb->start[k] + cb->upto[cb->sdeg - deg + 1];
+        if (o->n + (end - cb->start[k]) > o->cap)
             return -1;
         int64_t n = o->n;
-        int32_t budget = cb->sdeg - deg;
-        for (int64_t e = cb->start[k]; e < cb->end[k]; e++) {
+        for (int64_t e = cb->start[k]; e < end; e++) {
             o->c[n] = c + L->c[e];
             o->d[n] = d | L->d[e];
-            n += ((d & L->d[e]) == 0) & (cb->deg[e] <= budget);
+            n += (d & L->d[e]) == 0;
         }
         o->n = n;
         return 0;
@@ -174,45 +176,69 @@ static int combine(comb_t *cb, int k, uint64_t c, uint64_t d, int32_t deg)
 }
 
 /*
- * The R-configurations are materialised when they fit: then one S costs one
- * branch-free scan of them.  Their number is a product over the rows and
- * explodes for R with several long rows (and large |S|); then the rows are
- * split into a top part and a bottom part, each combined on its own
- * (disjoint d's, degree <= |S|), and an R-configuration is a pair (top,
- * bottom) with disjoint d's.  For one S:
- *
- *   for each top t with c_t <= s:           (guard test, one subtraction)
- *       for each bottom b, branch-free:     c_b <= s - c_t, and
- *                                           s - c_t - c_b, d_t, d_b pairwise disjoint
- *
- * (the materialised case is the split with an empty top).  Rows are combined
- * in order of increasing list size, so that the longest list is the
- * innermost, branch-free loop of combine().  For the split, the top takes
- * the shortest rows while the product of their list sizes stays <= TOP_MAX.
- *
- * Stack: ROWV_CAP row vectors (18 bytes each) and HALF_CAP entries per part
- * (16 bytes each), about 80 KB in all; a call that does not fit falls back
- * to one matrix walk per S.
- *
- * CFG_CAP, TOP_MAX: in degrees 100-200 a materialised list averages a few
- * hundred entries and scanning one costs ~2 cycles per entry, against
- * ~50 ns per node of a walk (bench/b-milnor.c, rows_*); lists above CFG_CAP
- * come with R of 4-5 long rows, where the split with a top of <= 64 was
- * fastest.
+ * Sorts a[0..n), b[0..n) (and k16[0..n) if not NULL) in place by the key
+ * k16[i] (or a[i] & 511 when k16 is NULL), keys in 0..kmax, with an American
+ * flag sort (count, then swap each entry into its bucket); O(n + kmax).
+ * Leaves in upto[x] (x = 0..kmax+1) the number of entries with key < x.
  */
-#define ROWV_CAP 1024
-#define HALF_CAP 4096
-#define CFG_CAP HALF_CAP
-#define TOP_MAX 64
+static void flag_sort(uint64_t *a, uint64_t *b, uint16_t *k16, int64_t n, int32_t kmax,
+                      int32_t *upto)
+{
+    int32_t next[PK_MAXDEG + 2];
+    for (int32_t x = 0; x <= kmax + 1; x++)
+        upto[x] = 0;
+    for (int64_t i = 0; i < n; i++)
+        upto[(k16 ? k16[i] : (int32_t)(a[i] & 511)) + 1]++;
+    for (int32_t x = 1; x <= kmax + 1; x++)
+        upto[x] += upto[x - 1];
+    for (int32_t x = 0; x <= kmax; x++)
+        next[x] = upto[x];
+    for (int32_t x = 0; x <= kmax; x++) {
+        while (next[x] < upto[x + 1]) {
+            int64_t i = next[x];
+            int32_t key = k16 ? k16[i] : (int32_t)(a[i] & 511);
+            if (key == x) {
+                next[x]++;
+                continue;
+            }
+            int64_t to = next[key]++;
+            uint64_t ta = a[i], tb = b[i];
+            a[i] = a[to];
+            b[i] = b[to];
+            a[to] = ta;
+            b[to] = tb;
+            if (k16) {
+                uint16_t tk = k16[i];
+                k16[i] = k16[to];
+                k16[to] = tk;
+            }
+        }
+    }
+}
+
+/*
+ * ROWV_CAP, CFG_CAP: row vectors (18 bytes each) and R-configurations (16
+ * bytes each) kept on the stack, about 100 KB in all.  A call whose lists do
+ * not fit falls back to one matrix walk per S.  In degrees 100-200 the
+ * configurations number a few hundred on average; those above CFG_CAP come
+ * with R of several long rows, where each product has hundreds of raw terms
+ * and a walk per S costs about as much as scanning the configurations (both
+ * measured with bench/b-milnor.c and a per-R breakdown of rows_200_40).
+ */
+#define ROWV_CAP 2048
+#define CFG_CAP 4096
 
 typedef struct {
-    plist_t top, bot;
-    uint64_t topc[TOP_MAX], topd[TOP_MAX], botc[HALF_CAP], botd[HALF_CAP];
-} halves_t;
+    plist_t cfg;
+    uint64_t c[CFG_CAP], d[CFG_CAP]; /* after sort_configs, d holds D | PK_GUARD */
+    int32_t upto[PK_MAXDEG + 2];     /* configurations with c_1 < x: [0, upto[x]) */
+} configs_t;
 
-/* Fills H for op's R (length >= 1, |R| + sdeg <= PK_MAXDEG); 0, or -1 if
- * something does not fit. */
-static int build_halves(const milnor_op_t *op, int32_t sdeg, halves_t *H)
+/* Fills C with the R-configurations of op's R (length >= 1, |R| + sdeg <=
+ * PK_MAXDEG) of column-sum degree <= sdeg; 0, or -1 if they do not fit.
+ * Rows are combined in order of increasing list size, so that the longest
+ * list is the innermost, branch-free loop of combine(). */
+static int build_configs(const milnor_op_t *op, int32_t sdeg, configs_t *C)
 {
     uint64_t rc[ROWV_CAP], rd[ROWV_CAP];
     uint16_t rdeg[ROWV_CAP];
@@ -228,8 +254,7 @@ static int build_halves(const milnor_op_t *op, int32_t sdeg, halves_t *H)
         gen_row(&g, 1, (uint32_t)op->r[i], 0, 0, 0);
         if (g.overflow)
             return -1;
-        /* insert row i's list by increasing size */
-        int at = i - 1;
+        int at = i - 1; /* insert row i's list by increasing size */
         while (at > 0 && cb.end[at - 1] - cb.start[at - 1] > rows.n - first) {
             cb.start[at] = cb.start[at - 1];
             cb.end[at] = cb.end[at - 1];
@@ -238,68 +263,53 @@ static int build_halves(const milnor_op_t *op, int32_t sdeg, halves_t *H)
         cb.start[at] = first;
         cb.end[at] = rows.n;
     }
+    int32_t upto[PK_MAXDEG + 2];
+    int64_t s0 = cb.start[p - 1];
+    flag_sort(rc + s0, rd + s0, rdeg + s0, cb.end[p - 1] - s0, sdeg, upto);
     cb.rows = &rows;
     cb.deg = rdeg;
+    cb.upto = upto;
     cb.sdeg = sdeg;
-    H->top = (plist_t){0, TOP_MAX, H->topc, H->topd};
-    H->bot = (plist_t){0, HALF_CAP, H->botc, H->botd};
-
-    /* All rows at once (empty top). */
-    H->top.n = 1;
-    H->topc[0] = H->topd[0] = 0;
     cb.hi = p;
-    cb.out = &H->bot;
-    if (combine(&cb, 0, 0, 0, 0) == 0)
-        return 0;
-
-    /* Split: the top takes the shortest rows while their product <= TOP_MAX. */
-    int k = 0;
-    double prod = 1;
-    while (k < p - 1 && prod * (double)(cb.end[k] - cb.start[k]) <= TOP_MAX) {
-        prod *= (double)(cb.end[k] - cb.start[k]);
-        k++;
-    }
-    H->top.n = 0;
-    H->bot.n = 0;
-    cb.hi = k;
-    cb.out = &H->top;
-    if (combine(&cb, 0, 0, 0, 0) < 0)
-        return -1;
-    cb.hi = p;
-    cb.out = &H->bot;
-    if (combine(&cb, k, 0, 0, 0) < 0)
-        return -1;
-    return 0;
+    C->cfg = (plist_t){0, CFG_CAP, C->c, C->d};
+    cb.out = &C->cfg;
+    return combine(&cb, 0, 0, 0, 0);
 }
 
-/* out ^= Sq(R) Sq(S) over the halves H, S packed with guards in sg. */
-static inline void scan_halves(const milnor_t *A, const halves_t *H, uint64_t sg, uint64_t *out,
-                               int64_t off)
+/*
+ * Sorts the configurations by c_1 (flag_sort), filling C->upto, and ORs the
+ * guard bits into every D.  For an S only the prefix with c_1 <= s_1 is
+ * scanned, which in degrees 100-200 skips about half of them.
+ */
+static void sort_configs(configs_t *C, int32_t sdeg)
 {
-    const uint64_t *bc = H->bot.c, *bd = H->bot.d;
-    const int64_t nbot = H->bot.n;
-    for (int64_t t = 0; t < H->top.n; t++) {
-        uint64_t st = sg - H->top.c[t];
-        if (~st & PK_GUARD)
-            continue; /* some c_j > s_j already */
-        uint64_t dt = H->top.d[t];
-        /* 64 bottoms at a time into a hit mask: bad iff a guard was
-         * borrowed or two of (s - c), d_t, d_b meet. */
-        for (int64_t b0 = 0; b0 < nbot; b0 += 64) {
-            int64_t nb = nbot - b0 < 64 ? nbot - b0 : 64;
-            const uint64_t *c = bc + b0, *d = bd + b0;
-            uint64_t hits = 0;
-            for (int64_t b = 0; b < nb; b++) {
-                uint64_t diff = st - c[b];
-                uint64_t bad = (~diff & PK_GUARD) | (diff & (dt | d[b])) | (dt & d[b]);
-                hits |= (uint64_t)(bad == 0) << b;
-            }
-            while (hits) {
-                int b = __builtin_ctzll(hits);
-                hits &= hits - 1;
-                uint64_t T = ((st - c[b]) | dt | d[b]) & ~PK_GUARD;
-                flip_bit(out, off + rank_packed(A, T));
-            }
+    flag_sort(C->c, C->d, NULL, C->cfg.n, sdeg, C->upto);
+    for (int64_t k = 0; k < C->cfg.n; k++)
+        C->d[k] |= PK_GUARD;
+}
+
+/* out ^= Sq(R) Sq(S) over the sorted configurations C, S packed with guards
+ * in sg and s_1 = s1. */
+static inline void scan_configs(const milnor_t *A, const configs_t *C, uint64_t sg, int32_t s1,
+                                uint64_t *out, int64_t off)
+{
+    const int64_t n = C->upto[s1 + 1];
+    /* 64 configurations at a time into a hit mask, branch-free.  With
+     * dg = D | G and diff = (s | G) - c, (diff & dg) ^ G is zero iff no
+     * guard was borrowed (c <= s) and s - c misses D. */
+    for (int64_t k0 = 0; k0 < n; k0 += 64) {
+        int64_t nb = n - k0 < 64 ? n - k0 : 64;
+        const uint64_t *c = C->c + k0, *dg = C->d + k0;
+        uint64_t hits = 0;
+        for (int64_t b = 0; b < nb; b++) {
+            uint64_t bad = ((sg - c[b]) & dg[b]) ^ PK_GUARD;
+            hits |= (uint64_t)(bad == 0) << b;
+        }
+        while (hits) {
+            int b = __builtin_ctzll(hits);
+            hits &= hits - 1;
+            uint64_t T = ((sg - c[b]) | dg[b]) & ~PK_GUARD;
+            flip_bit(out, off + rank_packed(A, T));
         }
     }
 }
@@ -394,13 +404,14 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
 
     if (op->len > 0 && sdeg > 0 && op->deg + sdeg <= PK_MAXDEG &&
         two_bits(v, it.dim)) {
-        halves_t H;
-        if (build_halves(op, sdeg, &H) == 0) {
+        configs_t C;
+        if (build_configs(op, sdeg, &C) == 0) {
+            sort_configs(&C, sdeg);
             while (siter_next(&it)) {
                 uint64_t sg = PK_GUARD;
                 for (int j = 1; j <= it.q; j++)
                     sg |= (uint64_t)it.s[j] << pk_shift[j];
-                scan_halves(A, &H, sg, out, off);
+                scan_configs(A, &C, sg, it.s[1], out, off);
             }
             return;
         }

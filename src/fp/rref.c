@@ -6,16 +6,21 @@
 
 /*
  * NAIVE_MAX_ROWS: f2mat_rref uses the naive reducer up to this many rows.
- * The naive reducer costs ~rank * rows / 2 row XORs and has no set-up; the
- * M4RI reducer has a fixed cost per call (scratch allocation) and per
- * 64-column panel (scan, tables), which it recovers only when there are
- * enough rows to share the tables.  Measured with `b-rref --cutoff` on an
- * AMD EPYC (Zen 3, AVX2 kernels) on random dense matrices: the two are
- * level at 24-32 rows for 64, 256, 1024 and 100,000 columns alike (naive
- * 2-10x faster below 16 rows, M4RI 2.5-7x faster at 256 rows).  The cutoff
- * depends on rows only because the crossover barely moves with width.
+ * The naive reducer costs ~rank * rows / 2 row XORs, has no set-up, and
+ * skips rows without the pivot bit at the cost of one word test, which
+ * suits sparse input; the M4RI reducer has a fixed cost per call (scratch)
+ * and per 64-column panel (scan, tables) that it recovers only when enough
+ * rows share the tables.  Measured on an AMD EPYC (Zen 3, AVX2 kernels):
+ *   - random dense matrices (`b-rref --cutoff`): the two are level at 24-32
+ *     rows for 64, 256, 1024 and 100,000 columns alike;
+ *   - the 15,822 matrices f2mat_rref received while resolving S_2 through
+ *     stem 80 (replayed from a dump; 1-8% ones, mostly [A | I] with ~2.4x
+ *     as many columns as rows): naive faster up to 44 rows, level at 45-56,
+ *     M4RI 2x faster in total above.
+ * The resolution is the client that matters, hence 48.  The crossover
+ * barely moves with width, so the cutoff depends on rows only.
  */
-#define NAIVE_MAX_ROWS 32
+#define NAIVE_MAX_ROWS 48
 
 /*
  * Gauss-Jordan, one column at a time: find a row at or below r with a 1 in

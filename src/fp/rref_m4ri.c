@@ -87,7 +87,7 @@ typedef struct {
     const f2_kernels_t *K;
     int64_t nl;       /* limbs holding columns */
     uint64_t *u;      /* one index word per row */
-    uint64_t *tables; /* tab_cap limbs, 64-byte aligned, not zeroed */
+    uint64_t *tables; /* tab_cap limbs, 64-byte aligned */
     int64_t tab_cap;  /* limbs */
     uint64_t *prow;   /* 64 gathered pivot segments of prow_stride limbs */
     int64_t prow_stride;
@@ -258,11 +258,11 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
         since = 0;
         int b = __builtin_ctzll(w);
         uint64_t nc = c ^ ((uint64_t)1 << P);
-        for (int s = 0; s < P; s++)
-            if ((basis[s] >> b) & 1) {
-                basis[s] ^= w;
-                comb[s] ^= nc;
-            }
+        for (int s = 0; s < P; s++) { /* clear bit b from the basis, branch-free */
+            uint64_t sel = (uint64_t)0 - ((basis[s] >> b) & 1);
+            basis[s] ^= w & sel;
+            comb[s] ^= nc & sel;
+        }
         basis[P] = w;
         comb[P] = nc;
         pcol[P] = b;
@@ -279,7 +279,10 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
         for (int b = 0; b < lc; b++)
             vec[b] = comb[t_of_bit[b]];
         int nbytes = (lc + 7) / 8;
-        if (rows - i >= 64) {
+        int64_t bits = 0; /* tables or bit loop: as in backsub_panel */
+        for (int64_t q = i; q < rows; q++)
+            bits += __builtin_popcountll(row_of(ws, q)[L]);
+        if (bits > 256 * nbytes + (rows - i) * nbytes) {
             build_bytetab(ws->bytetab, vec, lc);
             for (; i < rows; i++) {
                 uint64_t w = row_of(ws, i)[L];
@@ -297,8 +300,10 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
     for (int t = 0; t < P; t++)
         u[ppos[t]] = comb[t] ^ ((uint64_t)1 << t);
 
-    /* 2. Move the pivot rows to r .. r+P-1 in increasing pivot column. */
-    int order[64];
+    /* 2. Move the pivot rows to r .. r+P-1 in increasing pivot column.
+     * owner[q] is the pivot whose row is at r + q (or -1), for q < 64: the
+     * only positions a pivot row is moved to. */
+    int order[64], owner[64];
     for (int t = 0; t < P; t++) {
         int s = t;
         while (s > 0 && pcol[order[s - 1]] > pcol[t]) {
@@ -307,6 +312,11 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
         }
         order[s] = t;
     }
+    for (int q = 0; q < 64; q++)
+        owner[q] = -1;
+    for (int t = 0; t < P; t++)
+        if (ppos[t] - r < 64)
+            owner[ppos[t] - r] = t;
     for (int s = 0; s < P; s++) {
         int t = order[s];
         int64_t j = ppos[t], dst = r + s;
@@ -317,11 +327,12 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
         uint64_t tu = u[j];
         u[j] = u[dst];
         u[dst] = tu;
-        for (int q = 0; q < P; q++)
-            if (ppos[q] == dst) {
-                ppos[q] = j;
-                break;
-            }
+        int o = owner[s]; /* the pivot row displaced from dst, if any */
+        if (o >= 0)
+            ppos[o] = j;
+        if (j - r < 64)
+            owner[j - r] = o;
+        owner[s] = t;
         ppos[t] = dst;
     }
 
@@ -354,12 +365,18 @@ static void backsub_panel(ws_t *ws, int64_t L, int64_t r0, int P, uint64_t mask,
         for (int b = 0; b < 64; b++)
             if ((mask >> b) & 1)
                 vec[b] = (uint64_t)1 << s++;
-        int top = 64 - __builtin_clzll(mask);
-        if (r0 >= 64) {
+        int top = 64 - __builtin_clzll(mask), nbytes = (top + 7) / 8;
+        /* Byte tables cost 256 entries per byte to build and nbytes lookups
+         * per row; the bit loop one step per set pivot bit.  Sparse rows
+         * (the usual case in a resolution) favour the loop. */
+        int64_t bits = 0;
+        for (int64_t i = 0; i < r0; i++)
+            bits += __builtin_popcountll(row_of(ws, i)[L] & mask);
+        if (bits > 256 * nbytes + r0 * nbytes) {
             build_bytetab(ws->bytetab, vec, top);
             for (int64_t i = 0; i < r0; i++) {
                 uint64_t w = row_of(ws, i)[L] & mask;
-                nnz += (u[i] = w ? bytetab_lookup(ws->bytetab, w, (top + 7) / 8) : 0) != 0;
+                nnz += (u[i] = w ? bytetab_lookup(ws->bytetab, w, nbytes) : 0) != 0;
             }
         } else {
             for (int64_t i = 0; i < r0; i++) {
@@ -407,14 +424,17 @@ int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots)
     int64_t budget = TABLE_BUDGET / (int64_t)sizeof(uint64_t);
     int64_t full = ((int64_t)8 << K_MAX) * round4(nl);
     ws->tab_cap = full < budget ? full : budget;
-    /* Not zeroed: table_build writes every entry it uses, and pages never
-     * touched (small tables on wide tiles) are never faulted in. */
-    void *tab_raw = sq_malloc(sq_mul_size((size_t)ws->tab_cap + 8, sizeof(uint64_t)));
-    ws->tables = (uint64_t *)(((uintptr_t)tab_raw + 63) & ~(uintptr_t)63);
     /* The widest tile: all of the table budget spent on the fewest entries
-     * any k can have (2^1 * 64 or 2^2 * 32 = 128). */
+     * any k can have for a full panel (2^1 * 64 or 2^2 * 32 = 128). */
     ws->prow_stride = round4(nl) < ws->tab_cap / 128 ? round4(nl) : ws->tab_cap / 128;
-    ws->prow = sq_aligned_calloc((size_t)(64 * ws->prow_stride), sizeof(uint64_t));
+    /* Tables and gathered pivot segments share one block, 64-byte aligned
+     * by hand and not zeroed: every entry and segment is written before it
+     * is read, and pages never touched (small tables on wide tiles) are
+     * never faulted in. */
+    size_t nscratch = (size_t)ws->tab_cap + (size_t)(64 * ws->prow_stride) + 8;
+    void *scratch = sq_malloc(sq_mul_size(nscratch, sizeof(uint64_t)));
+    ws->tables = (uint64_t *)(((uintptr_t)scratch + 63) & ~(uintptr_t)63);
+    ws->prow = ws->tables + ws->tab_cap;
 
     int64_t *prow0 = sq_malloc(sizeof(int64_t) * (size_t)nl);
     int *pnum = sq_calloc((size_t)nl, sizeof(int));
@@ -449,8 +469,7 @@ int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots)
     sq_free(pmask);
     sq_free(pnum);
     sq_free(prow0);
-    sq_aligned_free(ws->prow);
-    sq_free(tab_raw);
+    sq_free(scratch);
     sq_free(ws->u);
     sq_free(ws);
     return r;

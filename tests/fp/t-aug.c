@@ -84,18 +84,27 @@ TEST(aug_small_known)
 TEST(aug_kernel_qi_random)
 {
     sq_rand_t *rng = sq_test_rand();
-    int64_t iters = sq_test_iters(60);
+    int64_t iters = sq_test_iters(200);
     for (int64_t it = 0; it < iters; it++) {
         int64_t rows = (int64_t)sq_rand_below(rng, 300) + (it < 4 ? 0 : 1);
         int64_t cols = (int64_t)sq_rand_below(rng, 300) + (it % 7 == 0 ? 0 : 1);
         if (it % 5 == 0)
             rows += 64 - rows % 64; /* on a limb boundary */
         f2mat_t a = {0}, m = {0}, ker = {0};
-        if (it % 3 == 0) {
+        switch (it % 4) {
+        case 0:
             f2mat_init(&a, rows, cols);
             f2mat_randomize(&a, rng);
-        } else {
+            break;
+        case 1: /* sparse, like the matrices of a resolution */
+            if (cols > 0) {
+                random_sparse(&a, rows, cols, 1 + (int)sq_rand_below(rng, 6), rng);
+                break;
+            }
+            /* fall through */
+        default:
             random_low_rank(&a, rows, cols, (int64_t)sq_rand_below(rng, 100), rng);
+            break;
         }
         int64_t *piv = sq_malloc(sizeof(int64_t) * (size_t)(f2_seg_start(cols) + rows + 1));
         reduce_aug(&m, piv, &a);

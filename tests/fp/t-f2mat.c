@@ -183,7 +183,7 @@ TEST(rref_m4ri_vs_naive_edges)
 TEST(rref_m4ri_vs_naive_random)
 {
     sq_rand_t *rng = sq_test_rand();
-    int64_t iters = sq_test_iters(120);
+    int64_t iters = sq_test_iters(400);
     for (int64_t it = 0; it < iters; it++) {
         int64_t rows = (int64_t)sq_rand_below(rng, 700) + 1;
         int64_t cols = (int64_t)sq_rand_below(rng, 700) + 1;
