@@ -28,9 +28,9 @@
 
 struct milnor {
     int32_t max_degree;
-    int32_t max_len;  /* longest p-part of degree <= max_degree */
-    int64_t stride;   /* max_degree + 1: length of one cnt row */
-    int64_t *cnt;     /* (MILNOR_MAX_LEN + 1) rows, see above */
+    int32_t max_len; /* longest p-part of degree <= max_degree */
+    int64_t stride;  /* max_degree + 1: length of one cnt row */
+    int64_t *cnt;    /* (MILNOR_MAX_LEN + 1) rows, see above */
 };
 
 /* w_n = 2^n - 1, the degree of xi_n. */

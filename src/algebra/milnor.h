@@ -102,8 +102,8 @@ void milnor_mul_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
  * by element"): what depends on R is computed once, then the set bits of v
  * are visited in order, stepping through the basis of degree sdeg.
  * Equivalent to milnor_op_init + milnor_op_mul_vec_add. */
-void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
-                        int64_t ridx, int32_t sdeg, const uint64_t *v);
+void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
+                        int32_t sdeg, const uint64_t *v);
 
 /* ---- Left multiplication by one element, prepared once ------------------
  *

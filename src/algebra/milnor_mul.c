@@ -18,8 +18,8 @@
  * x_i0 = r_i - sum_j 2^j x_ij ("row border" A_i, on anti-diagonal i) and
  * x_0j = s_j - sum_i x_ij ("column border" B_j, on anti-diagonal j).  Only the
  * "cells" (i, j) with r_i >= 2^j and s_j > 0 can be non-zero; they are
- * visited depth first in a fixed order (row-major: see CUTOFF below), each
- * bounded by the column budget left and the row budget >> j.  Per
+ * visited depth first in row-major order (column-major measured the same),
+ * each bounded by the column budget left and the row budget >> j.  Per
  * anti-diagonal n, mask[n] is the OR of its cells placed so far.
  *
  * Every conflict is caught as early as the order allows, and most are never
@@ -38,8 +38,10 @@
  * A_n | B_n is ranked with the coin-change table (internal.h) and one output
  * bit flips.
  *
- * Nothing is allocated: the cells (at most 11 x 11) and budgets live on the
- * stack of mul_core.
+ * This walk serves single products and vectors with few set bits; a vector
+ * with many goes through milnor_op.c, which shares the R side of the walk
+ * between all the S.  Nothing is allocated: the cells (at most 11 x 11) and
+ * budgets live on the stack of mul_core.
  */
 #include <string.h>
 
@@ -55,13 +57,13 @@ static inline void flip_bit(uint64_t *out, int64_t bit)
 
 /* Per-cell constants of one product, laid out before the walk. */
 typedef struct {
-    uint8_t i, j;      /* position; anti-diagonal i + j */
-    uint8_t fin_row;   /* this cell completes row i */
-    uint8_t fin_col;   /* this cell completes column j */
-    uint32_t use_a;    /* ~0 if row i + j is complete before this cell, else 0 */
-    uint32_t use_b;    /* ~0 if column i + j is complete before this cell, else 0 */
-    uint32_t row_b;    /* with fin_row: ~0 if column i is complete by now */
-    uint32_t col_a;    /* with fin_col: ~0 if row j is complete by now */
+    uint8_t i, j;    /* position; anti-diagonal i + j */
+    uint8_t fin_row; /* this cell completes row i */
+    uint8_t fin_col; /* this cell completes column j */
+    uint32_t use_a;  /* ~0 if row i + j is complete before this cell, else 0 */
+    uint32_t use_b;  /* ~0 if column i + j is complete before this cell, else 0 */
+    uint32_t row_b;  /* with fin_row: ~0 if column i is complete by now */
+    uint32_t col_a;  /* with fin_col: ~0 if row j is complete by now */
 } cell_t;
 
 /*

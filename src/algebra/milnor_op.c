@@ -11,19 +11,18 @@
  *   R, whose anti-diagonals are disjoint among themselves, and whose column
  *   sums have degree sum_j c_j (2^j - 1) <= |S|; keep each as two packed
  *   words, c (the column sums) and D (D_n = OR of its entries on
- *   anti-diagonal n).
+ *   anti-diagonal n);
  *
  * and then, for each S set in v, each configuration contributes Sq(T) iff
  * c_j <= s_j for all j and (s_j - c_j) & D_j == 0, with T_j = (s_j - c_j) | D_j.
  * With the packed layout below this test is a subtraction and two masks:
  *
- *      diff = (s | G) - c      G: a guard bit above every field; no field
- *      ok   = (diff & G) == G       borrows from its neighbour, and field j
- *          && (diff & D & ~G) == 0  keeps its guard iff s_j >= c_j
- *      T    = (diff & ~G) | D
+ *      diff = (s | G) - c           G: a guard bit above every field; no field
+ *      ok   = ((diff & (D | G)) ^ G) == 0   borrows from its neighbour, and
+ *      T    = (diff | D) & ~G               field j keeps its guard iff s_j >= c_j
  *
- * The R side of every such matrix has degree |R| + deg(c) <= |R| + |S|, so
- * the packed fields never overflow.
+ * The R side of every such matrix has degree |R| + deg(c) <= |R| + |S|
+ * (since 2^{i+j} - 1 = 2^j (2^i - 1) + (2^j - 1)), so no field overflows.
  *
  * Packed layout (fields n = 1..9 for positions 1..9, valid while the product
  * degree |R| + |S| <= PK_MAXDEG = 511; field n holds values up to
@@ -32,11 +31,11 @@
  *      bit:  0      9 10      18 19     26 27    33 34   39 40  44 45 48 49 51 52 53
  *            |  n=1 |G|  n=2  |G|  n=3  |G| n=4  |G| n=5 |G| n=6|G|n=7|G|n8|G|9|G|
  *
- * When it pays (CUTOFFs below): the configurations cost about one matrix
- * walk (milnor_mul.c) each to build, and afterwards each S costs a scan of
- * cheap tests; a walk per S costs a few hundred nodes for R of degree ~120
- * (bench/b-milnor.c).  Otherwise, or for degrees above 511, or when the
- * configurations do not fit the stack buffer, each S gets its own walk.
+ * The configurations are built row by row (gen_row, combine), sorted by c_1
+ * so that an S scans only those with c_1 <= s_1, and scanned 64 at a time
+ * into a hit mask without branches.  Below CFG_MIN_BITS set bits in v, above
+ * degree 511, or when the lists outgrow their stack buffers, each S gets its
+ * own matrix walk (milnor_mul.c) instead.
  */
 #include "internal.h"
 
@@ -247,8 +246,7 @@ static int build_configs(const milnor_op_t *op, int32_t sdeg, configs_t *C)
     const int p = op->len;
     for (int i = 1; i <= p; i++) {
         rowgen_t g = {sdeg, i, 0, 0, &rows, rdeg};
-        while (i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 &&
-               milnor_w(g.qi + 1) <= sdeg)
+        while (i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 && milnor_w(g.qi + 1) <= sdeg)
             g.qi++;
         int64_t first = rows.n;
         gen_row(&g, 1, (uint32_t)op->r[i], 0, 0, 0);
@@ -366,8 +364,17 @@ static inline int siter_next(siter_t *it)
     return 1;
 }
 
-/* 1 iff v (dim bits) has at least two set bits. */
-static int two_bits(const uint64_t *v, int64_t dim)
+/*
+ * CFG_MIN_BITS: the configurations are built only when v has at least this
+ * many set bits.  Building them costs about as much as 3-5 walks for R of
+ * degree 60-160 and |S| of 30-40; measured break-even (instruction and
+ * branch-miss counts, cachegrind, on bench/b-milnor.c style inputs) was 4-6
+ * set bits.
+ */
+#define CFG_MIN_BITS 5
+
+/* 1 iff v (dim bits) has at least CFG_MIN_BITS set bits. */
+static int enough_bits(const uint64_t *v, int64_t dim)
 {
     int seen = 0;
     int64_t nl = (dim + 63) / 64;
@@ -375,11 +382,9 @@ static int two_bits(const uint64_t *v, int64_t dim)
         uint64_t w = v[l];
         if (l == nl - 1 && (dim & 63))
             w &= (UINT64_C(1) << (dim & 63)) - 1;
-        if (!w)
-            continue;
-        if ((w & (w - 1)) || seen)
-            return 1;
-        seen = 1;
+        for (; w; w &= w - 1)
+            if (++seen >= CFG_MIN_BITS)
+                return 1;
     }
     return 0;
 }
@@ -402,8 +407,7 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
     siter_t it;
     siter_init(&it, A, sdeg, v);
 
-    if (op->len > 0 && sdeg > 0 && op->deg + sdeg <= PK_MAXDEG &&
-        two_bits(v, it.dim)) {
+    if (op->len > 0 && sdeg > 0 && op->deg + sdeg <= PK_MAXDEG && enough_bits(v, it.dim)) {
         configs_t C;
         if (build_configs(op, sdeg, &C) == 0) {
             sort_configs(&C, sdeg);
@@ -420,8 +424,8 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
         milnor_mul_pp(A, out, off, op->r, op->len, it.s, it.q);
 }
 
-void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
-                        int64_t ridx, int32_t sdeg, const uint64_t *v)
+void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
+                        int32_t sdeg, const uint64_t *v)
 {
     milnor_op_t op;
     milnor_op_init(&op, A, rdeg, ridx);

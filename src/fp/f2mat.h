@@ -139,24 +139,27 @@ void f2mat_mul_naive(f2mat_t *c, const f2mat_t *a, const f2mat_t *b);
 
 /* Reduces m in place to its canonical RREF (see above) and returns the rank.
  * pivots, when not NULL, has m->cols entries and receives pivots[c] = row or
- * -1.  All variants give identical bits and pivots.
+ * -1.  All variants give identical bits and pivots.  Any stride >= the
+ * limbs of a row is accepted; padding stays zero.
  *
- * f2mat_rref dispatches: the naive reducer for matrices with at most
- * NAIVE_MAX_ROWS rows (rref.c) (where the M4RI tables cannot pay for themselves),
- * the M4RI reducer otherwise.  See rref.c for how the cutoff was measured.
- * Per-call scratch is O(rows + 64 * cols / 8) bytes plus at most ~0.5 MiB of
- * tables; nothing global is touched, so concurrent calls on different
- * matrices are safe. */
+ * f2mat_rref dispatches: the naive reducer for matrices of at most 48 rows
+ * (NAIVE_MAX_ROWS in rref.c, where the measurement behind it is recorded),
+ * the M4RI reducer otherwise.  Nothing global is touched, so concurrent
+ * calls on different matrices are safe. */
 int64_t f2mat_rref(f2mat_t *m, int64_t *pivots);
 
-/* The schoolbook Gauss-Jordan reducer, O(rank * rows * cols / 64).  Kept
- * forever as the oracle for every faster reducer. */
+/* The schoolbook Gauss-Jordan reducer, O(rank * rows * cols / 64) limb
+ * operations, no scratch.  Kept forever as the oracle for every faster
+ * reducer. */
 int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots);
 
-/* Method of Four Russians reducer: 64-column panels, up to eight 2^k-entry
- * tables per panel applied in one pass, then a back-substitution that only
- * touches limbs holding non-pivot columns.  Roughly
- * rank * rows * cols / (64 * 8 * 2.5) limb operations for dense input. */
+/* Method of Four Russians reducer (rref_m4ri.c): 64-column panels, up to
+ * eight 2^8-entry tables per panel applied in one pass over the rows, then a
+ * back-substitution that only touches limbs holding non-pivot columns.  For
+ * dense input about rows * cols * rank / 1536 limb XORs forward plus
+ * rank^2 * (non-pivot columns) / 1024 back.  Per-call scratch: 8 bytes per
+ * row, ~40 KiB, and up to 0.75 MiB of tables and tiles (less for narrow
+ * matrices). */
 int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots);
 
 /* Rank of m (m is not modified; a copy is reduced). */

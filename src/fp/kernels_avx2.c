@@ -5,11 +5,14 @@
  * kernels.c has checked that the CPU supports AVX2.  Without __AVX2__ (a
  * compiler or target without it) the file provides no kernels.
  *
- * The hot loop is table_apply: for each row, up to eight table entries
- * (one per group of k index bits) are XORed into the row in a single pass,
- * so each 32-byte piece of the row is loaded and stored once while the
- * entries stream from L2.  The per-row source count is dispatched to one of
- * eight fully unrolled loops (xor_srcs<n>).
+ * The hot loop is table_apply: for each row, the table entries selected by
+ * its index word (one per group of k index bits) are XORed into the row up
+ * to eight at a time, so each 32-byte piece of the row is loaded and stored
+ * once per eight entries while the entries stream from L2.  Entry 0 of every
+ * group is zero, so every group's entry is XORed, index 0 included: the loop
+ * has no data-dependent branches.  Full panels (k = 8, 8 groups) take one
+ * fully unrolled 8-source loop; other shapes go through the unrolled loops
+ * for 1-8 sources (xor_srcs<n>).
  */
 #include "internal.h"
 

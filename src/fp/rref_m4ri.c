@@ -15,8 +15,9 @@
  *    u_i = the combination of original pivot rows that clears its panel
  *    word.  Once the basis spans the whole panel no row can add a pivot, and
  *    u_i is read from eight 256-entry byte tables (one lookup per byte of
- *    w_i) instead of a bit loop.  A pivot row gets u = comb ^ (1 << t), which
- *    turns it into its reduced form.
+ *    w_i) instead of a bit loop; a basis that stops growing before that
+ *    gets byte tables too, rebuilt if it grows again.  A pivot row gets
+ *    u = comb ^ (1 << t), which turns it into its reduced form.
  * 2. The P pivot rows are swapped to rows r .. r+P-1 in increasing pivot
  *    column (only limbs >= the panel move: the rest is zero).
  * 3. Update (the bulk of the work).  Rows r.. are updated by
@@ -61,12 +62,13 @@
  * cores have 1.25-2 MiB), of which the tables may take about half while the
  * rows being updated stream through the rest.  With k = 8 and 8 tables
  * (2048 entries) this gives tiles of 32 limbs = 2048 columns.  Measured with
- * bench/b-rref.c (see docs/fp.md): 256 KiB and 768 KiB were both slower on
- * 10000^2.
+ * bench/b-rref.c on 4000^2 and 10000^2: 128-256 KiB was clearly slower
+ * (narrow tiles: the per-row cost of index extraction dominates), 768 KiB
+ * and 1 MiB were within noise on 10000^2 and slower on 4000^2.
  */
 #define TABLE_BUDGET (512 * 1024)
 
-/* Largest k (index bits per table) and number of tables per panel at k = 8. */
+/* Largest k (index bits per table); at k = 8 a full panel needs 8 tables. */
 #define K_MAX 8
 
 /* The scan switches from bit loops to byte tables once the panel basis has

@@ -53,4 +53,50 @@ static inline int64_t resol_kslot(const resol_t *R, int32_t s, int32_t t)
     return (int64_t)s * (R->t_max - R->t_min + 1) + (t - R->t_min);
 }
 
+/* ---- Nassau: signature classes (nassau_classes.c) ----------------------- */
+
+/* The basis of F in degree t spanned by generators of degree < bound,
+ * grouped by signature: the positions of ordinal o are
+ * pos[start[o] .. start[o + 1]), increasing. */
+typedef struct {
+    int64_t dim;
+    int64_t *pos;
+    int64_t *start;    /* nsig + 1 entries */
+} sigclass_t;
+
+/* Groups the basis of F in degree t spanned by generators of degree < bound
+ * by signature with respect to P. */
+void nassau_class_init(sigclass_t *c, const resol_profile_t *P, const fmod_t *F, int32_t t,
+                       int32_t bound);
+void nassau_class_clear(sigclass_t *c);
+/* The ordinal of basis position b (nsig if none; linear search, for messages). */
+uint32_t nassau_class_of(const sigclass_t *c, uint32_t nsig, int64_t b);
+
+static inline int64_t class_size(const sigclass_t *c, uint32_t o)
+{
+    return c->start[o + 1] - c->start[o];
+}
+
+static inline const int64_t *class_pos(const sigclass_t *c, uint32_t o)
+{
+    return c->pos + c->start[o];
+}
+
+static inline int bit(const uint64_t *v, int64_t k)
+{
+    return (int)((v[k >> 6] >> (k & 63)) & 1);
+}
+
+/* dst bit j ^= src bit cols[j], j < n. */
+void nassau_gather(uint64_t *dst, const uint64_t *src, const int64_t *cols, int64_t n);
+/* m = [rows of full restricted to the columns cols[0..ncols) | I]. */
+void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols);
+
+/* Step 3 of Nassau's step (nassau_correct.c): corrects the provisional
+ * images x (rows, T's coordinates in degree t) of the new generators so
+ * that their boundaries dx (rows, N's coordinates) lose every nonzero
+ * signature component, signature by signature. */
+void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
+                    const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx);
+
 #endif /* RESOL_INTERNAL_H */

@@ -97,162 +97,22 @@ int resol_nassau_subalgebra(const resol_t *R, int32_t s, int32_t t, int32_t *h, 
     return P->len;
 }
 
-/* ---- signature classes of a restricted basis ----------------------------- */
-
-/* The basis of F in degree t spanned by generators of degree < bound,
- * grouped by signature: the positions of ordinal o are
- * pos[start[o] .. start[o + 1]), increasing. */
-typedef struct {
-    int64_t dim;
-    int64_t *pos;
-    int64_t *start;    /* nsig + 1 entries */
-} sigclass_t;
-
-static void sigclass_init(sigclass_t *c, const resol_profile_t *P, const fmod_t *F, int32_t t,
-                          int32_t bound)
-{
-    const milnor_t *A = fmod_algebra(F);
-    c->dim = fmod_dim_below(F, t, bound);
-    c->pos = sq_malloc(sq_mul_size((size_t)c->dim + 1, sizeof *c->pos));
-    c->start = sq_calloc((size_t)P->nsig + 2, sizeof *c->start);
-    uint32_t *ord = sq_malloc(sq_mul_size((size_t)c->dim + 1, sizeof *ord));
-    int64_t p = 0;
-    int32_t top = bound - 1 < fmod_gens_through(F) ? bound - 1 : fmod_gens_through(F);
-    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
-        int64_t nr = milnor_dim(A, t - e);
-        for (int64_t i = 0; i < fmod_num_gens(F, e); i++)
-            for (int64_t r = 0; r < nr; r++)
-                ord[p++] = P->ord ? P->ord[t - e][r] : 0;
-    }
-    SQ_CHECK(p == c->dim, "sigclass_init: basis size mismatch");
-    for (int64_t k = 0; k < c->dim; k++)
-        c->start[ord[k] + 1]++;
-    for (uint32_t o = 0; o < P->nsig; o++)
-        c->start[o + 1] += c->start[o];
-    int64_t *fill = sq_malloc(sq_mul_size((size_t)P->nsig + 1, sizeof *fill));
-    memcpy(fill, c->start, (size_t)P->nsig * sizeof *fill);
-    for (int64_t k = 0; k < c->dim; k++)
-        c->pos[fill[ord[k]]++] = k;
-    sq_free(fill);
-    sq_free(ord);
-}
-
-static void sigclass_clear(sigclass_t *c)
-{
-    sq_free(c->pos);
-    sq_free(c->start);
-}
-
-static inline int64_t class_size(const sigclass_t *c, uint32_t o)
-{
-    return c->start[o + 1] - c->start[o];
-}
-
-static inline const int64_t *class_pos(const sigclass_t *c, uint32_t o)
-{
-    return c->pos + c->start[o];
-}
-
-/* The signature ordinal of basis position b. */
-static uint32_t class_of(const sigclass_t *c, uint32_t nsig, int64_t b)
-{
-    for (uint32_t o = 0; o < nsig; o++)
-        for (int64_t j = c->start[o]; j < c->start[o + 1]; j++)
-            if (c->pos[j] == b)
-                return o;
-    return nsig;
-}
-
-static inline int bit(const uint64_t *v, int64_t k)
-{
-    return (int)((v[k >> 6] >> (k & 63)) & 1);
-}
-
-/* dst bit j = src bit cols[j], j < n (dst zeroed beforehand). */
-static void gather(uint64_t *dst, const uint64_t *src, const int64_t *cols, int64_t n)
-{
-    for (int64_t j = 0; j < n; j++)
-        if (bit(src, cols[j]))
-            dst[j >> 6] |= 1ULL << (j & 63);
-}
-
-/* A matrix [rows restricted to cols | I] from full rows. */
-static void restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols)
-{
-    f2mat_init_aug(m, full->rows, ncols);
-    for (int64_t i = 0; i < full->rows; i++)
-        gather(f2mat_row(m, i), f2mat_row(full, i), cols, ncols);
-}
-
-/* ---- the step ------------------------------------------------------------ */
-
-/* The part of the step after the new generators' provisional images are
- * known: corrections signature by signature (step 3). */
-static void correct_signatures(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
-                               const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x,
-                               f2mat_t *dx)
-{
-    const fhom_t *dT = R->d[s - 1];
-    int64_t k = x->rows;
-    for (uint32_t o = 1; o < P->nsig; o++) {
-        int64_t nc = class_size(Nc, o), nr = class_size(Tc, o);
-        if (nc == 0)
-            continue;
-        const int64_t *cols = class_pos(Nc, o);
-        int any = 0;
-        for (int64_t i = 0; i < k && !any; i++)
-            for (int64_t j = 0; j < nc && !any; j++)
-                any = bit(f2mat_row(dx, i), cols[j]);
-        if (!any || nr == 0)
-            continue; /* nothing to kill (or nothing to kill it with: the final check fails) */
-        const int64_t *rows = class_pos(Tc, o);
-        f2mat_t full = {0}, m = {0};
-        f2mat_init(&full, nr, Nc->dim);
-        fhom_build_rows_par(dT, &full, 0, t, t, rows, nr, R->pool);
-        restrict_aug(&m, &full, cols, nc);
-        int64_t *piv = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *piv));
-        f2mat_rref(&m, piv);
-        uint64_t *v = sq_calloc((size_t)f2_limbs(nc) + 1, 8);
-        uint64_t *y = sq_calloc((size_t)f2_limbs(nr) + 1, 8);
-        for (int64_t i = 0; i < k; i++) {
-            memset(v, 0, (size_t)(f2_limbs(nc) + 1) * 8);
-            gather(v, f2mat_row(dx, i), cols, nc);
-            if (f2_first_bit(v, nc) < 0)
-                continue;
-            memset(y, 0, (size_t)(f2_limbs(nr) + 1) * 8);
-            f2mat_aug_qi_apply(y, &m, piv, nc, v);
-            for (int64_t j = 0; j < nr; j++) {
-                if (!bit(y, j))
-                    continue;
-                f2mat_flip(x, i, rows[j]);
-                for (int64_t l = 0; l < dx->stride; l++)
-                    f2mat_row(dx, i)[l] ^= f2mat_row(&full, j)[l];
-            }
-        }
-        sq_free(v);
-        sq_free(y);
-        sq_free(piv);
-        f2mat_clear(&m);
-        f2mat_clear(&full);
-    }
-}
-
 void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
 {
     SQ_CHECK(s >= 2, "resol_step_nassau: s = %d < 2", (int)s);
     const resol_profile_t *P = &R->prof[choose_profile(R, s, t)];
     const fhom_t *dS = R->d[s], *dT = R->d[s - 1];
     sigclass_t Sc, Tc, Nc;
-    sigclass_init(&Sc, P, R->F[s], t, t);
-    sigclass_init(&Tc, P, R->F[s - 1], t, t);
-    sigclass_init(&Nc, P, R->F[s - 2], t, t - 1);
+    nassau_class_init(&Sc, P, R->F[s], t, t);
+    nassau_class_init(&Tc, P, R->F[s - 1], t, t);
+    nassau_class_init(&Nc, P, R->F[s - 2], t, t - 1);
 
     /* Step 1: the zero-signature cycles of T. */
     int64_t zT = class_size(&Tc, 0), zN = class_size(&Nc, 0), zS = class_size(&Sc, 0);
     f2mat_t D1 = {0}, M1 = {0}, K = {0};
     f2mat_init(&D1, zT, Nc.dim);
     fhom_build_rows_par(dT, &D1, 0, t, t, class_pos(&Tc, 0), zT, R->pool);
-    restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN);
+    nassau_restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN);
     int64_t *piv1 = sq_malloc(sq_mul_size((size_t)M1.cols + 1, sizeof *piv1));
     f2mat_rref(&M1, piv1);
     f2mat_aug_kernel(&K, &M1, piv1, zN);
@@ -265,7 +125,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     fhom_build_rows_par(dS, &D2, 0, t, t, class_pos(&Sc, 0), zS, R->pool);
     f2mat_init(&M2, zS, zT);
     for (int64_t i = 0; i < zS; i++)
-        gather(f2mat_row(&M2, i), f2mat_row(&D2, i), class_pos(&Tc, 0), zT);
+        nassau_gather(f2mat_row(&M2, i), f2mat_row(&D2, i), class_pos(&Tc, 0), zT);
     f2mat_clear(&D2);
     int64_t *piv2 = sq_malloc(sq_mul_size((size_t)zT + 1, sizeof *piv2));
     f2mat_rref(&M2, piv2);
@@ -295,13 +155,13 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
 
     /* Step 3 and the check. */
     if (k > 0)
-        correct_signatures(R, s, t, P, &Tc, &Nc, &x, &dx);
+        nassau_correct(R, s, t, P, &Tc, &Nc, &x, &dx);
     for (int64_t i = 0; i < k; i++) {
         int64_t b = f2_first_bit(f2mat_row(&dx, i), Nc.dim);
         if (b >= 0)
             sq_abort("Nassau step (s=%d, t=%d): d(x) != 0 for new generator %lld, signature "
                      "ordinal %u of the profile of length %d (a bug, not an answer)",
-                     (int)s, (int)t, (long long)i, class_of(&Nc, P->nsig, b), P->len);
+                     (int)s, (int)t, (long long)i, nassau_class_of(&Nc, P->nsig, b), P->len);
     }
 
     /* Step 4: publish. */
@@ -310,7 +170,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
         fhom_set_image(R->d[s], first + i, f2mat_row(&x, i));
     f2mat_clear(&x);
     f2mat_clear(&dx);
-    sigclass_clear(&Sc);
-    sigclass_clear(&Tc);
-    sigclass_clear(&Nc);
+    nassau_class_clear(&Sc);
+    nassau_class_clear(&Tc);
+    nassau_class_clear(&Nc);
 }

@@ -7,6 +7,8 @@
  * product table tests/data/milnor-products.tsv computed in Python with exact
  * multinomials, the Adem relations, the unit and associativity.
  */
+#include <pthread.h>
+
 #include "milnor.h"
 #include "sq_test.h"
 
@@ -253,7 +255,7 @@ TEST(milnor_mul_golden)
 /* Every pair of total degree <= N against the reference. */
 TEST(milnor_mul_vs_reference_all)
 {
-    enum { N = 26 };
+    enum { N = 32 };
     milnor_t *A = milnor_new(N);
     for (int32_t n = 0; n <= N; n++) {
         int64_t limbs = limbs_of(milnor_dim(A, n));
@@ -284,7 +286,7 @@ TEST(milnor_mul_vs_reference_random)
     sq_rand_t *rng = sq_test_rand();
     int64_t limbs = limbs_of(milnor_dim(A, N));
     uint64_t *got = sq_calloc((size_t)limbs, 8), *want = sq_calloc((size_t)limbs, 8);
-    int64_t iters = sq_test_iters(400);
+    int64_t iters = sq_test_iters(3000);
     for (int64_t it = 0; it < iters; it++) {
         int32_t n = 20 + (int32_t)sq_rand_below(rng, N - 19);
         int32_t rd = (int32_t)sq_rand_below(rng, (uint64_t)n + 1), sd = n - rd;
@@ -387,7 +389,7 @@ TEST(milnor_assoc)
     int64_t lmax = limbs_of(milnor_dim(A, N));
     uint64_t *xy = sq_calloc((size_t)lmax, 8), *yz = sq_calloc((size_t)lmax, 8);
     uint64_t *l = sq_calloc((size_t)lmax, 8), *r = sq_calloc((size_t)lmax, 8);
-    int64_t iters = sq_test_iters(600);
+    int64_t iters = sq_test_iters(2000);
     for (int64_t it = 0; it < iters; it++) {
         int32_t n = (int32_t)sq_rand_below(rng, N + 1);
         int32_t dx = (int32_t)sq_rand_below(rng, (uint64_t)n + 1);
@@ -428,7 +430,7 @@ TEST(milnor_mul_vec)
     int64_t lmax = limbs_of(milnor_dim(A, N) + 200) + 2 * GUARD;
     uint64_t *v = sq_calloc((size_t)lmax, 8);
     uint64_t *a = sq_calloc((size_t)lmax, 8), *b = sq_calloc((size_t)lmax, 8);
-    int64_t iters = sq_test_iters(150);
+    int64_t iters = sq_test_iters(600);
     for (int64_t it = 0; it < iters; it++) {
         int32_t n = (int32_t)sq_rand_below(rng, N + 1);
         int32_t rd = (int32_t)sq_rand_below(rng, (uint64_t)n + 1), sd = n - rd;
@@ -459,6 +461,48 @@ TEST(milnor_mul_vec)
     sq_free(v);
     sq_free(a);
     sq_free(b);
+    milnor_free(A);
+}
+
+/* The operation-by-element path in higher degrees (up to and across its
+ * packed limit of 511) against single products: R of degree 60-460, v
+ * dense enough to take the configuration path. */
+TEST(milnor_mul_vec_high)
+{
+    enum { N = 530 };
+    milnor_t *A = milnor_new(N);
+    sq_rand_t *rng = sq_test_rand();
+    int64_t iters = sq_test_iters(40);
+    for (int64_t it = 0; it < iters; it++) {
+        int32_t sd = 10 + (int32_t)sq_rand_below(rng, 30);
+        int32_t rd = it < 4 ? 60 + (int32_t)sq_rand_below(rng, 140)
+                            : 511 - sd - 3 + (int32_t)sq_rand_below(rng, 7);
+        if (it >= 8)
+            rd = 400 + (int32_t)sq_rand_below(rng, 60);
+        int64_t ri = (int64_t)sq_rand_below(rng, (uint64_t)milnor_dim(A, rd));
+        int64_t sdim = milnor_dim(A, sd), limbs = limbs_of(milnor_dim(A, rd + sd));
+        uint64_t *v = sq_calloc((size_t)limbs_of(sdim), 8);
+        uint64_t *a = sq_calloc((size_t)limbs, 8), *b = sq_calloc((size_t)limbs, 8);
+        int64_t nbits = 0;
+        for (int64_t k = 0; k < sdim && nbits < 12; k++)
+            if (sq_rand_below(rng, 3) == 0) {
+                flip(v, k);
+                nbits++;
+            }
+        milnor_mul_vec_add(A, a, 0, rd, ri, sd, v);
+        for (int64_t k = 0; k < sdim; k++)
+            if (get_bit(v, k))
+                milnor_mul_add(A, b, 0, rd, ri, sd, k);
+        if (memcmp(a, b, (size_t)limbs * 8) != 0) {
+            char buf[64];
+            milnor_format(buf, sizeof buf, A, rd, ri);
+            sq_test_fail(__FILE__, __LINE__, "iter %lld: %s * v (degree %d) differs", (long long)it,
+                         buf, (int)sd);
+        }
+        sq_free(v);
+        sq_free(a);
+        sq_free(b);
+    }
     milnor_free(A);
 }
 
@@ -505,5 +549,73 @@ TEST(milnor_op_and_pparts)
     sq_free(v);
     sq_free(a);
     sq_free(b);
+    milnor_free(A);
+}
+
+/* One milnor_t shared by several threads: each thread computes Sq(R) * v for
+ * its own share of jobs into its own rows; the result must equal the
+ * sequential one (and TSan must stay quiet). */
+enum { THR_N = 150, THR_JOBS = 96, THR_THREADS = 4 };
+
+typedef struct {
+    const milnor_t *A;
+    int32_t rd[THR_JOBS], sd[THR_JOBS];
+    int64_t ri[THR_JOBS];
+    uint64_t *v[THR_JOBS], *out[THR_JOBS];
+    int64_t limbs;
+    int first, step;
+} thr_t;
+
+static void *thr_run(void *arg)
+{
+    thr_t *t = arg;
+    for (int j = t->first; j < THR_JOBS; j += t->step)
+        milnor_mul_vec_add(t->A, t->out[j], 5, t->rd[j], t->ri[j], t->sd[j], t->v[j]);
+    return NULL;
+}
+
+TEST(milnor_threads)
+{
+    milnor_t *A = milnor_new(THR_N);
+    sq_rand_t *rng = sq_test_rand();
+    thr_t base;
+    memset(&base, 0, sizeof base);
+    base.A = A;
+    base.limbs = limbs_of(milnor_dim(A, THR_N) + 5);
+    for (int j = 0; j < THR_JOBS; j++) {
+        int32_t n = 60 + (int32_t)sq_rand_below(rng, THR_N - 59);
+        base.rd[j] = (int32_t)sq_rand_below(rng, (uint64_t)n + 1);
+        base.sd[j] = n - base.rd[j];
+        base.ri[j] = (int64_t)sq_rand_below(rng, (uint64_t)milnor_dim(A, base.rd[j]));
+        int64_t sdim = milnor_dim(A, base.sd[j]);
+        base.v[j] = sq_calloc((size_t)limbs_of(sdim), 8);
+        for (int64_t k = 0; k < sdim; k++)
+            if (sq_rand_below(rng, 2))
+                flip(base.v[j], k);
+        base.out[j] = sq_calloc((size_t)base.limbs, 8);
+    }
+    thr_t par = base;
+    uint64_t *par_out[THR_JOBS];
+    for (int j = 0; j < THR_JOBS; j++)
+        par.out[j] = par_out[j] = sq_calloc((size_t)base.limbs, 8);
+    base.first = 0;
+    base.step = 1;
+    thr_run(&base);
+    thr_t each[THR_THREADS];
+    pthread_t tid[THR_THREADS];
+    for (int k = 0; k < THR_THREADS; k++) {
+        each[k] = par;
+        each[k].first = k;
+        each[k].step = THR_THREADS;
+        ASSERT_EQ(pthread_create(&tid[k], NULL, thr_run, &each[k]), 0);
+    }
+    for (int k = 0; k < THR_THREADS; k++)
+        ASSERT_EQ(pthread_join(tid[k], NULL), 0);
+    for (int j = 0; j < THR_JOBS; j++) {
+        assert_vec_eq(base.out[j], par_out[j], base.limbs, "threaded vs sequential");
+        sq_free(base.v[j]);
+        sq_free(base.out[j]);
+        sq_free(par_out[j]);
+    }
     milnor_free(A);
 }

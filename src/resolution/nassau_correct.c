@@ -1,0 +1,270 @@
+/*
+ * nassau_correct.c -- step 3 of Nassau's step: killing the nonzero
+ * signature components of the boundaries of the new generators.
+ *
+ * Why it is cheap.  Order the signatures as in the spec; then d_{s-1} is
+ * block triangular, and its diagonal block on signature sigma is a copy of
+ * its zero-signature block in degree t0 = t - |sigma|:
+ *
+ *     coefficient of (Sq(sigma + S0), h) in d(Sq(sigma + R0) g)
+ *   = coefficient of (Sq(S0), h)         in d(Sq(R0) g),
+ *
+ * for R0, S0 of zero signature (checked exhaustively in tests: see
+ * t-nassau.c, nassau_diagonal_blocks).  So to kill the sigma-component v of
+ * dx we translate v down to degree t0 (S -> S - sigma), apply the
+ * quasi-inverse of the zero-signature block of d_{s-1} in degree t0, and
+ * translate the preimage back up (R0 -> R0 + sigma).  Those blocks are much
+ * smaller than the sigma-blocks of degree t, and one serves every sigma of
+ * the same degree.  Only the few rows of the correction y are multiplied
+ * out in full, to update dx += d(y) (which changes only signatures after
+ * sigma).
+ */
+#include <string.h>
+
+#include "internal.h"
+#include "sq_trace.h"
+#include "sq_core.h"
+
+/* The generator blocks of a restricted basis in one degree, in basis order. */
+typedef struct {
+    int64_t n;
+    int64_t *start;   /* n + 1 entries: first position of each block, then the dimension */
+    int32_t *deg;
+    int64_t *idx;
+} blocks_t;
+
+static void blocks_init(blocks_t *b, const fmod_t *F, int32_t t, int32_t bound)
+{
+    const milnor_t *A = fmod_algebra(F);
+    int32_t top = bound - 1 < t ? bound - 1 : t;
+    if (top > fmod_gens_through(F))
+        top = fmod_gens_through(F);
+    int64_t n = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top; e++)
+        n += fmod_num_gens(F, e);
+    b->n = n;
+    b->start = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *b->start));
+    b->deg = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *b->deg));
+    b->idx = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *b->idx));
+    int64_t k = 0, pos = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top; e++)
+        for (int64_t i = 0; i < fmod_num_gens(F, e); i++, k++) {
+            b->start[k] = pos;
+            b->deg[k] = e;
+            b->idx[k] = i;
+            pos += milnor_dim(A, t - e);
+        }
+    b->start[n] = pos;
+}
+
+static void blocks_clear(blocks_t *b)
+{
+    sq_free(b->start);
+    sq_free(b->deg);
+    sq_free(b->idx);
+}
+
+/* The block containing position pos. */
+static int64_t blocks_find(const blocks_t *b, int64_t pos)
+{
+    int64_t lo = 0, hi = b->n - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (b->start[mid] <= pos)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+/* The reduced zero-signature block of d_{s-1} in degree t0: rows the
+ * zero-signature basis of T (generators of degree <= t0), columns that of
+ * N (generators of degree < t0). */
+typedef struct {
+    int built;
+    sigclass_t Tc, Nc;
+    blocks_t Tb, Nb;
+    int64_t *ncol;    /* position in N at t0 -> zero-signature column, or -1 */
+    f2mat_t m;
+    int64_t *piv;
+} zblock_t;
+
+static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const resol_profile_t *P)
+{
+    const fmod_t *T = R->F[s - 1], *N = R->F[s - 2];
+    nassau_class_init(&z->Tc, P, T, t0, t0 + 1);
+    nassau_class_init(&z->Nc, P, N, t0, t0);
+    blocks_init(&z->Tb, T, t0, t0 + 1);
+    blocks_init(&z->Nb, N, t0, t0);
+    int64_t rows = class_size(&z->Tc, 0), cols = class_size(&z->Nc, 0);
+    f2mat_t full = {0};
+    f2mat_init(&full, rows, z->Nc.dim);
+    fhom_build_rows_par(R->d[s - 1], &full, 0, t0, t0 + 1, class_pos(&z->Tc, 0), rows, R->pool);
+    nassau_restrict_aug(&z->m, &full, class_pos(&z->Nc, 0), cols);
+    f2mat_clear(&full);
+    z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
+    f2mat_rref(&z->m, z->piv);
+    z->ncol = sq_malloc(sq_mul_size((size_t)z->Nc.dim + 1, sizeof *z->ncol));
+    for (int64_t p = 0; p < z->Nc.dim; p++)
+        z->ncol[p] = -1;
+    for (int64_t j = 0; j < cols; j++)
+        z->ncol[class_pos(&z->Nc, 0)[j]] = j;
+    z->built = 1;
+}
+
+static void zblock_clear(zblock_t *z)
+{
+    if (!z->built)
+        return;
+    nassau_class_clear(&z->Tc);
+    nassau_class_clear(&z->Nc);
+    blocks_clear(&z->Tb);
+    blocks_clear(&z->Nb);
+    sq_free(z->ncol);
+    sq_free(z->piv);
+    f2mat_clear(&z->m);
+}
+
+/* The signature digits of ordinal o and their degree. */
+static int32_t decode_sig(const resol_profile_t *P, uint32_t o, int32_t *sig)
+{
+    int32_t deg = 0;
+    for (int i = 0; i < P->len; i++) {
+        sig[i] = (int32_t)(o & ((1u << P->h[i]) - 1));
+        o >>= P->h[i];
+        deg += sig[i] * ((1 << (i + 1)) - 1);
+    }
+    return deg;
+}
+
+/* Index in degree `deg - shift * |sigma|` of the p-part of element k of
+ * degree deg with sigma subtracted (dir = -1) or added (dir = +1). */
+static int64_t shift_index(const milnor_t *A, int32_t deg, int64_t k, const int32_t *sig, int len,
+                           int dir)
+{
+    int32_t r[MILNOR_MAX_LEN + NASSAU_MAX_LEN] = {0};
+    int rl = milnor_get(A, deg, k, r, MILNOR_MAX_LEN);
+    int n = rl > len ? rl : len;
+    for (int i = 0; i < len; i++)
+        r[i] += dir * sig[i];
+    return milnor_index(A, r, n);
+}
+
+/* The column of the zero-signature block in degree t0 that corresponds to
+ * position c (of signature sigma) of N in degree t, or -1 if none (the
+ * unit part of a generator of degree t0: such a column is never hit). */
+static int64_t down_column(const zblock_t *z, const blocks_t *Nbt, const milnor_t *A, int32_t t,
+                           int32_t t0, int64_t c, const int32_t *sig, int len)
+{
+    int64_t b = blocks_find(Nbt, c);
+    int32_t e = Nbt->deg[b];
+    if (e >= t0 || b >= z->Nb.n)
+        return -1;
+    int64_t k0 = shift_index(A, t - e, c - Nbt->start[b], sig, len, -1);
+    return z->ncol[z->Nb.start[b] + k0];
+}
+
+/* The position of T in degree t that corresponds to row r of the
+ * zero-signature block in degree t0. */
+static int64_t up_row(const zblock_t *z, const blocks_t *Tbt, const milnor_t *A, int32_t t0,
+                      int64_t r, const int32_t *sig, int len)
+{
+    int64_t p0 = class_pos(&z->Tc, 0)[r];
+    int64_t b = blocks_find(&z->Tb, p0);
+    int32_t e = z->Tb.deg[b];
+    int64_t k = shift_index(A, t0 - e, p0 - z->Tb.start[b], sig, len, +1);
+    return Tbt->start[b] + k;
+}
+
+/* Whether some row of dx has a bit in the class o of Nc. */
+static int class_hit(const f2mat_t *dx, const sigclass_t *Nc, uint32_t o)
+{
+    const int64_t *cols = class_pos(Nc, o);
+    for (int64_t i = 0; i < dx->rows; i++)
+        for (int64_t j = 0; j < class_size(Nc, o); j++)
+            if (bit(f2mat_row(dx, i), cols[j]))
+                return 1;
+    return 0;
+}
+
+/* Kills the sigma-component of row i of dx with the block z; returns 0, or
+ * -1 when the component cannot be translated (the final check reports). */
+static int kill_component(resol_t *R, int32_t s, int32_t t, int32_t t0, const zblock_t *z,
+                          const blocks_t *Tbt, const blocks_t *Nbt, const sigclass_t *Nc,
+                          uint32_t o, const int32_t *sig, int len, f2mat_t *x, f2mat_t *dx,
+                          int64_t i, uint64_t *vz, uint64_t *y0, uint64_t *yv)
+{
+    const milnor_t *A = R->A;
+    int64_t zc = class_size(&z->Nc, 0), zr = class_size(&z->Tc, 0);
+    memset(vz, 0, (size_t)(f2_limbs(zc) + 1) * 8);
+    int nonzero = 0;
+    for (int64_t j = 0; j < class_size(Nc, o); j++) {
+        int64_t c = class_pos(Nc, o)[j];
+        if (!bit(f2mat_row(dx, i), c))
+            continue;
+        int64_t col = down_column(z, Nbt, A, t, t0, c, sig, len);
+        if (col < 0)
+            return -1;
+        vz[col >> 6] ^= 1ULL << (col & 63);
+        nonzero = 1;
+    }
+    if (!nonzero)
+        return 0;
+    memset(y0, 0, (size_t)(f2_limbs(zr) + 1) * 8);
+    f2mat_aug_qi_apply(y0, &z->m, z->piv, zc, vz);
+    memset(yv, 0, (size_t)(f2_limbs(x->cols) + 1) * 8);
+    for (int64_t r = 0; r < zr; r++) {
+        if (!bit(y0, r))
+            continue;
+        int64_t p = up_row(z, Tbt, A, t0, r, sig, len);
+        yv[p >> 6] ^= 1ULL << (p & 63);
+        f2mat_flip(x, i, p);
+    }
+    fhom_apply_add(R->d[s - 1], f2mat_row(dx, i), t, t, yv);
+    return 0;
+}
+
+void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
+                    const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx)
+{
+    zblock_t *zc = sq_calloc((size_t)t + 1 - (size_t)R->t_min, sizeof *zc);
+    blocks_t Tbt, Nbt;
+    blocks_init(&Tbt, R->F[s - 1], t, t);
+    blocks_init(&Nbt, R->F[s - 2], t, t - 1);
+    int64_t maxz = 1;
+    uint64_t *vz = NULL, *y0 = NULL;
+    uint64_t *yv = sq_calloc((size_t)f2_limbs(Tc->dim) + 1, 8);
+    int32_t sig[NASSAU_MAX_LEN];
+    for (uint32_t o = 1; o < P->nsig; o++) {
+        if (class_size(Nc, o) == 0 || !class_hit(dx, Nc, o))
+            continue;
+        int32_t t0 = t - decode_sig(P, o, sig);
+        if (t0 < R->t_min)
+            continue; /* nothing can kill it: the final check reports */
+        zblock_t *z = &zc[t0 - R->t_min];
+        if (!z->built) {
+            zblock_build(z, R, s, t0, P);
+            int64_t need = z->Tc.dim > z->Nc.dim ? z->Tc.dim : z->Nc.dim;
+            if (need > maxz || !vz) {
+                maxz = need > maxz ? need : maxz;
+                sq_free(vz);
+                sq_free(y0);
+                vz = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
+                y0 = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
+            }
+        }
+        sq_trace_set_context(s, t, o);
+        for (int64_t i = 0; i < x->rows; i++)
+            kill_component(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, x, dx, i, vz, y0, yv);
+        sq_trace_set_context(s, t, -1);
+    }
+    for (int32_t d = R->t_min; d <= t; d++)
+        zblock_clear(&zc[d - R->t_min]);
+    sq_free(zc);
+    sq_free(vz);
+    sq_free(y0);
+    sq_free(yv);
+    blocks_clear(&Tbt);
+    blocks_clear(&Nbt);
+}
