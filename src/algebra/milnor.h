@@ -7,12 +7,13 @@
  *
  * Basis order within a degree d (fixed by the spec, system.md section 3; it
  * fixes every output of the program).  Equivalently to the spec's
- * degree-by-degree construction, the elements of degree d are sorted by
- * length first and then lexicographically on (r_k, r_{k-1}, ..., r_1),
- * i.e. reverse-lexicographic ascending: degree 6 is
+ * degree-by-degree construction, the elements of degree d are sorted
+ * lexicographically on (..., r_3, r_2, r_1), highest position first (so by
+ * length first); degree 6 and 7 are
  *
- *      index:   0       1         2
- *      element: Sq(6)   Sq(3,1)   Sq(0,2)
+ *      index:     0       1         2         3
+ *      degree 6:  Sq(6)   Sq(3,1)   Sq(0,2)
+ *      degree 7:  Sq(7)   Sq(4,1)   Sq(1,2)   Sq(0,0,1)
  *
  * Nothing is stored per basis element: a milnor_t holds only coin-change
  * tables (number of p-parts of degree d using positions 1..k) from which
@@ -24,8 +25,17 @@
  * array) is basis element k of that degree, as in the fp layer.
  *
  * Threads: a milnor_t is immutable after milnor_new; every function below
- * may be called concurrently on the same milnor_t (scratch is on the
- * stack).  Concurrent calls must of course not write the same `out` words.
+ * may be called concurrently on the same milnor_t.  Scratch lives on the
+ * stack: milnor_mul_vec_add / milnor_op_mul_vec_add use about 110 KB of it
+ * (thread stacks of 512 KB or more are fine), the rest under 4 KB.
+ * Concurrent calls must of course not write the same `out` words.
+ *
+ * The product (milnor_mul.c, milnor_op.c and docs/algebra.md): Milnor
+ * matrices whose anti-diagonals have pairwise disjoint binary digits,
+ * enumerated depth first with the "next value with disjoint bits" step; for
+ * a vector, the part of the matrices that depends on R alone is enumerated
+ * once and each S of the vector is tested against it with a few word
+ * operations.
  */
 #ifndef MILNOR_H
 #define MILNOR_H
@@ -99,8 +109,11 @@ void milnor_mul_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
  * vector over the basis of degree sdeg (milnor_dim(A, sdeg) bits; bits beyond
  * are ignored).  Output layout and preconditions as milnor_mul_add.  v and
  * out must not overlap.  This is the hot path of the resolution ("operation
- * by element"): what depends on R is computed once, then the set bits of v
- * are visited in order, stepping through the basis of degree sdeg.
+ * by element"): what depends on R is enumerated once (when v has >= 5 set
+ * bits and rdeg + sdeg <= 511), then each set bit of v costs a scan of cheap
+ * word tests; otherwise each costs one milnor_mul_add.  No allocation,
+ * except one heap buffer (~1.3 MB, freed before returning) in rare very
+ * heavy calls whose R-side lists outgrow the stack buffers.
  * Equivalent to milnor_op_init + milnor_op_mul_vec_add. */
 void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
                         int32_t sdeg, const uint64_t *v);

@@ -216,62 +216,77 @@ static void flag_sort(uint64_t *a, uint64_t *b, uint16_t *k16, int64_t n, int32_
 }
 
 /*
- * ROWV_CAP, CFG_CAP: row vectors (18 bytes each) and R-configurations (16
- * bytes each) kept on the stack, about 100 KB in all.  A call whose lists do
- * not fit falls back to one matrix walk per S.  In degrees 100-200 the
- * configurations number a few hundred on average; those above CFG_CAP come
- * with R of several long rows, where each product has hundreds of raw terms
- * and a walk per S costs about as much as scanning the configurations (both
- * measured with bench/b-milnor.c and a per-R breakdown of rows_200_40).
+ * Buffers.  ROWV_CAP row vectors (18 bytes each) and CFG_CAP configurations
+ * (16 bytes each) live on the stack, about 100 KB with the rest.  A call
+ * whose lists outgrow them retries once with HEAP_FACTOR times larger
+ * buffers from the heap (one allocation per such call, ~1.3 MB), and only if
+ * those overflow too falls back to one matrix walk per S.  In degrees
+ * 100-200 the configurations number a few hundred on average; lists beyond
+ * the stack buffers come with R of several long rows, where a product has
+ * hundreds of raw terms, each call costs milliseconds (so the allocation
+ * does not show), and the configurations still beat the walk by 1.5x
+ * (instruction and branch-miss counts, cachegrind, rows_200_40 and
+ * rows_200_100 of bench/b-milnor.c).
  */
 #define ROWV_CAP 2048
 #define CFG_CAP 4096
+#define HEAP_FACTOR 16
 
 typedef struct {
-    plist_t cfg;
-    uint64_t c[CFG_CAP], d[CFG_CAP]; /* after sort_configs, d holds D | PK_GUARD */
-    int32_t upto[PK_MAXDEG + 2];     /* configurations with c_1 < x: [0, upto[x]) */
+    plist_t rows;   /* row vectors */
+    uint16_t *rdeg; /* their degrees */
+    plist_t cfg;    /* configurations; after sort_configs, d holds D | PK_GUARD */
+    int32_t upto[PK_MAXDEG + 2]; /* configurations with c_1 < x: [0, upto[x]) */
 } configs_t;
 
-/* Fills C with the R-configurations of op's R (length >= 1, |R| + sdeg <=
- * PK_MAXDEG) of column-sum degree <= sdeg; 0, or -1 if they do not fit.
- * Rows are combined in order of increasing list size, so that the longest
- * list is the innermost, branch-free loop of combine(). */
+/* Fills C->cfg (empty, with its buffers and caps set, as C->rows) with the
+ * R-configurations of op's R (length >= 1, |R| + sdeg <= PK_MAXDEG) of
+ * column-sum degree <= sdeg; 0, or -1 if they do not fit.  Rows are combined
+ * in order of increasing list size, so that the longest list is the
+ * innermost, branch-free loop of combine(). */
 static int build_configs(const milnor_op_t *op, int32_t sdeg, configs_t *C)
 {
-    uint64_t rc[ROWV_CAP], rd[ROWV_CAP];
-    uint16_t rdeg[ROWV_CAP];
-    plist_t rows = {0, ROWV_CAP, rc, rd};
+    plist_t *rows = &C->rows;
+    uint16_t *rdeg = C->rdeg;
     comb_t cb;
     const int p = op->len;
     for (int i = 1; i <= p; i++) {
-        rowgen_t g = {sdeg, i, 0, 0, &rows, rdeg};
-        while (i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 && milnor_w(g.qi + 1) <= sdeg)
+        rowgen_t g = {sdeg, i, 0, 0, rows, rdeg};
+        while (i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 &&
+               milnor_w(g.qi + 1) <= sdeg)
             g.qi++;
-        int64_t first = rows.n;
+        int64_t first = rows->n;
         gen_row(&g, 1, (uint32_t)op->r[i], 0, 0, 0);
         if (g.overflow)
             return -1;
         int at = i - 1; /* insert row i's list by increasing size */
-        while (at > 0 && cb.end[at - 1] - cb.start[at - 1] > rows.n - first) {
+        while (at > 0 && cb.end[at - 1] - cb.start[at - 1] > rows->n - first) {
             cb.start[at] = cb.start[at - 1];
             cb.end[at] = cb.end[at - 1];
             at--;
         }
         cb.start[at] = first;
-        cb.end[at] = rows.n;
+        cb.end[at] = rows->n;
     }
     int32_t upto[PK_MAXDEG + 2];
     int64_t s0 = cb.start[p - 1];
-    flag_sort(rc + s0, rd + s0, rdeg + s0, cb.end[p - 1] - s0, sdeg, upto);
-    cb.rows = &rows;
+    flag_sort(rows->c + s0, rows->d + s0, rdeg + s0, cb.end[p - 1] - s0, sdeg, upto);
+    cb.rows = rows;
     cb.deg = rdeg;
     cb.upto = upto;
     cb.sdeg = sdeg;
     cb.hi = p;
-    C->cfg = (plist_t){0, CFG_CAP, C->c, C->d};
     cb.out = &C->cfg;
     return combine(&cb, 0, 0, 0, 0);
+}
+
+/* Points C's lists at the given buffers, empty. */
+static void configs_set(configs_t *C, uint64_t *mem, uint16_t *rdeg, int64_t rowcap,
+                        int64_t cfgcap)
+{
+    C->rows = (plist_t){0, rowcap, mem, mem + rowcap};
+    C->rdeg = rdeg;
+    C->cfg = (plist_t){0, cfgcap, mem + 2 * rowcap, mem + 2 * rowcap + cfgcap};
 }
 
 /*
@@ -281,9 +296,9 @@ static int build_configs(const milnor_op_t *op, int32_t sdeg, configs_t *C)
  */
 static void sort_configs(configs_t *C, int32_t sdeg)
 {
-    flag_sort(C->c, C->d, NULL, C->cfg.n, sdeg, C->upto);
+    flag_sort(C->cfg.c, C->cfg.d, NULL, C->cfg.n, sdeg, C->upto);
     for (int64_t k = 0; k < C->cfg.n; k++)
-        C->d[k] |= PK_GUARD;
+        C->cfg.d[k] |= PK_GUARD;
 }
 
 /* out ^= Sq(R) Sq(S) over the sorted configurations C, S packed with guards
@@ -297,7 +312,7 @@ static inline void scan_configs(const milnor_t *A, const configs_t *C, uint64_t 
      * guard was borrowed (c <= s) and s - c misses D. */
     for (int64_t k0 = 0; k0 < n; k0 += 64) {
         int64_t nb = n - k0 < 64 ? n - k0 : 64;
-        const uint64_t *c = C->c + k0, *dg = C->d + k0;
+        const uint64_t *c = C->cfg.c + k0, *dg = C->cfg.d + k0;
         uint64_t hits = 0;
         for (int64_t b = 0; b < nb; b++) {
             uint64_t bad = ((sg - c[b]) & dg[b]) ^ PK_GUARD;
@@ -408,8 +423,21 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
     siter_init(&it, A, sdeg, v);
 
     if (op->len > 0 && sdeg > 0 && op->deg + sdeg <= PK_MAXDEG && enough_bits(v, it.dim)) {
+        uint64_t mem[2 * ROWV_CAP + 2 * CFG_CAP];
+        uint16_t rdeg[ROWV_CAP];
+        void *heap = NULL;
         configs_t C;
-        if (build_configs(op, sdeg, &C) == 0) {
+        configs_set(&C, mem, rdeg, ROWV_CAP, CFG_CAP);
+        int ok = build_configs(op, sdeg, &C) == 0;
+        if (!ok) {
+            const int64_t rcap = HEAP_FACTOR * ROWV_CAP, ccap = HEAP_FACTOR * CFG_CAP;
+            heap = sq_malloc(sq_mul_size((size_t)(2 * rcap + 2 * ccap), 8) +
+                             sq_mul_size((size_t)rcap, sizeof(uint16_t)));
+            configs_set(&C, heap, (uint16_t *)((uint64_t *)heap + 2 * rcap + 2 * ccap), rcap,
+                        ccap);
+            ok = build_configs(op, sdeg, &C) == 0;
+        }
+        if (ok) {
             sort_configs(&C, sdeg);
             while (siter_next(&it)) {
                 uint64_t sg = PK_GUARD;
@@ -417,8 +445,10 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
                     sg |= (uint64_t)it.s[j] << pk_shift[j];
                 scan_configs(A, &C, sg, it.s[1], out, off);
             }
-            return;
         }
+        sq_free(heap);
+        if (ok)
+            return;
     }
     while (siter_next(&it))
         milnor_mul_pp(A, out, off, op->r, op->len, it.s, it.q);

@@ -33,6 +33,7 @@ struct resol {
     int nprof;              /* profiles of the ladder usable somewhere in the region */
     resol_profile_t prof[RESOL_MAX_PROFILES];
     sq_pool_t *pool;        /* threads for parallel sections inside steps, or NULL */
+    struct nassau_zblock **zcache; /* [s][t0]: reduced zero-signature blocks (nassau_correct.c) */
 };
 
 /* Which step (s, t) is in the run: 0 = none, 1 = classical, 2 = Nassau.
@@ -96,6 +97,9 @@ void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, i
  * images x (rows, T's coordinates in degree t) of the new generators so
  * that their boundaries dx (rows, N's coordinates) lose every nonzero
  * signature component, signature by signature. */
+/* Frees row s's cached zero-signature blocks. */
+void nassau_zcache_clear(resol_t *R, int32_t s);
+
 void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
                     const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx);
 

@@ -80,15 +80,18 @@ static int64_t blocks_find(const blocks_t *b, int64_t pos)
 
 /* The reduced zero-signature block of d_{s-1} in degree t0: rows the
  * zero-signature basis of T (generators of degree <= t0), columns that of
- * N (generators of degree < t0). */
-typedef struct {
+ * N (generators of degree < t0).  Cached per row (see resol_zcache). */
+struct nassau_zblock {
     int built;
+    int prof;         /* the profile (ladder index) it was built for */
+    size_t bytes;
     sigclass_t Tc, Nc;
     blocks_t Tb, Nb;
     int64_t *ncol;    /* position in N at t0 -> zero-signature column, or -1 */
     f2mat_t m;
     int64_t *piv;
-} zblock_t;
+};
+typedef struct nassau_zblock zblock_t;
 
 static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const resol_profile_t *P)
 {
@@ -111,11 +114,13 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     for (int64_t j = 0; j < cols; j++)
         z->ncol[class_pos(&z->Nc, 0)[j]] = j;
     z->built = 1;
+    z->bytes = (size_t)(z->m.rows * z->m.stride) * 8 +
+               (size_t)(z->Tc.dim + z->Nc.dim) * 3 * 8 + (size_t)(z->Tb.n + z->Nb.n) * 20;
 }
 
 static void zblock_clear(zblock_t *z)
 {
-    if (!z->built)
+    if (!z || !z->built)
         return;
     nassau_class_clear(&z->Tc);
     nassau_class_clear(&z->Nc);
@@ -225,14 +230,64 @@ static int kill_component(resol_t *R, int32_t s, int32_t t, int32_t t0, const zb
     return 0;
 }
 
+/*
+ * The cache.  The steps of one row s form a chain ((s, t) needs (s, t - 1)),
+ * so row s's blocks are only ever touched by one step at a time and need no
+ * lock.  A step in degree t with subalgebra B uses blocks of degrees
+ * t - top(B) .. t - 1; older ones, and ones built for another subalgebra,
+ * are dropped as the row moves on.
+ */
+void nassau_zcache_clear(resol_t *R, int32_t s)
+{
+    int32_t nt = R->t_max - R->t_min + 1;
+    for (int32_t k = 0; k < nt; k++) {
+        zblock_t **z = &R->zcache[(int64_t)s * nt + k];
+        zblock_clear(*z);
+        sq_free(*z);
+        *z = NULL;
+    }
+}
+
+static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const resol_profile_t *P)
+{
+    int32_t nt = R->t_max - R->t_min + 1;
+    zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
+    if (*z && (*z)->prof != prof) {
+        zblock_clear(*z);
+        sq_free(*z);
+        *z = NULL;
+    }
+    if (!*z) {
+        *z = sq_calloc(1, sizeof **z);
+        zblock_build(*z, R, s, t0, P);
+        (*z)->prof = prof;
+    }
+    return *z;
+}
+
+static void zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P)
+{
+    int32_t nt = R->t_max - R->t_min + 1;
+    int64_t lo = t - nassau_top_degree(P->h, P->len);
+    for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++) {
+        zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
+        if (*z) {
+            zblock_clear(*z);
+            sq_free(*z);
+            *z = NULL;
+        }
+    }
+}
+
 void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
                     const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx)
 {
-    zblock_t *zc = sq_calloc((size_t)t + 1 - (size_t)R->t_min, sizeof *zc);
+    int prof = (int)(P - R->prof);
+    zcache_trim(R, s, t, P);
     blocks_t Tbt, Nbt;
     blocks_init(&Tbt, R->F[s - 1], t, t);
     blocks_init(&Nbt, R->F[s - 2], t, t - 1);
-    int64_t maxz = 1;
+    int64_t maxz = 0;
     uint64_t *vz = NULL, *y0 = NULL;
     uint64_t *yv = sq_calloc((size_t)f2_limbs(Tc->dim) + 1, 8);
     int32_t sig[NASSAU_MAX_LEN];
@@ -242,26 +297,20 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
         int32_t t0 = t - decode_sig(P, o, sig);
         if (t0 < R->t_min)
             continue; /* nothing can kill it: the final check reports */
-        zblock_t *z = &zc[t0 - R->t_min];
-        if (!z->built) {
-            zblock_build(z, R, s, t0, P);
-            int64_t need = z->Tc.dim > z->Nc.dim ? z->Tc.dim : z->Nc.dim;
-            if (need > maxz || !vz) {
-                maxz = need > maxz ? need : maxz;
-                sq_free(vz);
-                sq_free(y0);
-                vz = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
-                y0 = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
-            }
+        zblock_t *z = zcache_get(R, s, t0, prof, P);
+        int64_t need = z->Tc.dim > z->Nc.dim ? z->Tc.dim : z->Nc.dim;
+        if (need > maxz) {
+            maxz = need;
+            sq_free(vz);
+            sq_free(y0);
+            vz = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
+            y0 = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
         }
         sq_trace_set_context(s, t, o);
         for (int64_t i = 0; i < x->rows; i++)
             kill_component(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, x, dx, i, vz, y0, yv);
         sq_trace_set_context(s, t, -1);
     }
-    for (int32_t d = R->t_min; d <= t; d++)
-        zblock_clear(&zc[d - R->t_min]);
-    sq_free(zc);
     sq_free(vz);
     sq_free(y0);
     sq_free(yv);

@@ -51,6 +51,8 @@ void resol_nassau_init(resol_t *R)
 {
     if (R->nprof)
         return;
+    R->zcache = sq_calloc(sq_mul_size((size_t)R->max_s + 1, (size_t)(R->t_max - R->t_min + 1)),
+                          sizeof *R->zcache);
     int32_t h[NASSAU_MAX_LEN];
     int len = 0;
     R->prof[0].len = 0;
@@ -69,6 +71,12 @@ void resol_nassau_init(resol_t *R)
 
 void resol_nassau_clear(resol_t *R)
 {
+    if (R->zcache) {
+        for (int32_t s = 0; s <= R->max_s; s++)
+            nassau_zcache_clear(R, s);
+        sq_free(R->zcache);
+        R->zcache = NULL;
+    }
     int32_t adeg = milnor_max_degree(R->A);
     for (int i = 0; i < R->nprof; i++) {
         if (!R->prof[i].ord)
@@ -163,6 +171,9 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
                      "ordinal %u of the profile of length %d (a bug, not an answer)",
                      (int)s, (int)t, (long long)i, nassau_class_of(&Nc, P->nsig, b), P->len);
     }
+
+    if (t - s == R->max_n)
+        nassau_zcache_clear(R, s); /* the row is finished */
 
     /* Step 4: publish. */
     int64_t first = fmod_set_gens(R->F[s], t, k);

@@ -286,7 +286,7 @@ TEST(milnor_mul_vs_reference_random)
     sq_rand_t *rng = sq_test_rand();
     int64_t limbs = limbs_of(milnor_dim(A, N));
     uint64_t *got = sq_calloc((size_t)limbs, 8), *want = sq_calloc((size_t)limbs, 8);
-    int64_t iters = sq_test_iters(3000);
+    int64_t iters = sq_test_iters(10000);
     for (int64_t it = 0; it < iters; it++) {
         int32_t n = 20 + (int32_t)sq_rand_below(rng, N - 19);
         int32_t rd = (int32_t)sq_rand_below(rng, (uint64_t)n + 1), sd = n - rd;
@@ -317,7 +317,7 @@ TEST(milnor_mul_vs_reference_high)
     enum { N = 1100 };
     milnor_t *A = milnor_new(N);
     sq_rand_t *rng = sq_test_rand();
-    int64_t iters = sq_test_iters(60);
+    int64_t iters = sq_test_iters(200);
     for (int64_t it = 0; it < iters; it++) {
         int32_t small = (int32_t)sq_rand_below(rng, 16);
         int32_t big = 900 + (int32_t)sq_rand_below(rng, (uint64_t)(N - 900 - small) + 1);
@@ -430,7 +430,7 @@ TEST(milnor_mul_vec)
     int64_t lmax = limbs_of(milnor_dim(A, N) + 200) + 2 * GUARD;
     uint64_t *v = sq_calloc((size_t)lmax, 8);
     uint64_t *a = sq_calloc((size_t)lmax, 8), *b = sq_calloc((size_t)lmax, 8);
-    int64_t iters = sq_test_iters(600);
+    int64_t iters = sq_test_iters(2000);
     for (int64_t it = 0; it < iters; it++) {
         int32_t n = (int32_t)sq_rand_below(rng, N + 1);
         int32_t rd = (int32_t)sq_rand_below(rng, (uint64_t)n + 1), sd = n - rd;
@@ -472,7 +472,7 @@ TEST(milnor_mul_vec_high)
     enum { N = 530 };
     milnor_t *A = milnor_new(N);
     sq_rand_t *rng = sq_test_rand();
-    int64_t iters = sq_test_iters(40);
+    int64_t iters = sq_test_iters(100);
     for (int64_t it = 0; it < iters; it++) {
         int32_t sd = 10 + (int32_t)sq_rand_below(rng, 30);
         int32_t rd = it < 4 ? 60 + (int32_t)sq_rand_below(rng, 140)

@@ -1,0 +1,93 @@
+/*
+ * modspec_internal.h -- what sq_modspec.c (the JSON document) and
+ * sq_modspec_action.c (the action strings) share.  Private to src/io.
+ *
+ * A load fills one spec_t: the text (for line numbers), the generators
+ * sorted by (degree in the file, position in "gens"), an index of them
+ * sorted by name, and the parsed actions.  Every error goes through
+ * spec_fail, which formats the one-line message once and returns the
+ * code, so a parser returns as soon as something is wrong.
+ */
+#ifndef SQ_MODSPEC_INTERNAL_H
+#define SQ_MODSPEC_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "sq_core.h"
+
+/* "Unknown position" for spec_fail. */
+#define SPEC_NOPOS ((size_t)-1)
+/* Longest user string quoted in a message (longer ones end in "..."). */
+#define SPEC_CLIP 48
+
+typedef struct {
+    const char *name; /* borrowed from the JSON tree */
+    int64_t order;    /* position in "gens" */
+    int32_t fdeg;     /* degree as written in the file (before any shift) */
+    int64_t idx;      /* index within its degree in the module */
+    uint32_t ops;     /* bit k: some action Sq^{2^k} on it was given */
+} spec_gen_t;
+
+typedef struct {
+    const char *name; /* = gens[gen].name */
+    int64_t gen;
+} spec_name_t;
+
+typedef struct {
+    int32_t op;   /* 2^k */
+    int64_t from; /* index into gens */
+    int64_t *to;  /* indices into gens, each once (the sum reduced mod 2) */
+    int64_t nto;
+} spec_action_t;
+
+typedef struct {
+    const char *file;  /* display name */
+    const char *text;  /* the source, for line numbers */
+    size_t len;
+    char *err;
+    size_t errlen;
+    FILE *warn;
+    spec_gen_t *gens;  /* sorted by (fdeg, order) */
+    int64_t ngens;
+    spec_name_t *by_name; /* every generator once, sorted by name */
+    spec_action_t *acts;
+    int64_t nacts;
+    int32_t profile[16];
+    int plen;
+    char clip[4][SPEC_CLIP + 8];
+    int clip_next;
+} spec_t;
+
+/* Writes "<file>:<line>: <message>" (pos a byte offset in the text) or
+ * "<file>: <message>" (pos == SPEC_NOPOS) into S->err; returns rc. */
+int spec_fail(spec_t *S, int rc, size_t pos, const char *fmt, ...) SQ_PRINTF(4, 5);
+
+/* Prints "<file>[:<line>]: warning: <message>" on S->warn, if any. */
+void spec_warn(spec_t *S, size_t pos, const char *fmt, ...) SQ_PRINTF(3, 4);
+
+/* s (n bytes) fit for a one-line message: at most SPEC_CLIP bytes, control
+ * characters as '?'.  Returns one of four buffers in S, reused in turn. */
+const char *spec_clip(spec_t *S, const char *s, size_t n);
+
+/* Offset of the occ-th (0-based) occurrence of needle[0..nlen) in the text
+ * at or after `from`, or SPEC_NOPOS. */
+size_t spec_find(const spec_t *S, size_t from, const char *needle, size_t nlen, int64_t occ);
+
+/* Levenshtein distance between a[0..an) and b[0..bn), or a large number
+ * when either is longer than 64 bytes. */
+int spec_edit_distance(const char *a, size_t an, const char *b, size_t bn);
+
+/* Index into S->gens of the generator called name[0..n), or -1. */
+int64_t spec_gen_lookup(const spec_t *S, const char *name, size_t n);
+
+/* Parses the array "actions" (strings) into S->acts, checking every
+ * string against S->gens and S->profile.  actions_pos is the offset of the
+ * key in the text (SPEC_NOPOS if unknown).  Returns 0 or a spec_fail code. */
+int spec_parse_actions(spec_t *S, const char *const *strs, int64_t n, size_t actions_pos);
+
+/* Frees S->acts. */
+void spec_free_actions(spec_t *S);
+
+#endif /* SQ_MODSPEC_INTERNAL_H */

@@ -1,0 +1,137 @@
+/*
+ * sq_modspec.h -- finite modules at p = 2 read from JSON files ("module
+ * specs") in the format of the Rust peer sseq; the format, the search path
+ * and the error messages are specified in docs/modules.md.
+ *
+ *     {"p": 2, "type": "finite dimensional module",
+ *      "gens": {"x0": 0, "x1": 1, "x2": 2},
+ *      "actions": ["Sq1 x0 = x1", "Sq2 x0 = x2"],
+ *      "profile": {"truncated": true, "p_part": [2, 1]},   (optional)
+ *      "shift": 3,                                          (optional)
+ *      "description": "one line saying what the module is"} (optional)
+ *
+ * A spec gives the action of the algebra generators Sq^{2^k} on a named
+ * basis; the loader checks it (names, degrees, duplicates, limits), builds
+ * an fdmod_t, derives the action of every Milnor basis element with
+ * fdmod_complete (which checks the module axioms) and attaches the profile.
+ *
+ * Errors are one line, "<file>:<line>:<col>: <message>" (JSON syntax),
+ * "<file>:<line>: <message>" (a key, generator or action whose place in the
+ * text was found) or "<file>: <message>", where <file> is the caller's
+ * display name.  Strings taken from the input are cut to a few dozen
+ * characters and their control characters replaced by '?', so a message is
+ * always one line.  Warnings (an unknown key) go, one line each, to the
+ * FILE the caller names, or nowhere.
+ *
+ * Nothing here keeps state between calls; every function may be called
+ * from several threads at once.
+ */
+#ifndef SQ_MODSPEC_H
+#define SQ_MODSPEC_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "fdmod.h"
+#include "sq_core.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Largest |degree| of a generator, in the file and after every shift. */
+#define SQ_MODSPEC_MAX_DEGREE 10000
+/* Largest span (top - bottom) accepted: fdmod_complete needs the Milnor
+ * tables up to the span, and milnor_new stops at MILNOR_MAX_DEGREE.  (In
+ * practice fdmod_complete takes ~5 s at span 128 and minutes at 192.) */
+#define SQ_MODSPEC_MAX_SPAN MILNOR_MAX_DEGREE
+/* Largest module file read, in bytes. */
+#define SQ_MODSPEC_MAX_FILE (16 * 1024 * 1024)
+/* Largest estimated size of the action tables of the finished module, in
+ * bytes (sum over pairs of nonzero degrees e < f of
+ * dim A_{f-e} * dim M_e * 8 * ceil(dim M_f / 64)); refused beyond. */
+#define SQ_MODSPEC_MAX_TABLES ((int64_t)1 << 30)
+
+/* Options of a load.  A zeroed struct (or a NULL pointer) means: no shift,
+ * span limit SQ_MODSPEC_MAX_SPAN, warnings discarded, no description. */
+typedef struct {
+    int32_t shift;         /* added to every degree, after the file's own "shift" */
+    int32_t max_span;      /* largest top - bottom accepted; 0: SQ_MODSPEC_MAX_SPAN */
+    FILE *warn;            /* where one-line warnings go; NULL: discarded */
+    char *description;     /* if not NULL, receives the "description" ("" if none), */
+    size_t description_len; /*   NUL-terminated, truncated to description_len bytes */
+} sq_modspec_opts_t;
+
+/* Builds the module described by the JSON text buf[0..len-1] (need not be
+ * NUL-terminated; may hold any bytes).  display_name names the input in
+ * messages (NULL: "<module>"); the module's own name (fdmod_name) is
+ * display_name without its directory and ".json", with "[k]" appended for
+ * a total shift k != 0.
+ * Returns 0 and sets *out (the caller frees it with fdmod_free), or a
+ * negative code with *out = NULL and a one-line message in err (errlen
+ * bytes, always NUL-terminated when errlen > 0): SQ_E_PARSE for JSON
+ * syntax, SQ_E_RANGE for a degree, span or size beyond the limits above,
+ * SQ_E_INVAL for anything else.  Never aborts on bad input.
+ * Cost: parsing is O(len log len); then fdmod_complete, which dominates
+ * and grows steeply with the span (see SQ_MODSPEC_MAX_SPAN). */
+int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const char *display_name,
+                           const sq_modspec_opts_t *opts, char *err, size_t errlen) SQ_WARN_UNUSED;
+
+/* sq_modspec_load_buffer on the NUL-terminated json with default options
+ * (no shift, warnings discarded).  For tests and the fuzzer. */
+int sq_modspec_load_string(fdmod_t **out, const char *json, const char *display_name, char *err,
+                           size_t errlen) SQ_WARN_UNUSED;
+
+/* Reads the file at path (at most SQ_MODSPEC_MAX_FILE bytes) and loads it
+ * as sq_modspec_load_buffer does; display_name (NULL: path) names it in
+ * messages.  Returns in addition SQ_E_IO, with "<file>: cannot read: <why>"
+ * in err, when the file cannot be read. */
+int sq_modspec_load_file(fdmod_t **out, const char *path, const char *display_name,
+                         const sq_modspec_opts_t *opts, char *err, size_t errlen) SQ_WARN_UNUSED;
+
+/* ---- Names ---------------------------------------------------------------
+ *
+ * On the command line a module is named "NAME" or "NAME[k]", the module
+ * shifted up by k degrees ("Ceta[2]", "S_2[-3]"); NAME is a file path when
+ * it contains '/' or ends in ".json", else a shipped module. */
+
+/* Splits spec "NAME[k]" into NAME (copied into base, n bytes) and *shift =
+ * k; a spec without a trailing "[...]" gives itself and 0.  Returns 0, or
+ * SQ_E_PARSE when the brackets do not hold an integer, SQ_E_RANGE when
+ * |k| > SQ_MODSPEC_MAX_DEGREE, SQ_E_INVAL when NAME is empty or does not
+ * fit in n bytes.  base may not alias spec. */
+int sq_modspec_split_shift(char *base, size_t n, const char *spec, int32_t *shift) SQ_WARN_UNUSED;
+
+/* Finds the file of module `name` (no shift suffix) and writes its path
+ * into path (n bytes).  A name containing '/' or ending in ".json" is a
+ * path and is copied as it is (its existence is not checked).  Otherwise
+ * the first regular file among
+ *     ./NAME.json
+ *     <exe dir>/../share/adams/modules/NAME.json     (installed layout)
+ *     <exe dir>/../modules/NAME.json                 (build tree inside the sources)
+ *     <exe dir>/modules/NAME.json
+ *     ADAMS_MODULE_DIR/NAME.json                     (the sources, set by CMake)
+ *     ADAMS_MODULE_INSTALL_DIR/NAME.json             (the install prefix, set by CMake)
+ * where <exe dir> is the directory of /proc/self/exe, or of argv0 when
+ * that cannot be read and argv0 (may be NULL) contains '/'.
+ * Returns 0, or SQ_E_IO when no file is found (path then holds ""), or
+ * SQ_E_INVAL for an empty name or one that does not fit in n bytes. */
+int sq_modspec_resolve_name(char *path, size_t n, const char *name, const char *argv0)
+    SQ_WARN_UNUSED;
+
+/* The shipped modules: every NAME.json in the shipped directories above
+ * (all but "./"), a name that occurs in several counted once (the first in
+ * search order).  Sets *paths to a new array of *count paths sorted by
+ * module name (free with sq_modspec_list_free) and returns 0; no directory
+ * at all gives 0 and an empty list.  argv0 as sq_modspec_resolve_name. */
+int sq_modspec_list_shipped(char ***paths, int64_t *count, const char *argv0) SQ_WARN_UNUSED;
+
+/* Frees a list from sq_modspec_list_shipped; NULL is a no-op. */
+void sq_modspec_list_free(char **paths, int64_t count);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SQ_MODSPEC_H */

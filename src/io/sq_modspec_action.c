@@ -1,0 +1,377 @@
+/*
+ * sq_modspec_action.c -- the action strings of a module spec,
+ *
+ *     "Sq2 x0 = x2 + x3"        Sq^2 x0 = x2 + x3
+ *     "Sq4 x1 = 0"              (the same as leaving it out)
+ *     "Sq1 x0 = 1 x1"           a coefficient, read mod 2
+ *
+ * and the message helpers shared with sq_modspec.c.
+ *
+ * How an action is read.  The string is split at its one '='; the left
+ * side must be two words, an operation and a generator, the right side a
+ * '+'-separated sum whose terms are "0", "NAME" or "COEFF NAME".  The
+ * operation must be Sq^{2^k} ("Sq4", also "Sq^4"): the module is given by
+ * the algebra generators and fdmod_complete derives the rest.  Every name
+ * must be a generator, every target must sit in degree |from| + 2^k, and
+ * (op, from) may be given once.  The sum is reduced mod 2 (x + x = 0).
+ * Each check reports the action's line, found by searching the text for
+ * the quoted string (the n-th copy for the n-th equal string).
+ */
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "modspec_internal.h"
+
+/* ---- Message helpers ------------------------------------------------------ */
+
+static size_t line_of(const spec_t *S, size_t pos)
+{
+    size_t line = 1;
+    for (size_t i = 0; i < pos && i < S->len; i++)
+        line += S->text[i] == '\n';
+    return line;
+}
+
+int spec_fail(spec_t *S, int rc, size_t pos, const char *fmt, ...)
+{
+    if (!S->errlen)
+        return rc;
+    int k = pos == SPEC_NOPOS ? snprintf(S->err, S->errlen, "%s: ", S->file)
+                              : snprintf(S->err, S->errlen, "%s:%zu: ", S->file, line_of(S, pos));
+    if (k >= 0 && (size_t)k < S->errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(S->err + k, S->errlen - (size_t)k, fmt, ap);
+        va_end(ap);
+    }
+    return rc;
+}
+
+void spec_warn(spec_t *S, size_t pos, const char *fmt, ...)
+{
+    if (!S->warn)
+        return;
+    if (pos == SPEC_NOPOS)
+        fprintf(S->warn, "%s: warning: ", S->file);
+    else
+        fprintf(S->warn, "%s:%zu: warning: ", S->file, line_of(S, pos));
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(S->warn, fmt, ap);
+    va_end(ap);
+    fputc('\n', S->warn);
+}
+
+const char *spec_clip(spec_t *S, const char *s, size_t n)
+{
+    char *b = S->clip[S->clip_next];
+    S->clip_next = (S->clip_next + 1) % 4;
+    size_t k = 0;
+    for (; k < n && k < SPEC_CLIP; k++) {
+        unsigned char c = (unsigned char)s[k];
+        b[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+    }
+    if (k < n) {
+        memcpy(b + k, "...", 3);
+        k += 3;
+    }
+    b[k] = '\0';
+    return b;
+}
+
+size_t spec_find(const spec_t *S, size_t from, const char *needle, size_t nlen, int64_t occ)
+{
+    if (!S->text || nlen == 0 || from == SPEC_NOPOS)
+        return SPEC_NOPOS;
+    for (size_t i = from; i + nlen <= S->len; i++)
+        if (S->text[i] == needle[0] && memcmp(S->text + i, needle, nlen) == 0 && occ-- == 0)
+            return i;
+    return SPEC_NOPOS;
+}
+
+int spec_edit_distance(const char *a, size_t an, const char *b, size_t bn)
+{
+    if (an > 64 || bn > 64)
+        return 1000;
+    int row[65];
+    for (size_t j = 0; j <= bn; j++)
+        row[j] = (int)j;
+    for (size_t i = 1; i <= an; i++) {
+        int diag = row[0];
+        row[0] = (int)i;
+        for (size_t j = 1; j <= bn; j++) {
+            int up = row[j];
+            int best = diag + (a[i - 1] != b[j - 1]);
+            if (up + 1 < best)
+                best = up + 1;
+            if (row[j - 1] + 1 < best)
+                best = row[j - 1] + 1;
+            row[j] = best;
+            diag = up;
+        }
+    }
+    return row[bn];
+}
+
+/* strcmp of name[0..n) against the C string s. */
+static int cmp_name(const char *name, size_t n, const char *s)
+{
+    size_t sn = strlen(s);
+    int c = memcmp(name, s, n < sn ? n : sn);
+    if (c)
+        return c;
+    return n < sn ? -1 : n > sn;
+}
+
+int64_t spec_gen_lookup(const spec_t *S, const char *name, size_t n)
+{
+    int64_t lo = 0, hi = S->ngens;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        int c = cmp_name(name, n, S->by_name[mid].name);
+        if (c == 0)
+            return S->by_name[mid].gen;
+        if (c < 0)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return -1;
+}
+
+/* ---- Reading one action ---------------------------------------------------- */
+
+typedef struct {
+    spec_t *S;
+    const char *str; /* the whole action string */
+    size_t pos;      /* its offset in the text, or SPEC_NOPOS */
+} act_ctx_t;
+
+typedef struct {
+    const char *p;
+    size_t n;
+} tok_t;
+
+/* Splits s[0..n) at white space into at most max tokens; returns the number
+ * of tokens, max + 1 if there are more. */
+static int split_words(const char *s, size_t n, tok_t *t, int max)
+{
+    int k = 0;
+    size_t i = 0;
+    while (i < n) {
+        while (i < n && isspace((unsigned char)s[i]))
+            i++;
+        if (i == n)
+            break;
+        size_t start = i;
+        while (i < n && !isspace((unsigned char)s[i]))
+            i++;
+        if (k == max)
+            return max + 1;
+        t[k].p = s + start;
+        t[k].n = i - start;
+        k++;
+    }
+    return k;
+}
+
+static int malformed(act_ctx_t *c)
+{
+    return spec_fail(c->S, SQ_E_INVAL, c->pos,
+                     "%s: expected \"Sq<n> <generator> = <generator> + ...\" (or \"= 0\")",
+                     spec_clip(c->S, c->str, strlen(c->str)));
+}
+
+/* The degree 2^k of the operation token, or a spec_fail code (< 0). */
+static int64_t parse_op(act_ctx_t *c, tok_t t)
+{
+    size_t i = 2;
+    int64_t v = 0;
+    if (t.n < 3 || memcmp(t.p, "Sq", 2) != 0)
+        goto not_gen;
+    if (t.p[i] == '^')
+        i++;
+    if (i == t.n)
+        goto not_gen;
+    for (; i < t.n; i++) {
+        if (!isdigit((unsigned char)t.p[i]))
+            goto not_gen;
+        v = v * 10 + (t.p[i] - '0');
+        if (v > ((int64_t)1 << 30))
+            return spec_fail(c->S, SQ_E_RANGE, c->pos, "%s: %s is beyond every supported degree",
+                             spec_clip(c->S, c->str, strlen(c->str)),
+                             spec_clip(c->S, t.p, t.n));
+    }
+    if (v > 0 && (v & (v - 1)) == 0)
+        return v;
+not_gen:
+    return spec_fail(c->S, SQ_E_INVAL, c->pos,
+                     "%s: only the generators Sq1, Sq2, Sq4, ... may act; %s is not one",
+                     spec_clip(c->S, c->str, strlen(c->str)), spec_clip(c->S, t.p, t.n));
+}
+
+/* Index of the generator named by t, or a spec_fail code (< 0). */
+static int64_t parse_gen(act_ctx_t *c, tok_t t)
+{
+    int64_t g = spec_gen_lookup(c->S, t.p, t.n);
+    if (g >= 0)
+        return g;
+    const spec_t *S = c->S;
+    const char *best = NULL;
+    int bestd = 3;
+    for (int64_t i = 0; i < S->ngens; i++) {
+        int d = spec_edit_distance(t.p, t.n, S->gens[i].name, strlen(S->gens[i].name));
+        if (d < bestd) {
+            bestd = d;
+            best = S->gens[i].name;
+        }
+    }
+    char hint[SPEC_CLIP + 32] = "";
+    if (best)
+        snprintf(hint, sizeof hint, " (did you mean %s?)", spec_clip(c->S, best, strlen(best)));
+    return spec_fail(c->S, SQ_E_INVAL, c->pos, "%s: unknown generator %s%s",
+                     spec_clip(c->S, c->str, strlen(c->str)), spec_clip(c->S, t.p, t.n), hint);
+}
+
+/* Adds one term "0", "NAME" or "COEFF NAME" of the sum to a->to (toggling:
+ * the sum is mod 2).  Returns 0 or a spec_fail code. */
+static int parse_term(act_ctx_t *c, const char *s, size_t n, spec_action_t *a)
+{
+    tok_t t[2];
+    int k = split_words(s, n, t, 2);
+    int odd = 1;
+    if (k == 0 || k > 2)
+        return malformed(c);
+    if (k == 1 && t[0].n == 1 && t[0].p[0] == '0')
+        return 0;
+    if (k == 2) {
+        for (size_t i = 0; i < t[0].n; i++)
+            if (!isdigit((unsigned char)t[0].p[i]))
+                return malformed(c);
+        odd = (t[0].p[t[0].n - 1] - '0') & 1;
+        t[0] = t[1];
+    }
+    int64_t g = parse_gen(c, t[0]);
+    if (g < 0)
+        return (int)g;
+    const spec_gen_t *from = &c->S->gens[a->from];
+    if ((int64_t)c->S->gens[g].fdeg != (int64_t)from->fdeg + a->op)
+        return spec_fail(c->S, SQ_E_INVAL, c->pos, "%s: %s has degree %d, not %d + %d",
+                         spec_clip(c->S, c->str, strlen(c->str)),
+                         spec_clip(c->S, c->S->gens[g].name, strlen(c->S->gens[g].name)),
+                         (int)c->S->gens[g].fdeg, (int)from->fdeg, (int)a->op);
+    if (!odd)
+        return 0;
+    for (int64_t i = 0; i < a->nto; i++)
+        if (a->to[i] == g) {
+            a->to[i] = a->to[--a->nto];
+            return 0;
+        }
+    a->to[a->nto++] = g;
+    return 0;
+}
+
+/* Checks that (op, from) of action i was not given before. */
+static int check_repeat(act_ctx_t *c, const char *const *strs, int64_t i, spec_action_t *a)
+{
+    spec_t *S = c->S;
+    int k = 0;
+    while ((1 << k) != a->op)
+        k++;
+    spec_gen_t *g = &S->gens[a->from];
+    if (!(g->ops >> k & 1)) {
+        g->ops |= 1u << k;
+        return 0;
+    }
+    int64_t j = 0;
+    while (j < i && !(S->acts[j].op == a->op && S->acts[j].from == a->from))
+        j++;
+    return spec_fail(S, SQ_E_INVAL, c->pos, "%s: Sq%d %s is already given by \"%s\"",
+                     spec_clip(S, c->str, strlen(c->str)), (int)a->op,
+                     spec_clip(S, g->name, strlen(g->name)), spec_clip(S, strs[j], strlen(strs[j])));
+}
+
+/* A nonzero Sq^{2^k} must lie in the algebra of the profile: k < h_1. */
+static int check_profile(act_ctx_t *c, const spec_action_t *a)
+{
+    spec_t *S = c->S;
+    if (S->plen == 0 || a->nto == 0 || ((int64_t)1 << S->profile[0]) > a->op)
+        return 0;
+    char prof[128];
+    size_t k = 0;
+    for (int i = 0; i < S->plen; i++)
+        k += (size_t)snprintf(prof + k, sizeof prof - k, "%s%d", i ? "," : "", (int)S->profile[i]);
+    return spec_fail(S, SQ_E_INVAL, c->pos,
+                     "%s: Sq%d is not in the subalgebra of the profile [%s]",
+                     spec_clip(S, c->str, strlen(c->str)), (int)a->op, prof);
+}
+
+/* Parses strs[i] into S->acts[i]. */
+static int parse_one(spec_t *S, const char *const *strs, int64_t i, size_t actions_pos)
+{
+    const char *str = strs[i];
+    int64_t occ = 0;
+    for (int64_t j = 0; j < i; j++)
+        occ += strcmp(strs[j], str) == 0;
+    size_t qn = strlen(str) + 2;
+    char *quoted = sq_malloc(qn + 1);
+    snprintf(quoted, qn + 1, "\"%s\"", str);
+    act_ctx_t c = {S, str, spec_find(S, actions_pos, quoted, qn, occ)};
+    sq_free(quoted);
+
+    const char *eq = strchr(str, '=');
+    tok_t lhs[2];
+    if (!eq || strchr(eq + 1, '=') || split_words(str, (size_t)(eq - str), lhs, 2) != 2)
+        return malformed(&c);
+    spec_action_t *a = &S->acts[i];
+    int64_t op = parse_op(&c, lhs[0]);
+    if (op < 0)
+        return (int)op;
+    a->op = (int32_t)op;
+    int64_t from = parse_gen(&c, lhs[1]);
+    if (from < 0)
+        return (int)from;
+    a->from = from;
+    /* Terms: at most one per '+' plus one. */
+    int64_t terms = 1;
+    for (const char *p = eq + 1; *p; p++)
+        terms += *p == '+';
+    a->to = sq_malloc(sq_mul_size((size_t)terms, sizeof *a->to));
+    const char *p = eq + 1;
+    for (;;) {
+        const char *plus = strchr(p, '+');
+        size_t n = plus ? (size_t)(plus - p) : strlen(p);
+        int rc = parse_term(&c, p, n, a);
+        if (rc)
+            return rc;
+        if (!plus)
+            break;
+        p = plus + 1;
+    }
+    int rc = check_repeat(&c, strs, i, a);
+    return rc ? rc : check_profile(&c, a);
+}
+
+int spec_parse_actions(spec_t *S, const char *const *strs, int64_t n, size_t actions_pos)
+{
+    S->acts = sq_calloc((size_t)n + 1, sizeof *S->acts);
+    S->nacts = n;
+    for (int64_t i = 0; i < n; i++) {
+        int rc = parse_one(S, strs, i, actions_pos);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+void spec_free_actions(spec_t *S)
+{
+    for (int64_t i = 0; i < S->nacts && S->acts; i++)
+        sq_free(S->acts[i].to);
+    sq_free(S->acts);
+    S->acts = NULL;
+    S->nacts = 0;
+}
