@@ -112,7 +112,7 @@ void milnor_mul_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
  * by element"): what depends on R is enumerated once (when v has >= 5 set
  * bits and rdeg + sdeg <= 511), then each set bit of v costs a scan of cheap
  * word tests; otherwise each costs one milnor_mul_add.  No allocation,
- * except one heap buffer (~1.3 MB, freed before returning) in rare very
+ * except one heap buffer (~1.6 MB, freed before returning) in rare very
  * heavy calls whose R-side lists outgrow the stack buffers.
  * Equivalent to milnor_op_init + milnor_op_mul_vec_add. */
 void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,

@@ -219,7 +219,7 @@ static void flag_sort(uint64_t *a, uint64_t *b, uint16_t *k16, int64_t n, int32_
  * Buffers.  ROWV_CAP row vectors (18 bytes each) and CFG_CAP configurations
  * (16 bytes each) live on the stack, about 100 KB with the rest.  A call
  * whose lists outgrow them retries once with HEAP_FACTOR times larger
- * buffers from the heap (one allocation per such call, ~1.3 MB), and only if
+ * buffers from the heap (one allocation per such call, ~1.6 MB), and only if
  * those overflow too falls back to one matrix walk per S.  In degrees
  * 100-200 the configurations number a few hundred on average; lists beyond
  * the stack buffers come with R of several long rows, where a product has
@@ -233,9 +233,9 @@ static void flag_sort(uint64_t *a, uint64_t *b, uint16_t *k16, int64_t n, int32_
 #define HEAP_FACTOR 16
 
 typedef struct {
-    plist_t rows;   /* row vectors */
-    uint16_t *rdeg; /* their degrees */
-    plist_t cfg;    /* configurations; after sort_configs, d holds D | PK_GUARD */
+    plist_t rows;                /* row vectors */
+    uint16_t *rdeg;              /* their degrees */
+    plist_t cfg;                 /* configurations; after sort_configs, d holds D | PK_GUARD */
     int32_t upto[PK_MAXDEG + 2]; /* configurations with c_1 < x: [0, upto[x]) */
 } configs_t;
 
@@ -252,8 +252,7 @@ static int build_configs(const milnor_op_t *op, int32_t sdeg, configs_t *C)
     const int p = op->len;
     for (int i = 1; i <= p; i++) {
         rowgen_t g = {sdeg, i, 0, 0, rows, rdeg};
-        while (i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 &&
-               milnor_w(g.qi + 1) <= sdeg)
+        while (i + g.qi + 1 <= PK_NF && (op->r[i] >> (g.qi + 1)) > 0 && milnor_w(g.qi + 1) <= sdeg)
             g.qi++;
         int64_t first = rows->n;
         gen_row(&g, 1, (uint32_t)op->r[i], 0, 0, 0);
@@ -281,8 +280,7 @@ static int build_configs(const milnor_op_t *op, int32_t sdeg, configs_t *C)
 }
 
 /* Points C's lists at the given buffers, empty. */
-static void configs_set(configs_t *C, uint64_t *mem, uint16_t *rdeg, int64_t rowcap,
-                        int64_t cfgcap)
+static void configs_set(configs_t *C, uint64_t *mem, uint16_t *rdeg, int64_t rowcap, int64_t cfgcap)
 {
     C->rows = (plist_t){0, rowcap, mem, mem + rowcap};
     C->rdeg = rdeg;
@@ -433,8 +431,7 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
             const int64_t rcap = HEAP_FACTOR * ROWV_CAP, ccap = HEAP_FACTOR * CFG_CAP;
             heap = sq_malloc(sq_mul_size((size_t)(2 * rcap + 2 * ccap), 8) +
                              sq_mul_size((size_t)rcap, sizeof(uint16_t)));
-            configs_set(&C, heap, (uint16_t *)((uint64_t *)heap + 2 * rcap + 2 * ccap), rcap,
-                        ccap);
+            configs_set(&C, heap, (uint16_t *)((uint64_t *)heap + 2 * rcap + 2 * ccap), rcap, ccap);
             ok = build_configs(op, sdeg, &C) == 0;
         }
         if (ok) {

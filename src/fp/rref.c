@@ -3,6 +3,7 @@
  */
 #include "f2_kernels.h"
 #include "f2mat.h"
+#include "sq_trace.h"
 
 /*
  * NAIVE_MAX_ROWS: f2mat_rref uses the naive reducer up to this many rows.
@@ -63,9 +64,29 @@ int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots)
     return r;
 }
 
-int64_t f2mat_rref(f2mat_t *m, int64_t *pivots)
+/* Trace threshold: the spec's "large" reductions, min(rows, cols) >= 1024. */
+#define RR_TRACE_MIN 1024
+
+static int64_t rref_dispatch(f2mat_t *m, int64_t *pivots)
 {
     if (m->rows <= NAIVE_MAX_ROWS)
         return f2mat_rref_naive(m, pivots);
     return f2mat_rref_m4ri(m, pivots);
+}
+
+int64_t f2mat_rref(f2mat_t *m, int64_t *pivots)
+{
+    int64_t mn = m->rows < m->cols ? m->rows : m->cols;
+    if (SQ_LIKELY(mn < RR_TRACE_MIN) || !sq_trace_on(SQ_TRACE_RR))
+        return rref_dispatch(m, pivots);
+    double t0 = sq_wtime();
+    int64_t rank = rref_dispatch(m, pivots);
+    int32_t s, t;
+    int64_t sig;
+    sq_trace_get_context(&s, &t, &sig);
+    sq_trace_emit("event=rr rows=%lld cols=%lld min=%lld rank=%lld path=cpu ms=%.3f s=%d t=%d "
+                  "sig=%lld",
+                  (long long)m->rows, (long long)m->cols, (long long)mn, (long long)rank,
+                  1e3 * (sq_wtime() - t0), (int)s, (int)t, (long long)sig);
+    return rank;
 }

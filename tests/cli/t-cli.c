@@ -3,6 +3,7 @@
  * peer's, and one-line errors with exit code 2 for bad arguments.
  */
 #define _POSIX_C_SOURCE 200809L
+#define _DEFAULT_SOURCE
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -143,4 +144,32 @@ TEST(help)
     ASSERT(strstr(out, "--max-s") != NULL && strstr(out, "--format") != NULL);
     sq_free(out);
     sq_free(err);
+}
+
+TEST(trace_and_progress)
+{
+    char *out, *err, *ref, *rerr;
+    ASSERT_EQ(run_adams("resolve --stem 20 --max-s 8 --format csv --quiet", &ref, &rerr), 0);
+    ASSERT_STR_EQ(rerr, "");
+    /* Trace events go to stderr, one whole line each; stdout is unchanged. */
+    setenv("ADAMS_LOG", "step", 1);
+    ASSERT_EQ(run_adams("resolve --stem 20 --max-s 8 --format csv --quiet --threads 3", &out, &err),
+              0);
+    unsetenv("ADAMS_LOG");
+    ASSERT_STR_EQ(out, ref);
+    int lines = count_lines(err), steps = 0;
+    for (const char *p = err; (p = strstr(p, "event=step s=")) != NULL; p++)
+        steps++;
+    ASSERT_EQ(lines, steps);
+    ASSERT(steps > 150); /* one per bidegree of the region */
+    sq_free(out);
+    sq_free(err);
+    /* --progress draws on stderr and leaves stdout alone. */
+    ASSERT_EQ(run_adams("resolve --stem 20 --max-s 8 --format csv --progress", &out, &err), 0);
+    ASSERT_STR_EQ(out, ref);
+    ASSERT(strstr(err, "bidegrees") != NULL);
+    sq_free(out);
+    sq_free(err);
+    sq_free(ref);
+    sq_free(rerr);
 }

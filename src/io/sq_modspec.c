@@ -1,0 +1,642 @@
+/*
+ * sq_modspec.c -- a finite module from a JSON module spec (see
+ * sq_modspec.h and docs/modules.md).
+ *
+ * How a load goes.  jansson parses the text (rejecting duplicate keys, so
+ * a generator given twice is an error rather than silently merged); then
+ * the document is checked top-down, each step returning at the first
+ * problem with a one-line message: the keys (unknown ones only warn), the
+ * header ("type", "p", the legacy action keys), "shift", "gens", "profile"
+ * and "actions" (sq_modspec_action.c).  Only then are the limits checked
+ * (degrees, span, the size of the action tables) and the fdmod_t built, so
+ * bad input never reaches an SQ_CHECK in the module layer.  The generators
+ * enter the module in degree order, ties in their order in "gens" (jansson
+ * keeps the insertion order of object keys).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sq_modspec.h"
+
+#include <errno.h>
+#include <jansson.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "f2mat.h"
+#include "modspec_internal.h"
+
+/* Keys the loader reads, and keys of the peer's format it accepts and
+ * ignores; any other key gets a warning. */
+static const char *const used_keys[] = {"p",     "type", "gens",        "actions", "profile",
+                                        "shift", "name", "description", NULL};
+static const char *const ignored_keys[] = {
+    "file_name", "algebra", "generic",      "self_maps",    "products",       "cofiber",
+    "spectrum",  "sq_actions", "adem_actions", "milnor_actions", NULL};
+static const char *const profile_keys[] = {"truncated", "p_part", "q_part", NULL};
+
+static const char *type_name(const json_t *v)
+{
+    switch (json_typeof(v)) {
+    case JSON_OBJECT:
+        return "an object";
+    case JSON_ARRAY:
+        return "an array";
+    case JSON_STRING:
+        return "a string";
+    case JSON_INTEGER:
+        return "an integer";
+    case JSON_REAL:
+        return "a real number";
+    case JSON_TRUE:
+    case JSON_FALSE:
+        return "a boolean";
+    default:
+        return "null";
+    }
+}
+
+/* Offset of the key "key" (quoted, then ':') at or after `from`. */
+static size_t key_pos(const spec_t *S, const char *key, size_t from)
+{
+    size_t n = strlen(key) + 2;
+    char *q = sq_malloc(n + 1);
+    snprintf(q, n + 1, "\"%s\"", key);
+    size_t pos = SPEC_NOPOS;
+    for (int64_t occ = 0;; occ++) {
+        size_t p = spec_find(S, from, q, n, occ);
+        if (p == SPEC_NOPOS)
+            break;
+        size_t i = p + n;
+        while (i < S->len && (S->text[i] == ' ' || S->text[i] == '\t' || S->text[i] == '\n' ||
+                              S->text[i] == '\r'))
+            i++;
+        if (i < S->len && S->text[i] == ':') {
+            pos = p;
+            break;
+        }
+    }
+    sq_free(q);
+    return pos;
+}
+
+/* ---- The JSON document ------------------------------------------------------ */
+
+/* The name in jansson's "... near '"NAME"'" (quotes stripped), clipped. */
+static const char *near_name(spec_t *S, const char *text)
+{
+    const char *p = strstr(text, "near '");
+    if (!p)
+        return "?";
+    p += 6;
+    size_t n = strlen(p);
+    if (n && p[n - 1] == '\'')
+        n--;
+    if (n >= 2 && p[0] == '"' && p[n - 1] == '"') {
+        p++;
+        n -= 2;
+    }
+    return spec_clip(S, p, n);
+}
+
+/* Whether the object "gens" of the document (parsed again, duplicates
+ * allowed) has the key name. */
+static int is_gen_name(const spec_t *S, const char *name)
+{
+    json_error_t e;
+    json_t *root = json_loadb(S->text, S->len, 0, &e);
+    json_t *gens = root ? json_object_get(root, "gens") : NULL;
+    int yes = json_is_object(gens) && json_object_get(gens, name) != NULL;
+    json_decref(root);
+    return yes;
+}
+
+static int syntax_error(spec_t *S, const json_error_t *e)
+{
+    char text[JSON_ERROR_TEXT_LENGTH];
+    snprintf(text, sizeof text, "%s", e->text);
+    for (char *c = text; *c; c++)
+        if ((unsigned char)*c < 0x20)
+            *c = '?';
+    char where[64] = "";
+    if (e->line >= 1)
+        snprintf(where, sizeof where, ":%d:%d", e->line, e->column);
+    if (json_error_code(e) == json_error_duplicate_key) {
+        const char *name = near_name(S, text);
+        int gen = is_gen_name(S, name);
+        snprintf(S->err, S->errlen, "%s%s: duplicate %s \"%s\"%s", S->file, where,
+                 gen ? "generator" : "key", name, gen ? " in \"gens\"" : "");
+        return SQ_E_INVAL;
+    }
+    snprintf(S->err, S->errlen, "%s%s: JSON syntax: %s", S->file, where, text);
+    return SQ_E_PARSE;
+}
+
+static int load_json(spec_t *S, json_t **root)
+{
+    json_error_t e;
+    *root = json_loadb(S->text, S->len, JSON_REJECT_DUPLICATES, &e);
+    if (!*root)
+        return syntax_error(S, &e);
+    if (!json_is_object(*root))
+        return spec_fail(S, SQ_E_INVAL, SPEC_NOPOS,
+                         "the top level must be an object {\"gens\": ..., \"actions\": ...}, "
+                         "not %s",
+                         type_name(*root));
+    return 0;
+}
+
+static int in_list(const char *const *list, const char *key)
+{
+    for (int i = 0; list[i]; i++)
+        if (strcmp(list[i], key) == 0)
+            return 1;
+    return 0;
+}
+
+/* Warns about key if it is in none of the lists, suggesting a close one. */
+static void warn_unknown(spec_t *S, const char *key, size_t pos, const char *const *a,
+                         const char *const *b, const char *where)
+{
+    if (in_list(a, key) || (b && in_list(b, key)))
+        return;
+    const char *best = NULL;
+    int bestd = 3;
+    for (int l = 0; l < 2; l++) {
+        const char *const *list = l ? b : a;
+        for (int i = 0; list && list[i]; i++) {
+            int d = spec_edit_distance(key, strlen(key), list[i], strlen(list[i]));
+            if (d < bestd) {
+                bestd = d;
+                best = list[i];
+            }
+        }
+    }
+    const char *k = spec_clip(S, key, strlen(key));
+    if (best)
+        spec_warn(S, pos, "unknown key \"%s\"%s ignored (did you mean \"%s\"?)", k, where, best);
+    else
+        spec_warn(S, pos, "unknown key \"%s\"%s ignored", k, where);
+}
+
+/* "type", "p" and the legacy action keys. */
+static int check_header(spec_t *S, json_t *root)
+{
+    const char *key;
+    json_t *v;
+    json_object_foreach(root, key, v)
+    {
+        warn_unknown(S, key, key_pos(S, key, 0), used_keys, ignored_keys, "");
+    }
+    v = json_object_get(root, "type");
+    if (v && !(json_is_string(v) && strcmp(json_string_value(v), "finite dimensional module") == 0))
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, "type", 0),
+                         "\"type\" is %s%s%s: only \"finite dimensional module\" is supported",
+                         json_is_string(v) ? "\"" : "",
+                         json_is_string(v) ? spec_clip(S, json_string_value(v),
+                                                       json_string_length(v))
+                                           : type_name(v),
+                         json_is_string(v) ? "\"" : "");
+    v = json_object_get(root, "p");
+    if (v && !json_is_integer(v))
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, "p", 0), "\"p\" must be the integer 2, not %s",
+                         type_name(v));
+    if (v && json_integer_value(v) != 2)
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, "p", 0),
+                         "\"p\" is %lld: adams works at the prime 2 only",
+                         (long long)json_integer_value(v));
+    static const char *const legacy[] = {"sq_actions", "adem_actions", "milnor_actions"};
+    for (int i = 0; i < 3; i++) {
+        v = json_object_get(root, legacy[i]);
+        if (v && !(json_is_array(v) && json_array_size(v) == 0) && !json_object_get(root, "actions"))
+            return spec_fail(S, SQ_E_INVAL, key_pos(S, legacy[i], 0),
+                             "\"%s\" (the legacy form of the actions) is not supported; give "
+                             "them as strings in \"actions\", e.g. \"Sq1 x0 = x1\"",
+                             legacy[i]);
+    }
+    return 0;
+}
+
+/* An integer in [-SQ_MODSPEC_MAX_DEGREE, SQ_MODSPEC_MAX_DEGREE] for "shift". */
+static int read_shift(spec_t *S, json_t *root, int32_t *shift)
+{
+    json_t *v = json_object_get(root, "shift");
+    *shift = 0;
+    if (!v)
+        return 0;
+    size_t pos = key_pos(S, "shift", 0);
+    if (!json_is_integer(v))
+        return spec_fail(S, SQ_E_INVAL, pos, "\"shift\" must be an integer, not %s",
+                         type_name(v));
+    json_int_t k = json_integer_value(v);
+    if (k < -SQ_MODSPEC_MAX_DEGREE || k > SQ_MODSPEC_MAX_DEGREE)
+        return spec_fail(S, SQ_E_RANGE, pos, "\"shift\" %lld is out of range (|shift| <= %d)",
+                         (long long)k, SQ_MODSPEC_MAX_DEGREE);
+    *shift = (int32_t)k;
+    return 0;
+}
+
+/* ---- Generators ------------------------------------------------------------- */
+
+/* Why name cannot be a generator, or NULL if it can. */
+static const char *bad_name(const char *name)
+{
+    if (!*name)
+        return "a generator name may not be empty";
+    if (*name >= '0' && *name <= '9')
+        return "a generator name may not begin with a digit";
+    for (const unsigned char *c = (const unsigned char *)name; *c; c++)
+        if (*c <= ' ' || *c == 0x7f || *c == '+' || *c == '=')
+            return "a generator name may not contain white space, '+' or '='";
+    return NULL;
+}
+
+static int cmp_gen(const void *a, const void *b)
+{
+    const spec_gen_t *x = a, *y = b;
+    if (x->fdeg != y->fdeg)
+        return x->fdeg < y->fdeg ? -1 : 1;
+    return x->order < y->order ? -1 : x->order > y->order;
+}
+
+static int cmp_by_name(const void *a, const void *b)
+{
+    return strcmp(((const spec_name_t *)a)->name, ((const spec_name_t *)b)->name);
+}
+
+/* One entry of "gens" into S->gens[S->ngens]. */
+static int read_gen(spec_t *S, const char *name, json_t *v, size_t gens_pos)
+{
+    const char *why = bad_name(name);
+    const char *nm = spec_clip(S, name, strlen(name));
+    if (why)
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, name, gens_pos), "generator \"%s\": %s", nm,
+                         why);
+    if (!json_is_integer(v))
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, name, gens_pos),
+                         "generator %s: the degree must be an integer, not %s", nm, type_name(v));
+    json_int_t d = json_integer_value(v);
+    if (d < -SQ_MODSPEC_MAX_DEGREE || d > SQ_MODSPEC_MAX_DEGREE)
+        return spec_fail(S, SQ_E_RANGE, key_pos(S, name, gens_pos),
+                         "generator %s: degree %lld is out of range (|degree| <= %d)", nm,
+                         (long long)d, SQ_MODSPEC_MAX_DEGREE);
+    spec_gen_t *g = &S->gens[S->ngens];
+    g->name = name;
+    g->order = S->ngens++;
+    g->fdeg = (int32_t)d;
+    return 0;
+}
+
+static int read_gens(spec_t *S, json_t *root)
+{
+    json_t *gens = json_object_get(root, "gens");
+    size_t pos = key_pos(S, "gens", 0);
+    if (!gens)
+        return spec_fail(S, SQ_E_INVAL, SPEC_NOPOS,
+                         "missing \"gens\": an object {\"name\": degree, ...} listing the basis");
+    if (!json_is_object(gens))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"gens\" must be an object {\"name\": degree, ...}, not %s",
+                         type_name(gens));
+    size_t n = json_object_size(gens);
+    if (n == 0)
+        return spec_fail(S, SQ_E_INVAL, pos, "\"gens\" is empty: a module needs a generator");
+    S->gens = sq_calloc(n, sizeof *S->gens);
+    const char *name;
+    json_t *v;
+    json_object_foreach(gens, name, v)
+    {
+        int rc = read_gen(S, name, v, pos);
+        if (rc)
+            return rc;
+    }
+    qsort(S->gens, (size_t)S->ngens, sizeof *S->gens, cmp_gen);
+    S->by_name = sq_calloc(n, sizeof *S->by_name);
+    for (int64_t i = 0; i < S->ngens; i++) {
+        S->by_name[i].name = S->gens[i].name;
+        S->by_name[i].gen = i;
+    }
+    qsort(S->by_name, (size_t)S->ngens, sizeof *S->by_name, cmp_by_name);
+    return 0;
+}
+
+/* ---- Profile ---------------------------------------------------------------- */
+
+/* Whether h_1..h_len (h_i = 0 beyond) is the profile of a sub-Hopf algebra
+ * of A: for all i, j >= 1, h_i <= j + h_{i+j} or h_j <= h_{i+j} (Adams and
+ * Margolis).  Only i, j <= len can fail.  Sets *bi, *bj to a failing pair. */
+static int is_hopf_profile(const int32_t *h, int len, int *bi, int *bj)
+{
+    for (int i = 1; i <= len; i++)
+        for (int j = 1; j <= len; j++) {
+            int32_t hij = i + j <= len ? h[i + j - 1] : 0;
+            if (h[i - 1] > j + hij && h[j - 1] > hij) {
+                *bi = i;
+                *bj = j;
+                return 0;
+            }
+        }
+    return 1;
+}
+
+static int read_p_part(spec_t *S, json_t *pp, size_t pos)
+{
+    if (!json_is_array(pp) || json_array_size(pp) == 0 || json_array_size(pp) > 16)
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"profile\": \"p_part\" must be a list of 1 to 16 integers, e.g. "
+                         "[3, 2, 1] for A(2)");
+    for (size_t i = 0; i < json_array_size(pp); i++) {
+        json_t *e = json_array_get(pp, i);
+        if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 30)
+            return spec_fail(S, SQ_E_INVAL, pos,
+                             "\"profile\": \"p_part\" entry %zu must be an integer in 0..30", i + 1);
+        S->profile[i] = (int32_t)json_integer_value(e);
+    }
+    S->plen = (int)json_array_size(pp);
+    int i, j;
+    if (!is_hopf_profile(S->profile, S->plen, &i, &j))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"profile\": \"p_part\" is not the profile of a sub-Hopf algebra of A "
+                         "(h_%d > %d + h_%d and h_%d > h_%d)",
+                         i, j, i + j, j, i + j);
+    return 0;
+}
+
+static int read_profile(spec_t *S, json_t *root)
+{
+    json_t *prof = json_object_get(root, "profile");
+    if (!prof)
+        return 0;
+    size_t pos = key_pos(S, "profile", 0);
+    if (!json_is_object(prof))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"profile\" must be an object {\"truncated\": true, \"p_part\": [...]}, "
+                         "not %s",
+                         type_name(prof));
+    const char *key;
+    json_t *v;
+    json_object_foreach(prof, key, v)
+    {
+        warn_unknown(S, key, key_pos(S, key, pos), profile_keys, NULL, " in \"profile\"");
+    }
+    if (!json_is_true(json_object_get(prof, "truncated")))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"profile\": only truncated profiles are supported (\"truncated\": true)");
+    return read_p_part(S, json_object_get(prof, "p_part"), pos);
+}
+
+/* ---- Actions ---------------------------------------------------------------- */
+
+static int read_actions(spec_t *S, json_t *root)
+{
+    json_t *acts = json_object_get(root, "actions");
+    if (!acts)
+        return 0;
+    size_t pos = key_pos(S, "actions", 0);
+    if (!json_is_array(acts))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"actions\" must be a list of strings like \"Sq1 x0 = x1\", not %s",
+                         type_name(acts));
+    size_t n = json_array_size(acts);
+    const char **strs = sq_calloc(n + 1, sizeof *strs);
+    for (size_t i = 0; i < n; i++) {
+        json_t *a = json_array_get(acts, i);
+        if (!json_is_string(a)) {
+            sq_free(strs);
+            return spec_fail(S, SQ_E_INVAL, pos,
+                             "\"actions\" entry %zu must be a string like \"Sq1 x0 = x1\", not %s",
+                             i + 1, type_name(a));
+        }
+        strs[i] = json_string_value(a);
+    }
+    int rc = spec_parse_actions(S, strs, (int64_t)n, pos);
+    sq_free(strs);
+    return rc;
+}
+
+/* ---- Building the module ---------------------------------------------------- */
+
+/* Refuses modules whose action tables would exceed SQ_MODSPEC_MAX_TABLES. */
+static int check_tables(spec_t *S, const milnor_t *A, int32_t lo, int32_t hi)
+{
+    int64_t span = (int64_t)hi - lo + 1;
+    int64_t *dim = sq_calloc((size_t)span, sizeof *dim);
+    for (int64_t i = 0; i < S->ngens; i++)
+        dim[S->gens[i].fdeg - S->gens[0].fdeg]++;
+    double bytes = 0;
+    for (int64_t e = 0; e < span; e++)
+        for (int64_t f = e + 1; dim[e] && f < span; f++)
+            if (dim[f])
+                bytes += (double)milnor_dim(A, (int32_t)(f - e)) * (double)dim[e] * 8.0 *
+                         (double)f2_limbs(dim[f]);
+    sq_free(dim);
+    if (bytes > (double)SQ_MODSPEC_MAX_TABLES)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "the module is too large: its action tables would take %.0f MiB "
+                         "(at most %lld)",
+                         bytes / 1048576.0, (long long)(SQ_MODSPEC_MAX_TABLES >> 20));
+    return 0;
+}
+
+/* The module's name: display_name without directory and ".json", and
+ * "[k]" for a shift k != 0. */
+static char *module_name(const char *display, int32_t shift)
+{
+    const char *base = display ? display : "module";
+    const char *slash = strrchr(base, '/');
+    if (slash && slash[1])
+        base = slash + 1;
+    size_t n = strlen(base);
+    if (n > 5 && strcmp(base + n - 5, ".json") == 0)
+        n -= 5;
+    char *name = sq_malloc(n + 16);
+    if (shift)
+        snprintf(name, n + 16, "%.*s[%d]", (int)n, base, (int)shift);
+    else
+        snprintf(name, n + 16, "%.*s", (int)n, base);
+    return name;
+}
+
+/* Sets the action vectors of S->acts in M and completes it. */
+static int set_actions(spec_t *S, fdmod_t *M, const milnor_t *A, int32_t shift)
+{
+    for (int64_t i = 0; i < S->nacts; i++) {
+        const spec_action_t *a = &S->acts[i];
+        if (a->nto == 0)
+            continue; /* zero: nothing to set (the target may lie beyond the module) */
+        const spec_gen_t *from = &S->gens[a->from];
+        int32_t tdeg = from->fdeg + shift + a->op;
+        uint64_t *vec = sq_calloc((size_t)f2_limbs(fdmod_dim(M, tdeg)) + 1, sizeof *vec);
+        for (int64_t t = 0; t < a->nto; t++) {
+            int64_t j = S->gens[a->to[t]].idx;
+            vec[j >> 6] ^= 1ULL << (j & 63);
+        }
+        fdmod_set_sq(M, A, a->op, from->fdeg + shift, from->idx, vec);
+        sq_free(vec);
+    }
+    char msg[768];
+    if (fdmod_complete(M, A, msg, sizeof msg))
+        return spec_fail(S, SQ_E_INVAL, SPEC_NOPOS, "%s", msg);
+    return 0;
+}
+
+static int build(spec_t *S, const char *display, int32_t shift, int32_t max_span, fdmod_t **out)
+{
+    int32_t lo = S->gens[0].fdeg, hi = S->gens[S->ngens - 1].fdeg;
+    if ((int64_t)lo + shift < -SQ_MODSPEC_MAX_DEGREE || (int64_t)hi + shift > SQ_MODSPEC_MAX_DEGREE)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "degrees %d..%d shifted by %d leave the range (|degree| <= %d)", (int)lo,
+                         (int)hi, (int)shift, SQ_MODSPEC_MAX_DEGREE);
+    if ((int64_t)hi - lo > max_span)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "the degrees span %d..%d, more than the largest span %d", (int)lo,
+                         (int)hi, (int)max_span);
+    milnor_t *A = milnor_new(hi - lo > 0 ? hi - lo : 1);
+    int rc = check_tables(S, A, lo, hi);
+    if (rc) {
+        milnor_free(A);
+        return rc;
+    }
+    char *name = module_name(display, shift);
+    fdmod_t *M = fdmod_new(name, lo + shift, hi + shift);
+    sq_free(name);
+    for (int64_t i = 0; i < S->ngens; i++)
+        S->gens[i].idx = fdmod_add_basis(M, S->gens[i].fdeg + shift, S->gens[i].name);
+    rc = set_actions(S, M, A, shift);
+    milnor_free(A);
+    if (rc) {
+        fdmod_free(M);
+        return rc;
+    }
+    if (S->plen)
+        fdmod_set_profile(M, S->profile, S->plen);
+    *out = M;
+    return 0;
+}
+
+/* ---- Entry points ----------------------------------------------------------- */
+
+static void copy_description(json_t *root, const sq_modspec_opts_t *o)
+{
+    if (!o || !o->description || !o->description_len)
+        return;
+    json_t *d = root ? json_object_get(root, "description") : NULL;
+    snprintf(o->description, o->description_len, "%s", json_is_string(d) ? json_string_value(d) : "");
+}
+
+static int load(spec_t *S, json_t **root, const char *display, const sq_modspec_opts_t *o,
+                fdmod_t **out)
+{
+    int32_t shift;
+    int rc = load_json(S, root);
+    if (!rc)
+        rc = check_header(S, *root);
+    if (!rc)
+        rc = read_shift(S, *root, &shift);
+    if (!rc)
+        rc = read_gens(S, *root);
+    if (!rc)
+        rc = read_profile(S, *root);
+    if (!rc)
+        rc = read_actions(S, *root);
+    if (rc)
+        return rc;
+    int32_t max_span = o && o->max_span > 0 && o->max_span < SQ_MODSPEC_MAX_SPAN
+                           ? o->max_span
+                           : SQ_MODSPEC_MAX_SPAN;
+    int32_t extra = o ? o->shift : 0;
+    if (extra < -SQ_MODSPEC_MAX_DEGREE || extra > SQ_MODSPEC_MAX_DEGREE)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS, "shift %d is out of range (|shift| <= %d)",
+                         (int)extra, SQ_MODSPEC_MAX_DEGREE);
+    return build(S, display, shift + extra, max_span, out);
+}
+
+int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const char *display_name,
+                           const sq_modspec_opts_t *opts, char *err, size_t errlen)
+{
+    char dummy[1];
+    spec_t S;
+    memset(&S, 0, sizeof S);
+    S.file = display_name ? display_name : "<module>";
+    S.text = buf;
+    S.len = buf ? len : 0;
+    S.err = errlen ? err : dummy;
+    S.errlen = errlen ? errlen : sizeof dummy;
+    S.err[0] = '\0';
+    S.warn = opts ? opts->warn : NULL;
+    *out = NULL;
+    if (opts && opts->description && opts->description_len)
+        opts->description[0] = '\0';
+    json_t *root = NULL;
+    int rc = load(&S, &root, S.file, opts, out);
+    if (!rc)
+        copy_description(root, opts);
+    spec_free_actions(&S);
+    sq_free(S.gens);
+    sq_free(S.by_name);
+    json_decref(root);
+    return rc;
+}
+
+int sq_modspec_load_string(fdmod_t **out, const char *json, const char *display_name, char *err,
+                           size_t errlen)
+{
+    return sq_modspec_load_buffer(out, json, json ? strlen(json) : 0, display_name, NULL, err,
+                                  errlen);
+}
+
+/* Reads at most SQ_MODSPEC_MAX_FILE bytes of path into *buf. */
+static int read_file(const char *path, const char *display, char **buf, size_t *len, char *err,
+                     size_t errlen)
+{
+    *buf = NULL;
+    FILE *f = fopen(path, "rb");
+    if (!f) {
+        snprintf(err, errlen, "%s: cannot read: %s", display, strerror(errno));
+        return SQ_E_IO;
+    }
+    size_t cap = 1 << 16, n = 0;
+    char *b = sq_malloc(cap);
+    for (;;) {
+        if (n == cap) {
+            if (cap > SQ_MODSPEC_MAX_FILE)
+                break;
+            cap *= 2;
+            b = sq_realloc(b, cap);
+        }
+        size_t k = fread(b + n, 1, cap - n, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    int bad = ferror(f), e = errno;
+    fclose(f);
+    if (bad || n > SQ_MODSPEC_MAX_FILE) {
+        if (bad)
+            snprintf(err, errlen, "%s: cannot read: %s", display, strerror(e));
+        else
+            snprintf(err, errlen, "%s: the file is larger than %d MiB", display,
+                     SQ_MODSPEC_MAX_FILE >> 20);
+        sq_free(b);
+        return bad ? SQ_E_IO : SQ_E_RANGE;
+    }
+    *buf = b;
+    *len = n;
+    return 0;
+}
+
+int sq_modspec_load_file(fdmod_t **out, const char *path, const char *display_name,
+                         const sq_modspec_opts_t *opts, char *err, size_t errlen)
+{
+    const char *display = display_name ? display_name : path;
+    char *buf;
+    size_t len;
+    char dummy[1];
+    *out = NULL;
+    if (opts && opts->description && opts->description_len)
+        opts->description[0] = '\0';
+    int rc = read_file(path, display, &buf, &len, errlen ? err : dummy, errlen ? errlen : 1);
+    if (rc)
+        return rc;
+    rc = sq_modspec_load_buffer(out, buf, len, display, opts, err, errlen);
+    sq_free(buf);
+    return rc;
+}
