@@ -67,7 +67,7 @@ static void check_schedules(fdmod_t *M, int32_t max_n, int32_t max_s, resol_algo
     resol_free(ref);
 }
 
-TEST(sched_S2_n70_s38)
+TEST(sched_S2_n70_s38_slow)
 {
     fdmod_t *M = fdmod_sphere();
     check_schedules(M, 70, 38, RESOL_NASSAU);
