@@ -14,6 +14,10 @@
  *                          well under a second) applied to one random v of degree s
  *                          with half of its bits set (count = products)
  *   single_<lo>_<hi>       milnor_mul_add on random pairs (count = products)
+ *   blocks_<r>_<d>_<how>   what a resolution's matrix build does: every Sq(R) of degree r
+ *                          times 8 blocks of degrees <= d (one of degree d) with 1-3 set
+ *                          bits each; how = vec (milnor_mul_vec_add per block) or ws (one
+ *                          milnor_ws_prepare per R, then milnor_ws_mul_vec_add per block)
  * Usage: b-milnor [scale]   (scale multiplies the work; default 1)
  */
 #include <stdio.h>
@@ -183,6 +187,60 @@ static void bench_single(const milnor_t *A, int32_t lo, int32_t hi, int npairs)
     sq_free(out);
 }
 
+static void bench_blocks(const milnor_t *A, int32_t rdeg, int32_t maxd, int use_ws)
+{
+    enum { NB = 8 };
+    sq_rand_t rng;
+    sq_rand_init(&rng, 555 + (uint64_t)rdeg * 1000 + (uint64_t)maxd);
+    uint64_t *v[NB];
+    int32_t deg[NB];
+    int64_t off[NB], total = 0, bits = 0;
+    for (int b = 0; b < NB; b++) {
+        deg[b] = b == 0 ? maxd : 1 + (int32_t)sq_rand_below(&rng, (uint64_t)maxd);
+        int64_t dim = milnor_dim(A, deg[b]);
+        v[b] = sq_calloc((size_t)limbs_of(dim), 8);
+        int nb = 1 + (int)sq_rand_below(&rng, 3);
+        for (int k = 0; k < nb; k++) {
+            int64_t j = (int64_t)sq_rand_below(&rng, (uint64_t)dim);
+            if (!((v[b][j >> 6] >> (j & 63)) & 1)) {
+                v[b][j >> 6] |= UINT64_C(1) << (j & 63);
+                bits++;
+            }
+        }
+        off[b] = total;
+        total += milnor_dim(A, rdeg + deg[b]);
+    }
+    uint64_t *out = sq_calloc((size_t)limbs_of(total), 8);
+    int64_t nr = milnor_dim(A, rdeg);
+    milnor_ws_t *W = milnor_ws_new();
+    double best = 1e30;
+    for (int rep = 0; rep < REPS; rep++) {
+        double t0 = sq_wtime();
+        for (int64_t r = 0; r < nr; r++) {
+            if (use_ws) {
+                milnor_op_t op;
+                milnor_op_init(&op, A, rdeg, r);
+                milnor_ws_prepare(W, &op, maxd, bits);
+                for (int b = 0; b < NB; b++)
+                    milnor_ws_mul_vec_add(W, out, off[b], deg[b], v[b]);
+            } else {
+                for (int b = 0; b < NB; b++)
+                    milnor_mul_vec_add(A, out, off[b], rdeg, r, deg[b], v[b]);
+            }
+        }
+        double t = sq_wtime() - t0;
+        if (t < best)
+            best = t;
+    }
+    char name[64];
+    snprintf(name, sizeof name, "blocks_%d_%d_%s", (int)rdeg, (int)maxd, use_ws ? "ws" : "vec");
+    line(name, (double)(bits * nr), best);
+    milnor_ws_free(W);
+    for (int b = 0; b < NB; b++)
+        sq_free(v[b]);
+    sq_free(out);
+}
+
 int main(int argc, char **argv)
 {
     int scale = argc > 1 ? atoi(argv[1]) : 1;
@@ -203,6 +261,10 @@ int main(int argc, char **argv)
     bench_rows(A, 200, 40, 8);
     bench_rows(A, 200, 100, 8);
     bench_single(A, 100, 150, 100000 * scale);
+    bench_blocks(A, 60, 20, 0);
+    bench_blocks(A, 60, 20, 1);
+    bench_blocks(A, 100, 30, 0);
+    bench_blocks(A, 100, 30, 1);
     milnor_free(A);
     return 0;
 }

@@ -120,11 +120,11 @@ void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t r
 
 /* ---- Left multiplication by one element, prepared once ------------------
  *
- * A milnor_op_t holds Sq(R) unpacked together with what the product needs
- * from R alone, so that a caller applying one Sq(R) to several vectors (the
- * blocks of d(g) in a free module) pays for it once.  Value type: lives on
- * the caller's stack, no allocation, nothing to clear; it borrows A, which
- * must outlive it.  Fields are private. */
+ * A milnor_op_t holds Sq(R) unpacked, so that a caller applying one Sq(R)
+ * to several vectors pays the unranking once (to share the rest of the
+ * R-side work between vectors too, use a workspace, below).  Value type:
+ * lives on the caller's stack, no allocation, nothing to clear; it borrows
+ * A, which must outlive it.  Fields are private. */
 typedef struct {
     const milnor_t *A;
     int32_t deg;
@@ -138,6 +138,46 @@ void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ri
 
 /* out ^= Sq(R) * v as milnor_mul_vec_add, for the R held by op. */
 void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, int32_t sdeg,
+                           const uint64_t *v);
+
+/* ---- One element, many vectors: a reusable workspace -------------------
+ *
+ * In a resolution one Sq(R) multiplies the several blocks of d(g) (one per
+ * target generator, of various degrees, often with one to four set bits
+ * each).  Per block, milnor_op_mul_vec_add walks such products one by one;
+ * a workspace instead enumerates what depends on R once for all the blocks
+ * (the R-configurations, docs/algebra.md) and keeps its buffers from one R
+ * to the next, so that after warm-up nothing is allocated.
+ *
+ *      milnor_ws_t *W = milnor_ws_new();              one per thread
+ *      for each R:  milnor_op_init(&op, A, rdeg, ridx);
+ *                   milnor_ws_prepare(W, &op, max block degree, total set bits);
+ *                   for each block:  milnor_ws_mul_vec_add(W, out, off, deg, bits);
+ *      milnor_ws_free(W);
+ *
+ * Engine object (opaque, _new / _free).  Not shared between threads while
+ * being prepared; once prepared, milnor_ws_mul_vec_add only reads it. */
+typedef struct milnor_ws milnor_ws_t;
+
+/* A new, empty workspace (a few bytes; buffers come with the first
+ * milnor_ws_prepare that needs them, ~100 KB, growing for larger lists). */
+milnor_ws_t *milnor_ws_new(void);
+
+/* Frees W; NULL is a no-op. */
+void milnor_ws_free(milnor_ws_t *W);
+
+/* Prepares W to multiply op's Sq(R) into vectors of degrees <= max_sdeg
+ * carrying nbits set bits in all (a hint: the R-configurations are built
+ * when nbits >= 5 and |R| + max_sdeg <= 511, else the products are walked).
+ * Copies *op.  Preparing again for the same element and a bound <= the
+ * previous one is free.  Precondition (SQ_CHECK): 0 <= max_sdeg,
+ * |R| + max_sdeg <= max degree. */
+void milnor_ws_prepare(milnor_ws_t *W, const milnor_op_t *op, int32_t max_sdeg, int64_t nbits);
+
+/* out ^= Sq(R) * v for the element W was prepared for, as
+ * milnor_op_mul_vec_add.  Precondition (SQ_CHECK): W prepared,
+ * sdeg <= its max_sdeg.  No allocation; W is only read. */
+void milnor_ws_mul_vec_add(const milnor_ws_t *W, uint64_t *out, int64_t off, int32_t sdeg,
                            const uint64_t *v);
 
 /* out ^= Sq(R) * Sq(S) for arbitrary p-parts r[0..rlen-1], s[0..slen-1]

@@ -185,6 +185,64 @@ static void mul_core(const milnor_t *A, uint64_t *out, int64_t off, const int32_
     }
 }
 
+/*
+ * The common special case S = Sq(s) (one column): the free entries are
+ * x_i = x_i1, i = 1..p, with 2 x_i <= r_i and sum x_i <= s; anti-diagonal 1
+ * is {x_10 = r_1 - 2 x_1, x_01 = s - sum x_i}, anti-diagonal i (2..p) is
+ * {r_i - 2 x_i, x_{i-1}}, and p + 1 is {x_p}.  A plain depth-first loop over
+ * the x_i, each tested against its predecessor as soon as it is chosen,
+ * without the cell machinery of mul_core (about 3x fewer instructions per
+ * node on products with |S| <= 9, the bulk of a resolution's sparse ones).
+ */
+static void mul_q1(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r, int p,
+                   uint32_t s)
+{
+    uint32_t x[MILNOR_MAX_LEN + 2], left[MILNOR_MAX_LEN + 2], top[MILNOR_MAX_LEN + 2];
+    const int nmax = p + 1 < MILNOR_MAX_LEN ? p + 1 : MILNOR_MAX_LEN;
+    x[0] = 0;
+    left[1] = s;
+    int i = 1;
+    x[1] = 0;
+    top[1] = (uint32_t)r[1] >> 1;
+    for (;;) {
+        /* x[i] is a candidate for row i, with left[i] of s still free */
+        if (x[i] <= top[i] && x[i] <= left[i]) {
+            if (i >= 2 && (((uint32_t)r[i] - 2 * x[i]) & x[i - 1])) {
+                x[i]++;
+                continue;
+            }
+            if (i < p) {
+                left[i + 1] = left[i] - x[i];
+                i++;
+                x[i] = 0;
+                top[i] = (uint32_t)r[i] >> 1;
+                continue;
+            }
+            /* leaf */
+            uint32_t x01 = left[p] - x[p], x10 = (uint32_t)r[1] - 2 * x[1];
+            if (!(x10 & x01)) {
+                int32_t D = (int32_t)(x10 | x01);
+                int64_t idx = 0;
+                for (int n = 2; n <= nmax; n++) {
+                    uint32_t t = n <= p ? (((uint32_t)r[n] - 2 * x[n]) | x[n - 1]) : x[p];
+                    if (t) {
+                        const int64_t *cn = milnor_cnt(A, n);
+                        int32_t D2 = D + (int32_t)t * milnor_w(n);
+                        idx += cn[D2] - cn[D];
+                        D = D2;
+                    }
+                }
+                flip_bit(out, off + idx);
+            }
+            x[i]++;
+            continue;
+        }
+        if (--i == 0)
+            return;
+        x[i]++;
+    }
+}
+
 /* See internal.h. */
 void milnor_mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r, int p,
                    const int32_t *s, int q)
@@ -193,6 +251,8 @@ void milnor_mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const int32_t 
         flip_bit(out, off + milnor_rank_raw(A, s, q));
     else if (q == 0)
         flip_bit(out, off + milnor_rank_raw(A, r, p));
+    else if (q == 1)
+        mul_q1(A, out, off, r, p, (uint32_t)s[1]);
     else
         mul_core(A, out, off, r, p, s, q);
 }

@@ -36,6 +36,11 @@
  * into a hit mask without branches.  Below CFG_MIN_BITS set bits in v, above
  * degree 511, or when the lists outgrow their stack buffers, each S gets its
  * own matrix walk (milnor_mul.c) instead.
+ *
+ * The workspace (milnor_ws_t, at the end) keeps the configurations of one R
+ * for all the blocks of an image d(g), built once for the largest block
+ * degree (c <= s componentwise already implies deg c <= deg S, so they serve
+ * every smaller degree), in heap buffers reused from one R to the next.
  */
 #include "internal.h"
 
@@ -402,6 +407,18 @@ static int enough_bits(const uint64_t *v, int64_t dim)
     return 0;
 }
 
+/* out ^= Sq(R) * (the vector of it) over the sorted configurations C. */
+static void scan_vector(const milnor_t *A, const configs_t *C, siter_t *it, uint64_t *out,
+                        int64_t off)
+{
+    while (siter_next(it)) {
+        uint64_t sg = PK_GUARD;
+        for (int j = 1; j <= it->q; j++)
+            sg |= (uint64_t)it->s[j] << pk_shift[j];
+        scan_configs(A, C, sg, it->s[1], out, off);
+    }
+}
+
 void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ridx)
 {
     SQ_CHECK(rdeg >= 0 && rdeg <= A->max_degree && ridx >= 0 && ridx < milnor_dim(A, rdeg),
@@ -436,12 +453,7 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
         }
         if (ok) {
             sort_configs(&C, sdeg);
-            while (siter_next(&it)) {
-                uint64_t sg = PK_GUARD;
-                for (int j = 1; j <= it.q; j++)
-                    sg |= (uint64_t)it.s[j] << pk_shift[j];
-                scan_configs(A, &C, sg, it.s[1], out, off);
-            }
+            scan_vector(A, &C, &it, out, off);
         }
         sq_free(heap);
         if (ok)
@@ -457,4 +469,101 @@ void milnor_mul_vec_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t r
     milnor_op_t op;
     milnor_op_init(&op, A, rdeg, ridx);
     milnor_op_mul_vec_add(&op, out, off, sdeg, v);
+}
+
+/* ---- The workspace ------------------------------------------------------ */
+
+/*
+ * WS_CFG_MAX: the largest configuration list a workspace grows to (16 MB of
+ * buffers); beyond it the products are walked.  Lists that large only come
+ * with degrees far beyond what resolutions reach today.
+ */
+#define WS_CFG_MAX (INT64_C(1) << 20)
+
+struct milnor_ws {
+    milnor_op_t op;   /* the element prepared */
+    int32_t max_sdeg; /* the degree bound it was prepared for */
+    int built;        /* 1: C holds its configurations for degrees <= max_sdeg */
+    configs_t C;
+    uint64_t *mem; /* buffers of C: 2 * rowcap + 2 * cfgcap words, then rowcap uint16 */
+    int64_t rowcap, cfgcap;
+};
+
+milnor_ws_t *milnor_ws_new(void)
+{
+    return sq_calloc(1, sizeof(milnor_ws_t));
+}
+
+void milnor_ws_free(milnor_ws_t *W)
+{
+    if (!W)
+        return;
+    sq_free(W->mem);
+    sq_free(W);
+}
+
+static void ws_grow(milnor_ws_t *W, int64_t rowcap, int64_t cfgcap)
+{
+    sq_free(W->mem);
+    W->rowcap = rowcap;
+    W->cfgcap = cfgcap;
+    W->mem = sq_malloc(sq_mul_size((size_t)(2 * rowcap + 2 * cfgcap), 8) +
+                       sq_mul_size((size_t)rowcap, sizeof(uint16_t)));
+}
+
+static int same_element(const milnor_op_t *a, const milnor_op_t *b)
+{
+    if (a->A != b->A || a->deg != b->deg || a->len != b->len)
+        return 0;
+    for (int i = 1; i <= a->len; i++)
+        if (a->r[i] != b->r[i])
+            return 0;
+    return 1;
+}
+
+void milnor_ws_prepare(milnor_ws_t *W, const milnor_op_t *op, int32_t max_sdeg, int64_t nbits)
+{
+    const milnor_t *A = op->A;
+    SQ_CHECK(max_sdeg >= 0 && (int64_t)op->deg + max_sdeg <= A->max_degree,
+             "milnor_ws_prepare: degrees %d + %d outside 0..%d", (int)op->deg, (int)max_sdeg,
+             (int)A->max_degree);
+    if (W->built && same_element(&W->op, op) && max_sdeg <= W->max_sdeg)
+        return; /* still valid: configurations for a larger bound serve a smaller one */
+    W->op = *op;
+    W->max_sdeg = max_sdeg;
+    W->built = 0;
+    if (nbits < CFG_MIN_BITS || op->len == 0 || max_sdeg == 0 || op->deg + max_sdeg > PK_MAXDEG)
+        return;
+    if (!W->mem)
+        ws_grow(W, ROWV_CAP, CFG_CAP);
+    for (;;) {
+        configs_set(&W->C, W->mem, (uint16_t *)(W->mem + 2 * W->rowcap + 2 * W->cfgcap), W->rowcap,
+                    W->cfgcap);
+        if (build_configs(op, max_sdeg, &W->C) == 0)
+            break;
+        if (2 * W->cfgcap > WS_CFG_MAX)
+            return;
+        ws_grow(W, 2 * W->rowcap, 2 * W->cfgcap);
+    }
+    sort_configs(&W->C, max_sdeg);
+    W->built = 1;
+}
+
+void milnor_ws_mul_vec_add(const milnor_ws_t *W, uint64_t *out, int64_t off, int32_t sdeg,
+                           const uint64_t *v)
+{
+    const milnor_op_t *op = &W->op;
+    SQ_CHECK(op->A != NULL, "milnor_ws_mul_vec_add: workspace not prepared");
+    SQ_CHECK(sdeg >= 0 && sdeg <= W->max_sdeg,
+             "milnor_ws_mul_vec_add: degree %d above the prepared bound %d", (int)sdeg,
+             (int)W->max_sdeg);
+    milnor_check_degrees(op->A, op->deg, sdeg, off);
+    siter_t it;
+    siter_init(&it, op->A, sdeg, v);
+    if (W->built && sdeg > 0) {
+        scan_vector(op->A, &W->C, &it, out, off);
+        return;
+    }
+    while (siter_next(&it))
+        milnor_mul_pp(op->A, out, off, op->r, op->len, it.s, it.q);
 }

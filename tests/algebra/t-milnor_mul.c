@@ -551,6 +551,95 @@ TEST(milnor_op_and_pparts)
     milnor_free(A);
 }
 
+/* The workspace: one Sq(R) into several sparse blocks of various degrees,
+ * as a resolution does, against single products; R changes, repeats (the
+ * cached configurations), and comes with few bits (walked) or with degrees
+ * beyond the packed limit. */
+TEST(milnor_ws)
+{
+    enum { N = 600, NB = 6 };
+    milnor_t *A = milnor_new(N);
+    sq_rand_t *rng = sq_test_rand();
+    milnor_ws_t *W = milnor_ws_new();
+    int64_t lmax = limbs_of(milnor_dim(A, 240) + 64);
+    uint64_t *a = sq_calloc((size_t)lmax, 8), *b = sq_calloc((size_t)lmax, 8);
+    uint64_t *v[NB];
+    int32_t deg[NB];
+    int64_t iters = sq_test_iters(400);
+    milnor_op_t op;
+    for (int64_t it = 0; it < iters; it++) {
+        int32_t rd;
+        int64_t ri;
+        if (it % 5 == 4) { /* same element again */
+            rd = op.deg;
+            ri = milnor_index(A, op.r + 1, op.len);
+        } else if (it % 5 == 2 && milnor_dim(A, op.deg) > 1) { /* same degree, other element */
+            rd = op.deg;
+            ri = (milnor_index(A, op.r + 1, op.len) + 1) % milnor_dim(A, rd);
+        } else {
+            rd = (int32_t)sq_rand_below(rng, 120);
+            ri = (int64_t)sq_rand_below(rng, (uint64_t)milnor_dim(A, rd));
+        }
+        int32_t maxd = 1 + (int32_t)sq_rand_below(rng, 60);
+        int sparse = (int)sq_rand_below(rng, 3); /* 0: bit 0 only, Sq(deg), per block */
+        if (it % 17 == 0) {                      /* Sq(rd) Sq(s), across the packed limit: walked */
+            rd = 500 + (int32_t)sq_rand_below(rng, 30);
+            ri = 0;
+            maxd = 20 + (int32_t)sq_rand_below(rng, 40);
+            sparse = 0;
+        }
+        int64_t nbits = 0;
+        for (int k = 0; k < NB; k++) {
+            deg[k] = k == 0 ? maxd : (int32_t)sq_rand_below(rng, (uint64_t)maxd + 1);
+            int64_t dim = milnor_dim(A, deg[k]);
+            v[k] = sq_calloc((size_t)limbs_of(dim), 8);
+            for (int64_t j = 0; j < dim; j++)
+                if (sparse ? sq_rand_below(rng, 4) == 0 : j == 0) {
+                    flip(v[k], j);
+                    nbits++;
+                }
+        }
+        milnor_op_init(&op, A, rd, ri);
+        milnor_ws_prepare(W, &op, maxd, it % 7 == 3 ? 1 : nbits);
+        int64_t dim_out = milnor_dim(A, rd + maxd);
+        memset(a, 0, (size_t)lmax * 8);
+        memset(b, 0, (size_t)lmax * 8);
+        uint64_t *ta = dim_out + 64 <= 64 * lmax ? a : sq_calloc((size_t)limbs_of(dim_out + 64), 8);
+        uint64_t *tb = ta == a ? b : sq_calloc((size_t)limbs_of(dim_out + 64), 8);
+        for (int k = 0; k < NB; k++) {
+            int64_t off = 7 * k;
+            if (rd + deg[k] != rd + maxd)
+                continue; /* keep one output degree per check */
+            milnor_ws_mul_vec_add(W, ta, off, deg[k], v[k]);
+            for (int64_t j = 0; j < milnor_dim(A, deg[k]); j++)
+                if (get_bit(v[k], j))
+                    milnor_mul_add(A, tb, off, rd, ri, deg[k], j);
+        }
+        int64_t nl = limbs_of(dim_out + 64);
+        assert_vec_eq(ta, tb, nl, "workspace vs single products");
+        /* the other blocks, each on its own */
+        for (int k = 0; k < NB; k++) {
+            int64_t nk = limbs_of(milnor_dim(A, rd + deg[k]));
+            uint64_t *x = sq_calloc((size_t)nk, 8), *y = sq_calloc((size_t)nk, 8);
+            milnor_ws_mul_vec_add(W, x, 0, deg[k], v[k]);
+            milnor_op_mul_vec_add(&op, y, 0, deg[k], v[k]);
+            assert_vec_eq(x, y, nk, "workspace vs op");
+            sq_free(x);
+            sq_free(y);
+            sq_free(v[k]);
+        }
+        if (ta != a) {
+            sq_free(ta);
+            sq_free(tb);
+        }
+    }
+    milnor_ws_free(W);
+    milnor_ws_free(NULL);
+    sq_free(a);
+    sq_free(b);
+    milnor_free(A);
+}
+
 /* One milnor_t shared by several threads: each thread computes Sq(R) * v for
  * its own share of jobs into its own rows; the result must equal the
  * sequential one (and TSan must stay quiet). */
