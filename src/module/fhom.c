@@ -151,6 +151,8 @@ typedef struct {
     int64_t nblocks, cap_blocks;
     uint64_t *bits;
     int64_t nlimbs, cap_limbs;
+    int32_t max_deg;    /* largest block degree */
+    int64_t nbits;      /* set bits over all blocks */
 } split_t;
 
 static void split_clear(split_t *sp)
@@ -166,6 +168,8 @@ static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int3
     const uint64_t *img = fhom_image(d, g, NULL);
     sp->nblocks = 0;
     sp->nlimbs = 0;
+    sp->max_deg = 0;
+    sp->nbits = 0;
     int64_t off_e = 0, off_t = 0;
     for (int32_t h = fmod_min_degree(d->tgt); h < e; h++) {
         int64_t n = fmod_num_gens(d->tgt, h);
@@ -180,11 +184,14 @@ static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int3
             }
             uint64_t *dst = sp->bits + sp->nlimbs;
             extract_bits(dst, img, off_e, len);
-            uint64_t any = 0;
+            int64_t pop = 0;
             for (int64_t k = 0; k < limbs; k++)
-                any |= dst[k];
-            if (!any)
+                pop += __builtin_popcountll(dst[k]);
+            if (!pop)
                 continue;
+            sp->nbits += pop;
+            if (e - h > sp->max_deg)
+                sp->max_deg = e - h;
             if (sp->nblocks == sp->cap_blocks) {
                 sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
                 sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
@@ -198,6 +205,21 @@ static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int3
      * degree < e only, which is exactly the prefix order of degree t. */
 }
 
+/* out ^= Sq(R) * d(g) for R = element r of degree rdeg, d(g) cut into the
+ * blocks of sp: R is unpacked once and its configurations shared by all
+ * the blocks (the workspace decides when that pays). */
+static void mul_blocks(milnor_ws_t *W, milnor_op_t *op, const milnor_t *A, const split_t *sp,
+                       uint64_t *out, int32_t rdeg, int64_t r)
+{
+    if (!sp->nblocks)
+        return;
+    milnor_op_init(op, A, rdeg, r);
+    milnor_ws_prepare(W, op, sp->max_deg, sp->nbits);
+    for (int64_t b = 0; b < sp->nblocks; b++)
+        milnor_ws_mul_vec_add(W, out, sp->blocks[b].off, sp->blocks[b].deg,
+                              sp->bits + sp->blocks[b].limb0);
+}
+
 /*
  * Rows of the matrix of d in degree t.  With idx == NULL: the basis
  * positions lo <= p < hi of the source spanned by generators of degree
@@ -209,6 +231,8 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
 {
     const milnor_t *A = fmod_algebra(d->src);
     split_t sp = {0};
+    milnor_ws_t *W = d->tgt ? milnor_ws_new() : NULL;
+    milnor_op_t op;
     int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
     int32_t top = bound - 1 < fmod_gens_through(d->src) ? bound - 1 : fmod_gens_through(d->src);
     for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
@@ -238,13 +262,12 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
                     fdmod_act_add(d->M, out, 0, t - e, r, e, fhom_image(d, g, NULL));
                     continue;
                 }
-                for (int64_t b = 0; b < sp.nblocks; b++)
-                    milnor_mul_vec_add(A, out, sp.blocks[b].off, t - e, r, sp.blocks[b].deg,
-                                       sp.bits + sp.blocks[b].limb0);
+                mul_blocks(W, &op, A, &sp, out, t - e, r);
             }
         }
     }
     SQ_CHECK(!idx || next == n, "fhom_build_rows_subset: positions not increasing or out of range");
+    milnor_ws_free(W);
     split_clear(&sp);
 }
 
@@ -305,6 +328,8 @@ void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, co
 {
     const milnor_t *A = fmod_algebra(d->src);
     split_t sp = {0};
+    milnor_ws_t *W = d->tgt ? milnor_ws_new() : NULL;
+    milnor_op_t op;
     int64_t pos = 0;
     int32_t top = bound - 1 < fmod_gens_through(d->src) ? bound - 1 : fmod_gens_through(d->src);
     for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
@@ -325,11 +350,10 @@ void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, co
                     split_image(&sp, d, g, e, t);
                     have = 1;
                 }
-                for (int64_t b = 0; b < sp.nblocks; b++)
-                    milnor_mul_vec_add(A, out, sp.blocks[b].off, t - e, r, sp.blocks[b].deg,
-                                       sp.bits + sp.blocks[b].limb0);
+                mul_blocks(W, &op, A, &sp, out, t - e, r);
             }
         }
     }
+    milnor_ws_free(W);
     split_clear(&sp);
 }
