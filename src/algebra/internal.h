@@ -26,8 +26,11 @@
 
 #include "milnor.h"
 
+struct milnor_sub;
+
 struct milnor {
     int32_t max_degree;
+    struct milnor_sub *sub; /* non-NULL: a sub-Hopf algebra (milnor_sub.c) */
     int32_t max_len; /* longest p-part of degree <= max_degree */
     int64_t stride;  /* max_degree + 1: length of one cnt row */
     int64_t *cnt;    /* (MILNOR_MAX_LEN + 1) rows, see above */
@@ -97,5 +100,16 @@ void milnor_mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const int32_t 
 
 /* SQ_CHECKs of a product's degrees and output offset. */
 void milnor_check_degrees(const milnor_t *A, int32_t rdeg, int32_t sdeg, int64_t off);
+
+/* ---- Sub-Hopf algebras (milnor_sub.c): the public functions redirect here
+ * when A->sub is set. */
+void milnor_sub_free(milnor_t *B);
+int64_t milnor_sub_dim(const milnor_t *B, int32_t deg);
+int milnor_sub_get(const milnor_t *B, int32_t deg, int64_t idx, int32_t *r, int maxlen);
+int64_t milnor_sub_index(const milnor_t *B, const int32_t *r, int len);
+void milnor_sub_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, int32_t sdeg,
+                               const uint64_t *v);
+void milnor_sub_mul_pparts_add(const milnor_t *B, uint64_t *out, int64_t off, const int32_t *r,
+                               int rlen, const int32_t *s, int slen);
 
 #endif /* MILNOR_INTERNAL_H */

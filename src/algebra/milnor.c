@@ -40,6 +40,8 @@ void milnor_free(milnor_t *A)
 {
     if (!A)
         return;
+    if (A->sub)
+        milnor_sub_free(A);
     sq_free(A->cnt);
     sq_free(A);
 }
@@ -53,6 +55,8 @@ int64_t milnor_dim(const milnor_t *A, int32_t deg)
 {
     if (deg < 0 || deg > A->max_degree)
         return 0;
+    if (SQ_UNLIKELY(A->sub != NULL))
+        return milnor_sub_dim(A, deg);
     return milnor_cnt(A, MILNOR_MAX_LEN)[deg];
 }
 
@@ -106,6 +110,8 @@ int milnor_unrank_raw(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r)
 
 int milnor_get(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r, int maxlen)
 {
+    if (A->sub)
+        return milnor_sub_get(A, deg, idx, r, maxlen);
     SQ_CHECK(deg >= 0 && deg <= A->max_degree, "milnor_get: degree %d outside 0..%d", (int)deg,
              (int)A->max_degree);
     SQ_CHECK(idx >= 0 && idx < milnor_dim(A, deg),
@@ -143,6 +149,8 @@ int64_t milnor_index(const milnor_t *A, const int32_t *r, int len)
         len--;
     if (milnor_pdegree(r, len) > A->max_degree)
         return -1;
+    if (A->sub)
+        return milnor_sub_index(A, r, len);
     /* len <= max_len here, since the degree is at most max_degree. */
     int32_t p[MILNOR_MAX_LEN + 1];
     for (int i = 0; i < len; i++)

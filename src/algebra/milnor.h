@@ -64,6 +64,20 @@ typedef struct milnor milnor_t;
  * Ownership: the caller frees the result with milnor_free. */
 milnor_t *milnor_new(int32_t max_degree);
 
+/* The sub-Hopf algebra B of A with profile h[0..len) (the peer's truncated
+ * "p_part"): spanned by the Sq(R) with r_i < 2^{h_i}, r_i = 0 for i > len
+ * ([2,1] = A(1), [3,2,1] = A(2)).  Every function of this header works on
+ * the result in B's basis (A's basis filtered, in A's order): milnor_dim
+ * gives B's dimensions, milnor_index returns -1 for elements outside B, and
+ * products stay in B.  Products go through the full algebra (slower; meant
+ * for the small subalgebras the classical engine resolves over).
+ * Preconditions (SQ_CHECK): as milnor_new; 0 <= len <= MILNOR_MAX_LEN,
+ * 0 <= h_i <= 30.  Ownership: free with milnor_free. */
+milnor_t *milnor_new_profile(int32_t max_degree, const int32_t *h, int len);
+
+/* The profile of A into h (room for MILNOR_MAX_LEN); 0 for the full algebra. */
+int milnor_profile(const milnor_t *A, int32_t *h);
+
 /* Frees A; NULL is a no-op. */
 void milnor_free(milnor_t *A);
 

@@ -271,6 +271,13 @@ void milnor_mul_add(const milnor_t *A, uint64_t *out, int64_t off, int32_t rdeg,
     milnor_check_degrees(A, rdeg, sdeg, off);
     SQ_CHECK(ridx >= 0 && ridx < milnor_dim(A, rdeg) && sidx >= 0 && sidx < milnor_dim(A, sdeg),
              "milnor_mul_add: index out of range");
+    if (A->sub) {
+        int32_t r[MILNOR_MAX_LEN], s[MILNOR_MAX_LEN];
+        int p = milnor_get(A, rdeg, ridx, r, MILNOR_MAX_LEN);
+        int q = milnor_get(A, sdeg, sidx, s, MILNOR_MAX_LEN);
+        milnor_sub_mul_pparts_add(A, out, off, r, p, s, q);
+        return;
+    }
     int32_t r[MILNOR_MAX_LEN + 1], s[MILNOR_MAX_LEN + 1];
     int p = milnor_unrank_raw(A, rdeg, ridx, r);
     int q = milnor_unrank_raw(A, sdeg, sidx, s);
@@ -291,6 +298,10 @@ void milnor_mul_pparts_add(const milnor_t *A, uint64_t *out, int64_t off, const 
         slen--;
     int32_t rd = milnor_pdegree(r, rlen), sd = milnor_pdegree(s, slen);
     SQ_CHECK((int64_t)rd + sd <= A->max_degree, "milnor_mul_pparts_add: degree too large");
+    if (A->sub) {
+        milnor_sub_mul_pparts_add(A, out, off, r, rlen, s, slen);
+        return;
+    }
     int32_t r1[MILNOR_MAX_LEN + 1], s1[MILNOR_MAX_LEN + 1];
     memcpy(r1 + 1, r, (size_t)rlen * sizeof *r);
     memcpy(s1 + 1, s, (size_t)slen * sizeof *s);

@@ -42,6 +42,8 @@
  * degree (c <= s componentwise already implies deg c <= deg S, so they serve
  * every smaller degree), in heap buffers reused from one R to the next.
  */
+#include <string.h>
+
 #include "internal.h"
 
 #define PK_MAXDEG 511
@@ -425,7 +427,14 @@ void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ri
              "milnor_op_init: element %lld of degree %d out of range", (long long)ridx, (int)rdeg);
     op->A = A;
     op->deg = rdeg;
-    op->len = milnor_unrank_raw(A, rdeg, ridx, op->r);
+    if (A->sub) {
+        int32_t r[MILNOR_MAX_LEN];
+        op->len = milnor_get(A, rdeg, ridx, r, MILNOR_MAX_LEN);
+        memset(op->r, 0, sizeof op->r);
+        memcpy(op->r + 1, r, (size_t)op->len * sizeof *r);
+    } else {
+        op->len = milnor_unrank_raw(A, rdeg, ridx, op->r);
+    }
     op->r[0] = 0;
 }
 
@@ -433,6 +442,10 @@ void milnor_op_mul_vec_add(const milnor_op_t *op, uint64_t *out, int64_t off, in
                            const uint64_t *v)
 {
     const milnor_t *A = op->A;
+    if (A->sub) {
+        milnor_sub_op_mul_vec_add(op, out, off, sdeg, v);
+        return;
+    }
     milnor_check_degrees(A, op->deg, sdeg, off);
     siter_t it;
     siter_init(&it, A, sdeg, v);
@@ -532,6 +545,8 @@ void milnor_ws_prepare(milnor_ws_t *W, const milnor_op_t *op, int32_t max_sdeg, 
     W->op = *op;
     W->max_sdeg = max_sdeg;
     W->built = 0;
+    if (A->sub)
+        return; /* subalgebras multiply through the full algebra, one vector at a time */
     if (nbits < CFG_MIN_BITS || op->len == 0 || max_sdeg == 0 || op->deg + max_sdeg > PK_MAXDEG)
         return;
     if (!W->mem)
@@ -557,6 +572,10 @@ void milnor_ws_mul_vec_add(const milnor_ws_t *W, uint64_t *out, int64_t off, int
     SQ_CHECK(sdeg >= 0 && sdeg <= W->max_sdeg,
              "milnor_ws_mul_vec_add: degree %d above the prepared bound %d", (int)sdeg,
              (int)W->max_sdeg);
+    if (op->A->sub) {
+        milnor_sub_op_mul_vec_add(op, out, off, sdeg, v);
+        return;
+    }
     milnor_check_degrees(op->A, op->deg, sdeg, off);
     siter_t it;
     siter_init(&it, op->A, sdeg, v);

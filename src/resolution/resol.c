@@ -52,7 +52,9 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
     int32_t adeg = R->t_max - R->min_n;
     if (fdmod_top(M) - R->min_n > adeg)
         adeg = fdmod_top(M) - R->min_n;
-    R->A = milnor_new(adeg);
+    int32_t h[16];
+    int hl = fdmod_profile(M, h);
+    R->A = hl ? milnor_new_profile(adeg, h, hl) : milnor_new(adeg);
     R->F = sq_calloc((size_t)max_s + 1, sizeof *R->F);
     R->d = sq_calloc((size_t)max_s + 1, sizeof *R->d);
     for (int32_t s = 0; s <= max_s; s++) {
@@ -132,11 +134,28 @@ int64_t resol_ext_dim(const resol_t *R, int32_t s, int32_t n)
     return fmod_num_gens(R->F[s], t);
 }
 
+int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t errlen)
+{
+    int32_t h[16];
+    if (algo == RESOL_NASSAU && fdmod_profile(M, h) > 0) {
+        snprintf(err, errlen,
+                 "Nassau's algorithm needs a module over the whole Steenrod algebra; %s is over a "
+                 "subalgebra (use --algorithm classical or auto)",
+                 fdmod_name(M));
+        return SQ_E_INVAL;
+    }
+    return 0;
+}
+
 resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo)
 {
-    /* Every module we read is finite, hence bounded: Nassau applies. */
+    int32_t h[16];
+    int sub = fdmod_profile(R->M, h) > 0;
+    SQ_CHECK(!(sub && algo == RESOL_NASSAU), "resol_prepare: Nassau over a subalgebra");
+    /* Every module we read is finite, hence bounded: Nassau applies over A;
+     * over a subalgebra the classical engine does the work. */
     if (algo == RESOL_AUTO)
-        algo = RESOL_NASSAU;
+        algo = sub ? RESOL_CLASSICAL : RESOL_NASSAU;
     R->algo = algo;
     if (algo == RESOL_NASSAU)
         resol_nassau_init(R);

@@ -71,6 +71,10 @@ void resol_step_classical(resol_t *R, int32_t s, int32_t t);
  * resol_run(R, RESOL_NASSAU) semantics: call resol_prepare first. */
 void resol_step_nassau(resol_t *R, int32_t s, int32_t t);
 
+/* Whether engine algo can resolve M: Nassau needs a module over the whole
+ * algebra (no profile).  Returns 0, or SQ_E_INVAL with a one-line reason. */
+int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t errlen);
+
 /* Fixes the engine of R (RESOL_AUTO resolves to Nassau) and builds what it
  * needs (Nassau: the ladder and signature tables).  Called by resol_run;
  * a scheduler that runs steps itself calls it first.  Returns the engine. */
