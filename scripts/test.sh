@@ -5,7 +5,7 @@
 # ThreadSanitizer build running the threaded tests (label "threads").
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/deps.sh
+ADAMS_DEPS_FUZZ=1 scripts/deps.sh
 jobs="$(nproc)"
 
 echo "== release build (-Werror) =="
@@ -26,5 +26,11 @@ cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADAMS_WERROR=ON \
 cmake --build build-tsan -j"$jobs"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest --test-dir build-tsan -j"$jobs" --output-on-failure -L threads
+
+echo "== libFuzzer: the module reader, 30 s from the seed corpus =="
+cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DADAMS_FUZZ=ON \
+  -DADAMS_BUILD_BENCH=OFF -DADAMS_BUILD_TESTS=OFF >/dev/null
+cmake --build build-fuzz -j"$jobs" --target fuzz_modspec
+ctest --test-dir build-fuzz --output-on-failure -L fuzz
 
 echo "== all tests passed =="

@@ -18,5 +18,7 @@ int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int
 
 /* The verbs. */
 int cmd_resolve(int argc, char **argv);
+/* `adams modules`: lists the shipped module files (cmd_modules.c). */
+int cmd_modules(int argc, char **argv);
 
 #endif /* CLI_H */

@@ -12,6 +12,7 @@
 #include "resol.h"
 #include "sq_chart.h"
 #include "sq_core.h"
+#include "sq_modspec.h"
 #include "sq_pool.h"
 #include "sq_progress.h"
 
@@ -23,7 +24,11 @@ static const char resolve_usage[] =
     "for stems n = t - s <= N and filtrations s <= S.\n"
     "\n"
     "MODULE (default S_2):\n"
-    "  S_2                  the sphere: F_2 in degree 0\n"
+    "  NAME                 a shipped module (S_2, C2, Ceta, Joker, ko, tmf2, ...;\n"
+    "                       see 'adams modules'), or ./NAME.json if that exists\n"
+    "  PATH                 a module file (containing '/' or ending in .json);\n"
+    "                       the format is in docs/modules.md\n"
+    "  NAME[k]              the module shifted up by k degrees: Ceta[2], S_2[-3]\n"
     "\n"
     "Options:\n"
     "  --stem N             largest stem (default 40)\n"
@@ -165,13 +170,36 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
     return 0;
 }
 
-/* The built-in modules.  Returns NULL (after an error message) if unknown. */
-static fdmod_t *load_module(const char *name)
+/* The module named by spec ("NAME", "PATH" or either with a shift "[k]"):
+ * its JSON file found by sq_modspec_resolve_name, else the built-in S_2.
+ * Returns NULL after a one-line error.  Warnings about the file go to
+ * stderr. */
+static fdmod_t *load_module(const char *spec)
 {
-    if (strcmp(name, "S_2") == 0)
-        return fdmod_sphere();
-    cli_error("unknown module '%s' (built in: S_2)", name);
-    return NULL;
+    static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
+    char base[1024], path[4096], err[1024];
+    sq_modspec_opts_t mo = {.warn = stderr};
+    int rc = sq_modspec_split_shift(base, sizeof base, spec, &mo.shift);
+    if (rc) {
+        cli_error("module '%s': %s", spec,
+                  rc == SQ_E_RANGE ? "the shift in [...] is out of range"
+                                   : "expected NAME, PATH, NAME[k] or PATH[k] (k an integer)");
+        return NULL;
+    }
+    fdmod_t *M = NULL;
+    if (sq_modspec_resolve_name(path, sizeof path, base, NULL) == 0)
+        rc = sq_modspec_load_file(&M, path, path, &mo, err, sizeof err);
+    else if (strcmp(base, "S_2") == 0)
+        rc = sq_modspec_load_buffer(&M, sphere, sizeof sphere - 1, "S_2", &mo, err, sizeof err);
+    else {
+        cli_error("unknown module '%s' (no %s.json here nor among the shipped modules; see "
+                  "'adams modules')",
+                  base, base);
+        return NULL;
+    }
+    if (rc)
+        cli_error("%s", err);
+    return M;
 }
 
 int cmd_resolve(int argc, char **argv)
@@ -185,12 +213,17 @@ int cmd_resolve(int argc, char **argv)
     fdmod_t *M = load_module(o.module);
     if (!M)
         return CLI_USAGE;
+    char err[256];
+    if (resol_engine_check(M, o.algo, err, sizeof err)) {
+        cli_error("%s", err);
+        fdmod_free(M);
+        return CLI_USAGE;
+    }
     int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
     if (!o.have_max_s) {
         int64_t span = (int64_t)top - bottom;
         o.max_s = (o.stem - bottom > 0 ? (o.stem - bottom) / 2 : 0) + 3 + span;
     }
-    char err[256];
     if (resol_check_range(M, (int32_t)o.max_s, (int32_t)o.stem, err, sizeof err)) {
         cli_error("%s", err);
         fdmod_free(M);

@@ -19,6 +19,7 @@ static const char usage[] =
     "Commands:\n"
     "  resolve [MODULE]   compute a minimal free resolution of MODULE and print\n"
     "                     its Ext groups (the Adams E2 page); see 'adams resolve --help'\n"
+    "  modules            list the shipped modules (C2, Ceta, Joker, ko, tmf2, ...)\n"
     "\n"
     "Options:\n"
     "  -h, --help         show this help\n"
@@ -74,6 +75,8 @@ int main(int argc, char **argv)
     }
     if (strcmp(verb, "resolve") == 0)
         return cmd_resolve(argc - 1, argv + 1);
+    if (strcmp(verb, "modules") == 0)
+        return cmd_modules(argc - 1, argv + 1);
     cli_error("unknown command '%s' (try 'adams --help')", verb);
     return CLI_USAGE;
 }

@@ -43,13 +43,13 @@ typedef struct {
 } spec_action_t;
 
 typedef struct {
-    const char *file;  /* display name */
-    const char *text;  /* the source, for line numbers */
+    const char *file; /* display name */
+    const char *text; /* the source, for line numbers */
     size_t len;
     char *err;
     size_t errlen;
     FILE *warn;
-    spec_gen_t *gens;  /* sorted by (fdeg, order) */
+    spec_gen_t *gens; /* sorted by (fdeg, order) */
     int64_t ngens;
     spec_name_t *by_name; /* every generator once, sorted by name */
     spec_action_t *acts;
@@ -63,6 +63,9 @@ typedef struct {
 /* Writes "<file>:<line>: <message>" (pos a byte offset in the text) or
  * "<file>: <message>" (pos == SPEC_NOPOS) into S->err; returns rc. */
 int spec_fail(spec_t *S, int rc, size_t pos, const char *fmt, ...) SQ_PRINTF(4, 5);
+
+/* The line (1-based) of byte offset pos of the text. */
+size_t spec_line(const spec_t *S, size_t pos);
 
 /* Prints "<file>[:<line>]: warning: <message>" on S->warn, if any. */
 void spec_warn(spec_t *S, size_t pos, const char *fmt, ...) SQ_PRINTF(3, 4);

@@ -29,7 +29,7 @@
 static const char *const used_keys[] = {"p",     "type", "gens",        "actions", "profile",
                                         "shift", "name", "description", NULL};
 static const char *const ignored_keys[] = {
-    "file_name", "algebra", "generic",      "self_maps",    "products",       "cofiber",
+    "file_name", "algebra",    "generic",      "self_maps",      "products", "cofiber",
     "spectrum",  "sq_actions", "adem_actions", "milnor_actions", NULL};
 static const char *const profile_keys[] = {"truncated", "p_part", "q_part", NULL};
 
@@ -152,19 +152,21 @@ static int in_list(const char *const *list, const char *key)
     return 0;
 }
 
-/* Warns about key if it is in none of the lists, suggesting a close one. */
-static void warn_unknown(spec_t *S, const char *key, size_t pos, const char *const *a,
+/* Warns about key if it is in none of the lists, suggesting a close one;
+ * the key's line is searched from offset `from`. */
+static void warn_unknown(spec_t *S, const char *key, size_t from, const char *const *a,
                          const char *const *b, const char *where)
 {
     if (in_list(a, key) || (b && in_list(b, key)))
         return;
+    size_t pos = S->warn ? key_pos(S, key, from) : SPEC_NOPOS;
     const char *best = NULL;
     int bestd = 3;
     for (int l = 0; l < 2; l++) {
         const char *const *list = l ? b : a;
         for (int i = 0; list && list[i]; i++) {
             int d = spec_edit_distance(key, strlen(key), list[i], strlen(list[i]));
-            if (d < bestd) {
+            if (d < bestd && (size_t)d < strlen(list[i])) {
                 bestd = d;
                 best = list[i];
             }
@@ -184,16 +186,16 @@ static int check_header(spec_t *S, json_t *root)
     json_t *v;
     json_object_foreach(root, key, v)
     {
-        warn_unknown(S, key, key_pos(S, key, 0), used_keys, ignored_keys, "");
+        warn_unknown(S, key, 0, used_keys, ignored_keys, "");
     }
     v = json_object_get(root, "type");
     if (v && !(json_is_string(v) && strcmp(json_string_value(v), "finite dimensional module") == 0))
         return spec_fail(S, SQ_E_INVAL, key_pos(S, "type", 0),
                          "\"type\" is %s%s%s: only \"finite dimensional module\" is supported",
                          json_is_string(v) ? "\"" : "",
-                         json_is_string(v) ? spec_clip(S, json_string_value(v),
-                                                       json_string_length(v))
-                                           : type_name(v),
+                         json_is_string(v)
+                             ? spec_clip(S, json_string_value(v), json_string_length(v))
+                             : type_name(v),
                          json_is_string(v) ? "\"" : "");
     v = json_object_get(root, "p");
     if (v && !json_is_integer(v))
@@ -206,7 +208,8 @@ static int check_header(spec_t *S, json_t *root)
     static const char *const legacy[] = {"sq_actions", "adem_actions", "milnor_actions"};
     for (int i = 0; i < 3; i++) {
         v = json_object_get(root, legacy[i]);
-        if (v && !(json_is_array(v) && json_array_size(v) == 0) && !json_object_get(root, "actions"))
+        if (v && !(json_is_array(v) && json_array_size(v) == 0) &&
+            !json_object_get(root, "actions"))
             return spec_fail(S, SQ_E_INVAL, key_pos(S, legacy[i], 0),
                              "\"%s\" (the legacy form of the actions) is not supported; give "
                              "them as strings in \"actions\", e.g. \"Sq1 x0 = x1\"",
@@ -224,8 +227,7 @@ static int read_shift(spec_t *S, json_t *root, int32_t *shift)
         return 0;
     size_t pos = key_pos(S, "shift", 0);
     if (!json_is_integer(v))
-        return spec_fail(S, SQ_E_INVAL, pos, "\"shift\" must be an integer, not %s",
-                         type_name(v));
+        return spec_fail(S, SQ_E_INVAL, pos, "\"shift\" must be an integer, not %s", type_name(v));
     json_int_t k = json_integer_value(v);
     if (k < -SQ_MODSPEC_MAX_DEGREE || k > SQ_MODSPEC_MAX_DEGREE)
         return spec_fail(S, SQ_E_RANGE, pos, "\"shift\" %lld is out of range (|shift| <= %d)",
@@ -347,7 +349,8 @@ static int read_p_part(spec_t *S, json_t *pp, size_t pos)
         json_t *e = json_array_get(pp, i);
         if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 30)
             return spec_fail(S, SQ_E_INVAL, pos,
-                             "\"profile\": \"p_part\" entry %zu must be an integer in 0..30", i + 1);
+                             "\"profile\": \"p_part\" entry %zu must be an integer in 0..30",
+                             i + 1);
         S->profile[i] = (int32_t)json_integer_value(e);
     }
     S->plen = (int)json_array_size(pp);
@@ -375,11 +378,12 @@ static int read_profile(spec_t *S, json_t *root)
     json_t *v;
     json_object_foreach(prof, key, v)
     {
-        warn_unknown(S, key, key_pos(S, key, pos), profile_keys, NULL, " in \"profile\"");
+        warn_unknown(S, key, pos, profile_keys, NULL, " in \"profile\"");
     }
     if (!json_is_true(json_object_get(prof, "truncated")))
-        return spec_fail(S, SQ_E_INVAL, pos,
-                         "\"profile\": only truncated profiles are supported (\"truncated\": true)");
+        return spec_fail(
+            S, SQ_E_INVAL, pos,
+            "\"profile\": only truncated profiles are supported (\"truncated\": true)");
     return read_p_part(S, json_object_get(prof, "p_part"), pos);
 }
 
@@ -487,9 +491,11 @@ static int build(spec_t *S, const char *display, int32_t shift, int32_t max_span
                          (int)hi, (int)shift, SQ_MODSPEC_MAX_DEGREE);
     if ((int64_t)hi - lo > max_span)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
-                         "the degrees span %d..%d, more than the largest span %d", (int)lo,
-                         (int)hi, (int)max_span);
-    milnor_t *A = milnor_new(hi - lo > 0 ? hi - lo : 1);
+                         "the degrees span %d..%d, more than the largest span %d", (int)lo, (int)hi,
+                         (int)max_span);
+    /* Over a subalgebra the action is completed and checked inside it. */
+    int32_t span = hi - lo > 0 ? hi - lo : 1;
+    milnor_t *A = S->plen ? milnor_new_profile(span, S->profile, S->plen) : milnor_new(span);
     int rc = check_tables(S, A, lo, hi);
     if (rc) {
         milnor_free(A);
@@ -519,7 +525,8 @@ static void copy_description(json_t *root, const sq_modspec_opts_t *o)
     if (!o || !o->description || !o->description_len)
         return;
     json_t *d = root ? json_object_get(root, "description") : NULL;
-    snprintf(o->description, o->description_len, "%s", json_is_string(d) ? json_string_value(d) : "");
+    snprintf(o->description, o->description_len, "%s",
+             json_is_string(d) ? json_string_value(d) : "");
 }
 
 static int load(spec_t *S, json_t **root, const char *display, const sq_modspec_opts_t *o,

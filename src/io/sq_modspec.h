@@ -56,10 +56,10 @@ extern "C" {
 /* Options of a load.  A zeroed struct (or a NULL pointer) means: no shift,
  * span limit SQ_MODSPEC_MAX_SPAN, warnings discarded, no description. */
 typedef struct {
-    int32_t shift;         /* added to every degree, after the file's own "shift" */
-    int32_t max_span;      /* largest top - bottom accepted; 0: SQ_MODSPEC_MAX_SPAN */
-    FILE *warn;            /* where one-line warnings go; NULL: discarded */
-    char *description;     /* if not NULL, receives the "description" ("" if none), */
+    int32_t shift;          /* added to every degree, after the file's own "shift" */
+    int32_t max_span;       /* largest top - bottom accepted; 0: SQ_MODSPEC_MAX_SPAN */
+    FILE *warn;             /* where one-line warnings go; NULL: discarded */
+    char *description;      /* if not NULL, receives the "description" ("" if none), */
     size_t description_len; /*   NUL-terminated, truncated to description_len bytes */
 } sq_modspec_opts_t;
 
@@ -117,8 +117,8 @@ int sq_modspec_split_shift(char *base, size_t n, const char *spec, int32_t *shif
  * that cannot be read and argv0 (may be NULL) contains '/'.
  * Returns 0, or SQ_E_IO when no file is found (path then holds ""), or
  * SQ_E_INVAL for an empty name or one that does not fit in n bytes. */
-int sq_modspec_resolve_name(char *path, size_t n, const char *name, const char *argv0)
-    SQ_WARN_UNUSED;
+int sq_modspec_resolve_name(char *path, size_t n, const char *name,
+                            const char *argv0) SQ_WARN_UNUSED;
 
 /* The shipped modules: every NAME.json in the shipped directories above
  * (all but "./"), a name that occurs in several counted once (the first in

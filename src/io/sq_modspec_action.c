@@ -27,7 +27,7 @@
 
 /* ---- Message helpers ------------------------------------------------------ */
 
-static size_t line_of(const spec_t *S, size_t pos)
+size_t spec_line(const spec_t *S, size_t pos)
 {
     size_t line = 1;
     for (size_t i = 0; i < pos && i < S->len; i++)
@@ -40,7 +40,7 @@ int spec_fail(spec_t *S, int rc, size_t pos, const char *fmt, ...)
     if (!S->errlen)
         return rc;
     int k = pos == SPEC_NOPOS ? snprintf(S->err, S->errlen, "%s: ", S->file)
-                              : snprintf(S->err, S->errlen, "%s:%zu: ", S->file, line_of(S, pos));
+                              : snprintf(S->err, S->errlen, "%s:%zu: ", S->file, spec_line(S, pos));
     if (k >= 0 && (size_t)k < S->errlen) {
         va_list ap;
         va_start(ap, fmt);
@@ -57,7 +57,7 @@ void spec_warn(spec_t *S, size_t pos, const char *fmt, ...)
     if (pos == SPEC_NOPOS)
         fprintf(S->warn, "%s: warning: ", S->file);
     else
-        fprintf(S->warn, "%s:%zu: warning: ", S->file, line_of(S, pos));
+        fprintf(S->warn, "%s:%zu: warning: ", S->file, spec_line(S, pos));
     va_list ap;
     va_start(ap, fmt);
     vfprintf(S->warn, fmt, ap);
@@ -146,9 +146,28 @@ int64_t spec_gen_lookup(const spec_t *S, const char *name, size_t n)
 
 typedef struct {
     spec_t *S;
-    const char *str; /* the whole action string */
-    size_t pos;      /* its offset in the text, or SPEC_NOPOS */
+    const char *const *strs; /* all action strings */
+    int64_t i;               /* this one's index */
+    const char *str;         /* strs[i] */
+    size_t actions_pos;      /* offset of the key "actions" in the text */
 } act_ctx_t;
+
+/* Offset in the text of action string j (the n-th quoted copy after the
+ * key "actions" for the n-th equal string), or SPEC_NOPOS.  Only called
+ * for messages: it costs O(j * length + text). */
+static size_t action_pos(const act_ctx_t *c, int64_t j)
+{
+    const char *str = c->strs[j];
+    int64_t occ = 0;
+    for (int64_t k = 0; k < j; k++)
+        occ += strcmp(c->strs[k], str) == 0;
+    size_t qn = strlen(str) + 2;
+    char *quoted = sq_malloc(qn + 1);
+    snprintf(quoted, qn + 1, "\"%s\"", str);
+    size_t pos = spec_find(c->S, c->actions_pos, quoted, qn, occ);
+    sq_free(quoted);
+    return pos;
+}
 
 typedef struct {
     const char *p;
@@ -180,7 +199,13 @@ static int split_words(const char *s, size_t n, tok_t *t, int max)
 
 static int malformed(act_ctx_t *c)
 {
-    return spec_fail(c->S, SQ_E_INVAL, c->pos,
+    const char *p = c->str;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return spec_fail(c->S, SQ_E_INVAL, action_pos(c, c->i),
+                         "an empty action: expected \"Sq<n> <generator> = <generator> + ...\"");
+    return spec_fail(c->S, SQ_E_INVAL, action_pos(c, c->i),
                      "%s: expected \"Sq<n> <generator> = <generator> + ...\" (or \"= 0\")",
                      spec_clip(c->S, c->str, strlen(c->str)));
 }
@@ -201,14 +226,14 @@ static int64_t parse_op(act_ctx_t *c, tok_t t)
             goto not_gen;
         v = v * 10 + (t.p[i] - '0');
         if (v > ((int64_t)1 << 30))
-            return spec_fail(c->S, SQ_E_RANGE, c->pos, "%s: %s is beyond every supported degree",
-                             spec_clip(c->S, c->str, strlen(c->str)),
-                             spec_clip(c->S, t.p, t.n));
+            return spec_fail(c->S, SQ_E_RANGE, action_pos(c, c->i),
+                             "%s: %s is beyond every supported degree",
+                             spec_clip(c->S, c->str, strlen(c->str)), spec_clip(c->S, t.p, t.n));
     }
     if (v > 0 && (v & (v - 1)) == 0)
         return v;
 not_gen:
-    return spec_fail(c->S, SQ_E_INVAL, c->pos,
+    return spec_fail(c->S, SQ_E_INVAL, action_pos(c, c->i),
                      "%s: only the generators Sq1, Sq2, Sq4, ... may act; %s is not one",
                      spec_clip(c->S, c->str, strlen(c->str)), spec_clip(c->S, t.p, t.n));
 }
@@ -223,8 +248,9 @@ static int64_t parse_gen(act_ctx_t *c, tok_t t)
     const char *best = NULL;
     int bestd = 3;
     for (int64_t i = 0; i < S->ngens; i++) {
-        int d = spec_edit_distance(t.p, t.n, S->gens[i].name, strlen(S->gens[i].name));
-        if (d < bestd) {
+        size_t len = strlen(S->gens[i].name);
+        int d = spec_edit_distance(t.p, t.n, S->gens[i].name, len);
+        if (d < bestd && (size_t)d < len) {
             bestd = d;
             best = S->gens[i].name;
         }
@@ -232,7 +258,7 @@ static int64_t parse_gen(act_ctx_t *c, tok_t t)
     char hint[SPEC_CLIP + 32] = "";
     if (best)
         snprintf(hint, sizeof hint, " (did you mean %s?)", spec_clip(c->S, best, strlen(best)));
-    return spec_fail(c->S, SQ_E_INVAL, c->pos, "%s: unknown generator %s%s",
+    return spec_fail(c->S, SQ_E_INVAL, action_pos(c, c->i), "%s: unknown generator %s%s",
                      spec_clip(c->S, c->str, strlen(c->str)), spec_clip(c->S, t.p, t.n), hint);
 }
 
@@ -259,7 +285,7 @@ static int parse_term(act_ctx_t *c, const char *s, size_t n, spec_action_t *a)
         return (int)g;
     const spec_gen_t *from = &c->S->gens[a->from];
     if ((int64_t)c->S->gens[g].fdeg != (int64_t)from->fdeg + a->op)
-        return spec_fail(c->S, SQ_E_INVAL, c->pos, "%s: %s has degree %d, not %d + %d",
+        return spec_fail(c->S, SQ_E_INVAL, action_pos(c, c->i), "%s: %s has degree %d, not %d + %d",
                          spec_clip(c->S, c->str, strlen(c->str)),
                          spec_clip(c->S, c->S->gens[g].name, strlen(c->S->gens[g].name)),
                          (int)c->S->gens[g].fdeg, (int)from->fdeg, (int)a->op);
@@ -274,8 +300,8 @@ static int parse_term(act_ctx_t *c, const char *s, size_t n, spec_action_t *a)
     return 0;
 }
 
-/* Checks that (op, from) of action i was not given before. */
-static int check_repeat(act_ctx_t *c, const char *const *strs, int64_t i, spec_action_t *a)
+/* Checks that (op, from) of this action was not given before. */
+static int check_repeat(act_ctx_t *c, const spec_action_t *a)
 {
     spec_t *S = c->S;
     int k = 0;
@@ -287,11 +313,16 @@ static int check_repeat(act_ctx_t *c, const char *const *strs, int64_t i, spec_a
         return 0;
     }
     int64_t j = 0;
-    while (j < i && !(S->acts[j].op == a->op && S->acts[j].from == a->from))
+    while (j < c->i && !(S->acts[j].op == a->op && S->acts[j].from == a->from))
         j++;
-    return spec_fail(S, SQ_E_INVAL, c->pos, "%s: Sq%d %s is already given by \"%s\"",
+    char where[32] = "";
+    size_t earlier = action_pos(c, j);
+    if (earlier != SPEC_NOPOS)
+        snprintf(where, sizeof where, " on line %zu", spec_line(S, earlier));
+    return spec_fail(S, SQ_E_INVAL, action_pos(c, c->i), "%s: Sq%d %s is already given%s by \"%s\"",
                      spec_clip(S, c->str, strlen(c->str)), (int)a->op,
-                     spec_clip(S, g->name, strlen(g->name)), spec_clip(S, strs[j], strlen(strs[j])));
+                     spec_clip(S, g->name, strlen(g->name)), where,
+                     spec_clip(S, c->strs[j], strlen(c->strs[j])));
 }
 
 /* A nonzero Sq^{2^k} must lie in the algebra of the profile: k < h_1. */
@@ -304,7 +335,7 @@ static int check_profile(act_ctx_t *c, const spec_action_t *a)
     size_t k = 0;
     for (int i = 0; i < S->plen; i++)
         k += (size_t)snprintf(prof + k, sizeof prof - k, "%s%d", i ? "," : "", (int)S->profile[i]);
-    return spec_fail(S, SQ_E_INVAL, c->pos,
+    return spec_fail(S, SQ_E_INVAL, action_pos(c, c->i),
                      "%s: Sq%d is not in the subalgebra of the profile [%s]",
                      spec_clip(S, c->str, strlen(c->str)), (int)a->op, prof);
 }
@@ -313,15 +344,7 @@ static int check_profile(act_ctx_t *c, const spec_action_t *a)
 static int parse_one(spec_t *S, const char *const *strs, int64_t i, size_t actions_pos)
 {
     const char *str = strs[i];
-    int64_t occ = 0;
-    for (int64_t j = 0; j < i; j++)
-        occ += strcmp(strs[j], str) == 0;
-    size_t qn = strlen(str) + 2;
-    char *quoted = sq_malloc(qn + 1);
-    snprintf(quoted, qn + 1, "\"%s\"", str);
-    act_ctx_t c = {S, str, spec_find(S, actions_pos, quoted, qn, occ)};
-    sq_free(quoted);
-
+    act_ctx_t c = {S, strs, i, str, actions_pos};
     const char *eq = strchr(str, '=');
     tok_t lhs[2];
     if (!eq || strchr(eq + 1, '=') || split_words(str, (size_t)(eq - str), lhs, 2) != 2)
@@ -351,7 +374,7 @@ static int parse_one(spec_t *S, const char *const *strs, int64_t i, size_t actio
             break;
         p = plus + 1;
     }
-    int rc = check_repeat(&c, strs, i, a);
+    int rc = check_repeat(&c, a);
     return rc ? rc : check_profile(&c, a);
 }
 

@@ -9,7 +9,7 @@
  * wherever either was moved; the two directories CMake compiles in are the
  * fallbacks.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath */
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -137,8 +137,8 @@ int sq_modspec_resolve_name(char *path, size_t n, const char *name, const char *
     shipped_dirs(dirs, argv0);
     int rc = SQ_E_IO;
     for (int i = 0; i < NUM_DIRS && rc; i++) {
-        if (!dirs[i][0] || (size_t)snprintf(cand, sizeof cand, "%s/%s.json", dirs[i], name) >=
-                               sizeof cand)
+        if (!dirs[i][0] ||
+            (size_t)snprintf(cand, sizeof cand, "%s/%s.json", dirs[i], name) >= sizeof cand)
             continue;
         if (is_file(cand) && strlen(cand) < n) {
             snprintf(path, n, "%s", cand);

@@ -173,3 +173,21 @@ TEST(trace_and_progress)
     sq_free(ref);
     sq_free(rerr);
 }
+
+TEST(subalgebra_modules)
+{
+    /* tmf2 resolves over A(2): c_0 at (8, 3) and nothing in stem 7 (no h_3);
+     * ko over A(1): the tower on a at (4, 3). */
+    char *out, *err;
+    ASSERT_EQ(run_adams("resolve tmf2 --stem 8 --max-s 6 --format csv --quiet", &out, &err), 0);
+    ASSERT(strstr(out, "8,3,1\n") != NULL);
+    ASSERT(strstr(out, "7,1,0\n") != NULL && strstr(out, "3,1,1\n") != NULL);
+    sq_free(out);
+    sq_free(err);
+    ASSERT_EQ(run_adams("resolve ko --stem 8 --max-s 6 --format csv --quiet", &out, &err), 0);
+    ASSERT(strstr(out, "4,3,1\n") != NULL && strstr(out, "4,2,0\n") != NULL);
+    ASSERT(strstr(out, "3,1,0\n") != NULL); /* no h_2 over A(1) */
+    sq_free(out);
+    sq_free(err);
+    expect_usage_error("resolve tmf2 --algorithm nassau", "needs a module over the whole");
+}

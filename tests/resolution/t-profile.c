@@ -3,6 +3,8 @@
  * against hand-derivable answers: Ext_{A(1)}(F_2) (ko) in closed form,
  * and Ext_{A(2)}(F_2) (tmf) in its first stems.
  */
+#include <string.h>
+
 #include "resol.h"
 #include "sq_test.h"
 
@@ -81,4 +83,78 @@ TEST(profile_engine_check)
     ASSERT_EQ(resol_engine_check(S, RESOL_NASSAU, err, sizeof err), 0);
     fdmod_free(M);
     fdmod_free(S);
+}
+
+TEST(profile_free_module_A1)
+{
+    /* A(1) as a module over itself (not a module over A: Sq4 would have to
+     * act).  Completed inside A(1); it is free, so Ext_{A(1)}(A(1), F_2) is
+     * F_2 in (s, n) = (0, 0) and zero elsewhere. */
+    int32_t h[] = {2, 1};
+    milnor_t *B = milnor_new_profile(12, h, 2);
+    fdmod_t *M = fdmod_new("A(1)", 0, 6);
+    for (int32_t d = 0; d <= 6; d++)
+        for (int64_t i = 0; i < milnor_dim(B, d); i++) {
+            char nm[32];
+            milnor_format(nm, sizeof nm, B, d, i);
+            fdmod_add_basis(M, d, nm);
+        }
+    ASSERT_EQ(fdmod_dim(M, 3), 2);
+    for (int32_t a = 1; a <= 2; a *= 2) {
+        int32_t r = a;
+        int64_t ia = milnor_index(B, &r, 1);
+        for (int32_t d = 0; d + a <= 6; d++)
+            for (int64_t i = 0; i < milnor_dim(B, d); i++) {
+                uint64_t v[2] = {0, 0};
+                milnor_mul_add(B, v, 0, a, ia, d, i);
+                fdmod_set_sq(M, B, a, d, i, v);
+            }
+    }
+    fdmod_set_profile(M, h, 2);
+    char err[512];
+    if (fdmod_complete(M, B, err, sizeof err) != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    resol_t *R = resol_new(M, 6, 12);
+    resol_run(R, RESOL_AUTO);
+    for (int32_t n = 0; n <= 12; n++)
+        for (int32_t s = 0; s <= 6; s++)
+            ASSERT_EQ(resol_ext_dim(R, s, n), n == 0 && s == 0);
+    resol_free(R);
+    fdmod_free(M);
+    /* Over the whole algebra the same action is not a module. */
+    milnor_t *A = milnor_new(12);
+    fdmod_t *N = fdmod_new("A(1) over A", 0, 6);
+    for (int32_t d = 0; d <= 6; d++)
+        for (int64_t i = 0; i < milnor_dim(B, d); i++)
+            fdmod_add_basis(N, d, NULL);
+    for (int32_t a = 1; a <= 2; a *= 2) {
+        int32_t r = a;
+        int64_t ia = milnor_index(B, &r, 1);
+        for (int32_t d = 0; d + a <= 6; d++)
+            for (int64_t i = 0; i < milnor_dim(B, d); i++) {
+                uint64_t v[2] = {0, 0};
+                milnor_mul_add(B, v, 0, a, ia, d, i);
+                fdmod_set_sq(N, A, a, d, i, v);
+            }
+    }
+    ASSERT_EQ(fdmod_complete(N, A, err, sizeof err), SQ_E_INVAL);
+    fdmod_free(N);
+    milnor_free(A);
+    milnor_free(B);
+}
+
+TEST(profile_not_generated)
+{
+    /* E(1) = [1,1] contains Q_1 = Sq(0,1), which is not a sum of products of
+     * the Sq^(2^k) in E(1) (only Sq1): refused with a clear message. */
+    int32_t h[] = {1, 1};
+    milnor_t *B = milnor_new_profile(8, h, 2);
+    fdmod_t *M = fdmod_new("E1", 0, 3);
+    fdmod_add_basis(M, 0, NULL);
+    fdmod_add_basis(M, 3, NULL);
+    char err[512] = "";
+    ASSERT_EQ(fdmod_complete(M, B, err, sizeof err), SQ_E_INVAL);
+    ASSERT(strstr(err, "not generated") != NULL);
+    fdmod_free(M);
+    milnor_free(B);
 }
