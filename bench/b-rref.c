@@ -63,6 +63,9 @@ static void copy_into(f2mat_t *dst, const f2mat_t *src)
         memcpy(f2mat_row(dst, i), f2mat_row(src, i), (size_t)nl * sizeof(uint64_t));
 }
 
+/* Threads for ours (--threads K): the row blocks of large reductions. */
+static sq_pool_t *g_pool;
+
 /* The input of a case: dense random, or (rows x rank) * (rank x cols). */
 static void make_input(f2mat_t *a, const bcase_t *c, sq_rand_t *rng)
 {
@@ -138,7 +141,7 @@ static void run_case(const bcase_t *c, int runs_override)
     for (int r = 0; r < runs; r++) {
         copy_into(&w, &a);
         double t0 = sq_wtime();
-        rank = f2mat_rref(&w, piv);
+        rank = f2mat_rref_pool(&w, piv, g_pool);
         t_ours[r] = sq_wtime() - t0;
 #ifdef SQ_HAVE_M4RI
         to_mzd(z, &a);
@@ -209,6 +212,7 @@ static void run_cutoff(void)
 
 int main(int argc, char **argv)
 {
+    int threads = 1;
     int runs = 0, big = 0, cutoff = 0;
     const char *only[32];
     int nonly = 0;
@@ -219,12 +223,18 @@ int main(int argc, char **argv)
             big = 1;
         else if (strcmp(argv[i], "--cutoff") == 0)
             cutoff = 1;
+        else if (strcmp(argv[i], "--threads") == 0 && i + 1 < argc)
+            threads = atoi(argv[++i]);
         else if (nonly < 32)
             only[nonly++] = argv[i];
     }
     if (cutoff) {
         run_cutoff();
         return 0;
+    }
+    if (threads > 1) {
+        g_pool = sq_pool_new(threads);
+        printf("# ours on %d threads (f2mat_rref_pool); libm4ri single-threaded\n", threads);
     }
     printf("case\trows\tcols\trank\tours_s\tm4ri_s\tratio\n");
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

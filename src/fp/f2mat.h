@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "sq_core.h"
+#include "sq_pool.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -161,6 +162,13 @@ int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots);
  * row, ~40 KiB, and up to 0.75 MiB of tables and tiles (less for narrow
  * matrices). */
 int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots);
+
+/* f2mat_rref with the table application of large reductions split into row
+ * blocks over the idle threads of pool (NULL: serial).  The same bits as
+ * f2mat_rref: every row is updated by the same tables, whichever thread
+ * does it.  Thread-safe for distinct m. */
+int64_t f2mat_rref_pool(f2mat_t *m, int64_t *pivots, sq_pool_t *pool);
+int64_t f2mat_rref_m4ri_pool(f2mat_t *m, int64_t *pivots, sq_pool_t *pool);
 
 /* Rank of m (m is not modified; a copy is reduced). */
 int64_t f2mat_rank(const f2mat_t *m);

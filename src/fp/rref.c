@@ -67,20 +67,25 @@ int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots)
 /* Trace threshold: the spec's "large" reductions, min(rows, cols) >= 1024. */
 #define RR_TRACE_MIN 1024
 
-static int64_t rref_dispatch(f2mat_t *m, int64_t *pivots)
+static int64_t rref_dispatch(f2mat_t *m, int64_t *pivots, sq_pool_t *pool)
 {
     if (m->rows <= NAIVE_MAX_ROWS)
         return f2mat_rref_naive(m, pivots);
-    return f2mat_rref_m4ri(m, pivots);
+    return f2mat_rref_m4ri_pool(m, pivots, pool);
 }
 
 int64_t f2mat_rref(f2mat_t *m, int64_t *pivots)
 {
+    return f2mat_rref_pool(m, pivots, NULL);
+}
+
+int64_t f2mat_rref_pool(f2mat_t *m, int64_t *pivots, sq_pool_t *pool)
+{
     int64_t mn = m->rows < m->cols ? m->rows : m->cols;
     if (SQ_LIKELY(mn < RR_TRACE_MIN) || !sq_trace_on(SQ_TRACE_RR))
-        return rref_dispatch(m, pivots);
+        return rref_dispatch(m, pivots, pool);
     double t0 = sq_wtime();
-    int64_t rank = rref_dispatch(m, pivots);
+    int64_t rank = rref_dispatch(m, pivots, pool);
     int32_t s, t;
     int64_t sig;
     sq_trace_get_context(&s, &t, &sig);

@@ -107,7 +107,7 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     nassau_restrict_aug(&z->m, &full, class_pos(&z->Nc, 0), cols);
     f2mat_clear(&full);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
-    f2mat_rref(&z->m, z->piv);
+    f2mat_rref_pool(&z->m, z->piv, R->pool);
     z->ncol = sq_malloc(sq_mul_size((size_t)z->Nc.dim + 1, sizeof *z->ncol));
     for (int64_t p = 0; p < z->Nc.dim; p++)
         z->ncol[p] = -1;

@@ -66,7 +66,7 @@ void resol_step_classical(resol_t *R, int32_t s, int32_t t)
         f2mat_init(&m, rows, cols);
     fhom_build_rows_par(R->d[s], &m, 0, t, t, NULL, 0, R->pool);
     int64_t *pivots = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *pivots));
-    f2mat_rref(&m, pivots);
+    f2mat_rref_pool(&m, pivots, R->pool);
     if (need_kernel) {
         int64_t slot = resol_kslot(R, s, t);
         f2mat_aug_kernel(&R->K[slot], &m, pivots, cols);

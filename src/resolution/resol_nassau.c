@@ -122,7 +122,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     fhom_build_rows_par(dT, &D1, 0, t, t, class_pos(&Tc, 0), zT, R->pool);
     nassau_restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN);
     int64_t *piv1 = sq_malloc(sq_mul_size((size_t)M1.cols + 1, sizeof *piv1));
-    f2mat_rref(&M1, piv1);
+    f2mat_rref_pool(&M1, piv1, R->pool);
     f2mat_aug_kernel(&K, &M1, piv1, zN);
     sq_free(piv1);
     f2mat_clear(&M1);
@@ -136,7 +136,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
         nassau_gather(f2mat_row(&M2, i), f2mat_row(&D2, i), class_pos(&Tc, 0), zT);
     f2mat_clear(&D2);
     int64_t *piv2 = sq_malloc(sq_mul_size((size_t)zT + 1, sizeof *piv2));
-    f2mat_rref(&M2, piv2);
+    f2mat_rref_pool(&M2, piv2, R->pool);
     int64_t *chosen = sq_malloc(sq_mul_size((size_t)K.rows + 1, sizeof *chosen));
     int64_t k = f2_extend_image(chosen, piv2, &K);
     sq_free(piv2);

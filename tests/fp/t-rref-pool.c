@@ -1,0 +1,52 @@
+/*
+ * t-rref-pool.c -- the threaded M4RI reducer gives the same bits and pivots
+ * as the serial one (large matrices, so the row blocks really are split).
+ */
+#include "f2mat.h"
+#include "sq_pool.h"
+#include "sq_test.h"
+
+static void check(int64_t rows, int64_t cols, int64_t rank_cap, sq_pool_t *pool)
+{
+    sq_rand_t *r = sq_test_rand();
+    f2mat_t a = {0}, b = {0};
+    f2mat_init(&a, rows, cols);
+    if (rank_cap < rows) {
+        /* A product of thin random matrices: rank <= rank_cap. */
+        f2mat_t x = {0}, y = {0};
+        f2mat_init(&x, rows, rank_cap);
+        f2mat_init(&y, rank_cap, cols);
+        f2mat_randomize(&x, r);
+        f2mat_randomize(&y, r);
+        f2mat_mul_naive(&a, &x, &y);
+        f2mat_clear(&x);
+        f2mat_clear(&y);
+    } else {
+        f2mat_randomize(&a, r);
+    }
+    f2mat_init_set(&b, &a);
+    int64_t *pa = sq_malloc((size_t)cols * sizeof *pa), *pb = sq_malloc((size_t)cols * sizeof *pb);
+    int64_t ra = f2mat_rref(&a, pa), rb = f2mat_rref_pool(&b, pb, pool);
+    ASSERT_EQ(ra, rb);
+    ASSERT(f2mat_equal(&a, &b));
+    for (int64_t c = 0; c < cols; c++)
+        ASSERT_EQ(pa[c], pb[c]);
+    ASSERT(f2mat_is_canonical(&b));
+    sq_free(pa);
+    sq_free(pb);
+    f2mat_clear(&a);
+    f2mat_clear(&b);
+}
+
+TEST(rref_pool_threads)
+{
+    int sizes[] = {2, 3};
+    for (int k = 0; k < 2; k++) {
+        sq_pool_t *pool = sq_pool_new(sizes[k]);
+        check(2500, 2600, 2500, pool);
+        check(3000, 1500, 700, pool);
+        check(1200, 9000, 1200, pool);
+        check(5000, 7000, 5000, pool); /* >= PAR_MIN_WORK limbs per panel: the split path */
+        sq_pool_free(pool);
+    }
+}
