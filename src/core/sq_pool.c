@@ -91,6 +91,19 @@ static int run_job(sq_pool_t *p)
     return 1;
 }
 
+/* Runs one unit of work if there is one -- a chunk of an open section
+ * first, else a ready job; lock held.  Returns 1 if something ran. */
+static int run_one(sq_pool_t *p)
+{
+    int64_t i;
+    section_t *s = claim_any(p, &i);
+    if (s) {
+        run_chunk(p, s, i);
+        return 1;
+    }
+    return run_job(p);
+}
+
 typedef struct {
     sq_pool_t *pool;
     int index;
@@ -103,17 +116,9 @@ static void *worker(void *arg)
     thread_index = wa->index;
     sq_free(wa);
     pthread_mutex_lock(&p->lock);
-    while (!p->stop) {
-        int64_t i;
-        section_t *s = claim_any(p, &i);
-        if (s) {
-            run_chunk(p, s, i);
-            continue;
-        }
-        if (run_job(p))
-            continue;
-        pthread_cond_wait(&p->work, &p->lock);
-    }
+    while (!p->stop)
+        if (!run_one(p))
+            pthread_cond_wait(&p->work, &p->lock);
     pthread_mutex_unlock(&p->lock);
     return NULL;
 }
@@ -174,13 +179,7 @@ void sq_pool_run(sq_pool_t *p, const sq_pool_source_t *src)
     p->src = src;
     pthread_cond_broadcast(&p->work);
     for (;;) {
-        int64_t i;
-        section_t *s = claim_any(p, &i);
-        if (s) {
-            run_chunk(p, s, i);
-            continue;
-        }
-        if (run_job(p))
+        if (run_one(p))
             continue;
         if (p->running == 0)
             break; /* nothing ready and nothing running: the source is exhausted */

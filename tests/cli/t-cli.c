@@ -12,58 +12,12 @@
 
 #include "sq_test.h"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sq_strdup("");
-    size_t cap = 4096, n = 0;
-    char *buf = sq_malloc(cap);
-    size_t k;
-    while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (cap - n < 2) {
-            cap *= 2;
-            buf = sq_realloc(buf, cap);
-        }
-    }
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Runs "adams <args>", capturing stdout and stderr; returns the exit code. */
-static int run_adams(const char *args, char **out, char **err)
-{
-    char o[] = "/tmp/adams-t-cli-out-XXXXXX", e[] = "/tmp/adams-t-cli-err-XXXXXX";
-    int fo = mkstemp(o), fe = mkstemp(e);
-    ASSERT(fo >= 0 && fe >= 0);
-    close(fo);
-    close(fe);
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "'%s' %s >%s 2>%s", SQ_ADAMS_BIN, args, o, e);
-    int st = system(cmd);
-    *out = slurp(o);
-    *err = slurp(e);
-    unlink(o);
-    unlink(e);
-    ASSERT(WIFEXITED(st));
-    return WEXITSTATUS(st);
-}
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
 
 TEST(dotchart_matches_peer)
 {
     char *out, *err;
-    ASSERT_EQ(run_adams("resolve S_2 --stem 30 --max-s 11", &out, &err), 0);
-    char *want = slurp(sq_test_data_path("dotchart-S2-n30-s11.txt"));
+    ASSERT_EQ(sq_test_run_adams("resolve S_2 --stem 30 --max-s 11", &out, &err), 0);
+    char *want = sq_test_slurp(sq_test_data_path("dotchart-S2-n30-s11.txt"));
     ASSERT(strlen(want) > 100);
     ASSERT_STR_EQ(out, want);
     sq_free(want);
@@ -74,11 +28,11 @@ TEST(dotchart_matches_peer)
 TEST(csv_matches_table)
 {
     char *out, *err;
-    ASSERT_EQ(run_adams("resolve S_2 --stem 30 --max-s 20 --format csv --algorithm classical",
+    ASSERT_EQ(sq_test_run_adams("resolve S_2 --stem 30 --max-s 20 --format csv --algorithm classical",
                         &out, &err),
               0);
     /* Build the expected lines from the reference table. */
-    char *table = slurp(sq_test_data_path("ext-S2-n60-s40.csv"));
+    char *table = sq_test_slurp(sq_test_data_path("ext-S2-n60-s40.csv"));
     size_t cap = strlen(table) + 1;
     char *want = sq_malloc(cap);
     want[0] = '\0';
@@ -90,7 +44,7 @@ TEST(csv_matches_table)
         if (n <= 30 && s <= 20)
             wn += (size_t)snprintf(want + wn, cap - wn, "%s\n", line);
     }
-    ASSERT_EQ(count_lines(want), 31 * 21);
+    ASSERT_EQ(sq_test_count_lines(want), 31 * 21);
     ASSERT_STR_EQ(out, want);
     sq_free(table);
     sq_free(want);
@@ -101,9 +55,9 @@ TEST(csv_matches_table)
 TEST(default_max_s_reported)
 {
     char *out, *err;
-    ASSERT_EQ(run_adams("resolve --stem 12", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("resolve --stem 12", &out, &err), 0);
     ASSERT(strstr(err, "--max-s not given; using 9") != NULL);
-    ASSERT_EQ(count_lines(out), 10 + 1);
+    ASSERT_EQ(sq_test_count_lines(out), 10 + 1);
     sq_free(out);
     sq_free(err);
 }
@@ -111,8 +65,8 @@ TEST(default_max_s_reported)
 static void expect_usage_error(const char *args, const char *needle)
 {
     char *out, *err;
-    int rc = run_adams(args, &out, &err);
-    if (rc != 2 || strstr(err, needle) == NULL || count_lines(err) != 1 || out[0] != '\0')
+    int rc = sq_test_run_adams(args, &out, &err);
+    if (rc != 2 || strstr(err, needle) == NULL || sq_test_count_lines(err) != 1 || out[0] != '\0')
         sq_test_fail(__FILE__, __LINE__, "adams %s: rc=%d stderr='%s' stdout='%s' (want '%s')",
                      args, rc, err, out, needle);
     sq_free(out);
@@ -136,11 +90,11 @@ TEST(bad_arguments)
 TEST(help)
 {
     char *out, *err;
-    ASSERT_EQ(run_adams("--help", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("--help", &out, &err), 0);
     ASSERT(strstr(out, "resolve") != NULL);
     sq_free(out);
     sq_free(err);
-    ASSERT_EQ(run_adams("resolve --help", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("resolve --help", &out, &err), 0);
     ASSERT(strstr(out, "--max-s") != NULL && strstr(out, "--format") != NULL);
     sq_free(out);
     sq_free(err);
@@ -149,15 +103,15 @@ TEST(help)
 TEST(trace_and_progress)
 {
     char *out, *err, *ref, *rerr;
-    ASSERT_EQ(run_adams("resolve --stem 20 --max-s 8 --format csv --quiet", &ref, &rerr), 0);
+    ASSERT_EQ(sq_test_run_adams("resolve --stem 20 --max-s 8 --format csv --quiet", &ref, &rerr), 0);
     ASSERT_STR_EQ(rerr, "");
     /* Trace events go to stderr, one whole line each; stdout is unchanged. */
     setenv("ADAMS_LOG", "step", 1);
-    ASSERT_EQ(run_adams("resolve --stem 20 --max-s 8 --format csv --quiet --threads 3", &out, &err),
+    ASSERT_EQ(sq_test_run_adams("resolve --stem 20 --max-s 8 --format csv --quiet --threads 3", &out, &err),
               0);
     unsetenv("ADAMS_LOG");
     ASSERT_STR_EQ(out, ref);
-    int lines = count_lines(err), steps = 0;
+    int lines = sq_test_count_lines(err), steps = 0;
     for (const char *p = err; (p = strstr(p, "event=step s=")) != NULL; p++)
         steps++;
     ASSERT_EQ(lines, steps);
@@ -165,7 +119,7 @@ TEST(trace_and_progress)
     sq_free(out);
     sq_free(err);
     /* --progress draws on stderr and leaves stdout alone. */
-    ASSERT_EQ(run_adams("resolve --stem 20 --max-s 8 --format csv --progress", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("resolve --stem 20 --max-s 8 --format csv --progress", &out, &err), 0);
     ASSERT_STR_EQ(out, ref);
     ASSERT(strstr(err, "bidegrees") != NULL);
     sq_free(out);
@@ -179,12 +133,12 @@ TEST(subalgebra_modules)
     /* tmf2 resolves over A(2): c_0 at (8, 3) and nothing in stem 7 (no h_3);
      * ko over A(1): the tower on a at (4, 3). */
     char *out, *err;
-    ASSERT_EQ(run_adams("resolve tmf2 --stem 8 --max-s 6 --format csv --quiet", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("resolve tmf2 --stem 8 --max-s 6 --format csv --quiet", &out, &err), 0);
     ASSERT(strstr(out, "8,3,1\n") != NULL);
     ASSERT(strstr(out, "7,1,0\n") != NULL && strstr(out, "3,1,1\n") != NULL);
     sq_free(out);
     sq_free(err);
-    ASSERT_EQ(run_adams("resolve ko --stem 8 --max-s 6 --format csv --quiet", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("resolve ko --stem 8 --max-s 6 --format csv --quiet", &out, &err), 0);
     ASSERT(strstr(out, "4,3,1\n") != NULL && strstr(out, "4,2,0\n") != NULL);
     ASSERT(strstr(out, "3,1,0\n") != NULL); /* no h_2 over A(1) */
     sq_free(out);

@@ -5,6 +5,8 @@
 #include "sq_test.h"
 
 #include <stdarg.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #define MAX_TESTS 512
 
@@ -64,6 +66,60 @@ void sq_test_fail(const char *file, int line, const char *fmt, ...)
     va_end(ap);
     fputc('\n', stderr);
     exit(1);
+}
+
+char *sq_test_slurp(const char *path)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return sq_strdup("");
+    size_t cap = 4096, n = 0, k;
+    char *buf = sq_malloc(cap);
+    while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
+        n += k;
+        if (cap - n < 2) {
+            cap *= 2;
+            buf = sq_realloc(buf, cap);
+        }
+    }
+    buf[n] = '\0';
+    fclose(f);
+    return buf;
+}
+
+int sq_test_run_adams(const char *args, char **out, char **err)
+{
+#ifdef SQ_ADAMS_BIN
+    char o[] = "/tmp/adams-test-out-XXXXXX", e[] = "/tmp/adams-test-err-XXXXXX";
+    int fo = mkstemp(o), fe = mkstemp(e);
+    if (fo < 0 || fe < 0)
+        sq_test_fail(__FILE__, __LINE__, "mkstemp failed");
+    close(fo);
+    close(fe);
+    size_t n = strlen(args) + strlen(SQ_ADAMS_BIN) + 2 * sizeof o + 16;
+    char *cmd = sq_malloc(n);
+    snprintf(cmd, n, "'%s' %s >%s 2>%s", SQ_ADAMS_BIN, args, o, e);
+    int st = system(cmd);
+    sq_free(cmd);
+    *out = sq_test_slurp(o);
+    *err = sq_test_slurp(e);
+    unlink(o);
+    unlink(e);
+    if (!WIFEXITED(st))
+        sq_test_fail(__FILE__, __LINE__, "adams %s did not exit normally", args);
+    return WEXITSTATUS(st);
+#else
+    (void)args, (void)out, (void)err;
+    sq_test_fail(__FILE__, __LINE__, "no adams binary in this test build");
+#endif
+}
+
+int sq_test_count_lines(const char *s)
+{
+    int n = 0;
+    for (; *s; s++)
+        n += *s == '\n';
+    return n;
 }
 
 static uint64_t hash_name(const char *s)

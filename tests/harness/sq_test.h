@@ -34,6 +34,16 @@ int64_t sq_test_iters(int64_t n);
 uint64_t sq_test_seed(void);
 /* Path of a file under tests/data (the directory is compiled in). */
 const char *sq_test_data_path(const char *file);
+/* The contents of a file as a NUL-terminated string ("" if unreadable);
+ * free with sq_free. */
+char *sq_test_slurp(const char *path);
+/* Runs "adams <args>" (args are shell words; the adams built with the
+ * tests), capturing stdout and stderr into new strings; returns the exit
+ * code (the test fails if adams did not exit normally). */
+int sq_test_run_adams(const char *args, char **out, char **err);
+/* Number of '\n' in s. */
+int sq_test_count_lines(const char *s);
+
 /* Report a failure and exit(1). */
 void sq_test_fail(const char *file, int line, const char *fmt, ...) SQ_PRINTF(3, 4);
 

@@ -14,52 +14,6 @@
 
 #define MODDIR SQ_TEST_DATA_DIR "/modules"
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f)
-        return sq_strdup("");
-    size_t cap = 4096, n = 0, k;
-    char *buf = sq_malloc(cap);
-    while ((k = fread(buf + n, 1, cap - n - 1, f)) > 0) {
-        n += k;
-        if (cap - n < 2) {
-            cap *= 2;
-            buf = sq_realloc(buf, cap);
-        }
-    }
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Runs "adams <args>" (args are shell words), capturing stdout and stderr;
- * returns the exit code. */
-static int run_adams(const char *args, char **out, char **err)
-{
-    char o[] = "/tmp/adams-t-io-out-XXXXXX", e[] = "/tmp/adams-t-io-err-XXXXXX";
-    int fo = mkstemp(o), fe = mkstemp(e);
-    ASSERT(fo >= 0 && fe >= 0);
-    close(fo);
-    close(fe);
-    char cmd[8192];
-    snprintf(cmd, sizeof cmd, "'%s' %s >%s 2>%s", SQ_ADAMS_BIN, args, o, e);
-    int st = system(cmd);
-    *out = slurp(o);
-    *err = slurp(e);
-    unlink(o);
-    unlink(e);
-    ASSERT(WIFEXITED(st));
-    return WEXITSTATUS(st);
-}
-
-static int count_lines(const char *s)
-{
-    int n = 0;
-    for (; *s; s++)
-        n += *s == '\n';
-    return n;
-}
 
 /* adams resolve <file> must fail with exit 2, empty stdout and one line on
  * stderr ending in `want` (after "adams: <dir>/"). */
@@ -67,10 +21,10 @@ static void expect_file_error(int line, const char *file, const char *want)
 {
     char args[1024], *out, *err;
     snprintf(args, sizeof args, "resolve '%s/%s' --stem 6", MODDIR, file);
-    int rc = run_adams(args, &out, &err);
+    int rc = sq_test_run_adams(args, &out, &err);
     char full[1024];
     snprintf(full, sizeof full, "adams: %s/%s\n", MODDIR, want);
-    if (rc != 2 || out[0] != '\0' || count_lines(err) != 1 || strcmp(err, full) != 0)
+    if (rc != 2 || out[0] != '\0' || sq_test_count_lines(err) != 1 || strcmp(err, full) != 0)
         sq_test_fail(__FILE__, line, "adams %s: rc=%d\n--- stderr\n%s--- want\n%s--- stdout\n%s",
                      args, rc, err, full, out);
     sq_free(out);
@@ -115,13 +69,13 @@ TEST(cli_error_per_class)
 TEST(cli_bad_names)
 {
     char *out, *err;
-    ASSERT_EQ(run_adams("resolve 'C2[x]' --stem 4", &out, &err), 2);
+    ASSERT_EQ(sq_test_run_adams("resolve 'C2[x]' --stem 4", &out, &err), 2);
     ASSERT_STR_EQ(err, "adams: module 'C2[x]': expected NAME, PATH, NAME[k] or PATH[k] (k an "
                        "integer)\n");
     ASSERT_STR_EQ(out, "");
     sq_free(out);
     sq_free(err);
-    ASSERT_EQ(run_adams("resolve NoSuchModule --stem 4", &out, &err), 2);
+    ASSERT_EQ(sq_test_run_adams("resolve NoSuchModule --stem 4", &out, &err), 2);
     ASSERT_STR_EQ(err, "adams: unknown module 'NoSuchModule' (no NoSuchModule.json here nor "
                        "among the shipped modules; see 'adams modules')\n");
     ASSERT_STR_EQ(out, "");
@@ -132,7 +86,7 @@ TEST(cli_bad_names)
 TEST(cli_misspelled_key_warns)
 {
     char *out, *err;
-    ASSERT_EQ(run_adams("resolve '" MODDIR "/misspelled-key.json' --stem 4 --quiet", &out, &err),
+    ASSERT_EQ(sq_test_run_adams("resolve '" MODDIR "/misspelled-key.json' --stem 4 --quiet", &out, &err),
               0);
     ASSERT_STR_EQ(err, MODDIR "/misspelled-key.json:4: warning: unknown key \"action\" ignored "
                               "(did you mean \"actions\"?)\n");
@@ -146,7 +100,7 @@ static char *csv_of(const char *args)
 {
     char cmd[1024], *out, *err;
     snprintf(cmd, sizeof cmd, "resolve %s --format csv --quiet", args);
-    int rc = run_adams(cmd, &out, &err);
+    int rc = sq_test_run_adams(cmd, &out, &err);
     if (rc != 0)
         sq_test_fail(__FILE__, __LINE__, "adams %s: rc=%d %s", cmd, rc, err);
     sq_free(err);
@@ -191,7 +145,7 @@ TEST(cli_shift_and_paths)
 TEST(cli_modules_verb)
 {
     char *out, *err;
-    ASSERT_EQ(run_adams("modules", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("modules", &out, &err), 0);
     ASSERT_STR_EQ(err, "");
     static const char *const names[] = {"C2",  "Ceta", "Cnu", "Csigma", "Joker",
                                         "RP4", "S_2",  "ko",  "tmf2"};
@@ -206,15 +160,15 @@ TEST(cli_modules_verb)
     }
     ASSERT(strstr(out, "Joker   degrees 0..4") != NULL);
     ASSERT(strstr(out, "tmf2    degree 0 ") != NULL);
-    ASSERT(count_lines(out) >= 9);
+    ASSERT(sq_test_count_lines(out) >= 9);
     sq_free(out);
     sq_free(err);
-    ASSERT_EQ(run_adams("modules --bogus", &out, &err), 2);
+    ASSERT_EQ(sq_test_run_adams("modules --bogus", &out, &err), 2);
     ASSERT_STR_EQ(out, "");
-    ASSERT_EQ(count_lines(err), 1);
+    ASSERT_EQ(sq_test_count_lines(err), 1);
     sq_free(out);
     sq_free(err);
-    ASSERT_EQ(run_adams("--help", &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("--help", &out, &err), 0);
     ASSERT(strstr(out, "modules") != NULL);
     sq_free(out);
     sq_free(err);

@@ -85,6 +85,22 @@ TEST(profile_engine_check)
     fdmod_free(S);
 }
 
+/* The action of Sq1 and Sq2 on A(1) by left multiplication, set on M
+ * (whose basis is that of B = A(1)) through the algebra A. */
+static void set_left_action(fdmod_t *M, const milnor_t *A, const milnor_t *B)
+{
+    for (int32_t a = 1; a <= 2; a *= 2) {
+        int32_t r = a;
+        int64_t ia = milnor_index(B, &r, 1);
+        for (int32_t d = 0; d + a <= 6; d++)
+            for (int64_t i = 0; i < milnor_dim(B, d); i++) {
+                uint64_t v[2] = {0, 0};
+                milnor_mul_add(B, v, 0, a, ia, d, i);
+                fdmod_set_sq(M, A, a, d, i, v);
+            }
+    }
+}
+
 TEST(profile_free_module_A1)
 {
     /* A(1) as a module over itself (not a module over A: Sq4 would have to
@@ -100,16 +116,7 @@ TEST(profile_free_module_A1)
             fdmod_add_basis(M, d, nm);
         }
     ASSERT_EQ(fdmod_dim(M, 3), 2);
-    for (int32_t a = 1; a <= 2; a *= 2) {
-        int32_t r = a;
-        int64_t ia = milnor_index(B, &r, 1);
-        for (int32_t d = 0; d + a <= 6; d++)
-            for (int64_t i = 0; i < milnor_dim(B, d); i++) {
-                uint64_t v[2] = {0, 0};
-                milnor_mul_add(B, v, 0, a, ia, d, i);
-                fdmod_set_sq(M, B, a, d, i, v);
-            }
-    }
+    set_left_action(M, B, B);
     fdmod_set_profile(M, h, 2);
     char err[512];
     if (fdmod_complete(M, B, err, sizeof err) != 0)
@@ -127,16 +134,7 @@ TEST(profile_free_module_A1)
     for (int32_t d = 0; d <= 6; d++)
         for (int64_t i = 0; i < milnor_dim(B, d); i++)
             fdmod_add_basis(N, d, NULL);
-    for (int32_t a = 1; a <= 2; a *= 2) {
-        int32_t r = a;
-        int64_t ia = milnor_index(B, &r, 1);
-        for (int32_t d = 0; d + a <= 6; d++)
-            for (int64_t i = 0; i < milnor_dim(B, d); i++) {
-                uint64_t v[2] = {0, 0};
-                milnor_mul_add(B, v, 0, a, ia, d, i);
-                fdmod_set_sq(N, A, a, d, i, v);
-            }
-    }
+    set_left_action(N, A, B);
     ASSERT_EQ(fdmod_complete(N, A, err, sizeof err), SQ_E_INVAL);
     fdmod_free(N);
     milnor_free(A);
