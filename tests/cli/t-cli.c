@@ -145,3 +145,35 @@ TEST(subalgebra_modules)
     sq_free(err);
     expect_usage_error("resolve tmf2 --algorithm nassau", "needs a module over the whole");
 }
+
+/* The acceptance check of the parallel wavefront: stdout is byte-identical
+ * for --threads 1, 2, 3 and 8 (S_2 through (70, 38) with both engines, C2
+ * and the Joker), and the chart as well as the CSV. */
+TEST(threads_identical_output_slow)
+{
+    const char *cases[] = {
+        "resolve S_2 --stem 70 --max-s 38 --format csv --quiet",
+        "resolve S_2 --stem 70 --max-s 38 --format csv --quiet --algorithm classical",
+        "resolve C2 --stem 50 --max-s 26 --format csv --quiet",
+        "resolve Joker --stem 50 --max-s 26 --quiet",
+    };
+    int threads[] = {1, 2, 3, 8};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        char *ref = NULL;
+        for (size_t k = 0; k < 4; k++) {
+            char args[512], *out, *err;
+            snprintf(args, sizeof args, "%s --threads %d", cases[c], threads[k]);
+            ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
+            ASSERT(strlen(out) > 100);
+            if (!ref)
+                ref = out;
+            else {
+                if (strcmp(ref, out) != 0)
+                    sq_test_fail(__FILE__, __LINE__, "adams %s: output differs", args);
+                sq_free(out);
+            }
+            sq_free(err);
+        }
+        sq_free(ref);
+    }
+}
