@@ -10,7 +10,6 @@ static void check(int64_t rows, int64_t cols, int64_t rank_cap, sq_pool_t *pool)
 {
     sq_rand_t *r = sq_test_rand();
     f2mat_t a = {0}, b = {0};
-    f2mat_init(&a, rows, cols);
     if (rank_cap < rows) {
         /* A product of thin random matrices: rank <= rank_cap. */
         f2mat_t x = {0}, y = {0};
@@ -22,6 +21,7 @@ static void check(int64_t rows, int64_t cols, int64_t rank_cap, sq_pool_t *pool)
         f2mat_clear(&x);
         f2mat_clear(&y);
     } else {
+        f2mat_init(&a, rows, cols);
         f2mat_randomize(&a, r);
     }
     f2mat_init_set(&b, &a);
