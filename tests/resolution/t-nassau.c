@@ -2,6 +2,7 @@
  * t-nassau.c -- Nassau's algorithm: the ladder, the choice of subalgebra,
  * agreement with the classical engine cell by cell, d o d = 0, and lifts.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "nassau.h"
@@ -276,6 +277,37 @@ TEST(nassau_diagonal_blocks)
             checked += check_diagonal_blocks(R, p321, 3, s, t);
         }
     ASSERT(checked > 100000);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+TEST(nassau_S2_n80_s43_slow)
+{
+    /* Issue 3's acceptance run: S_2 through (80, 43) with Nassau's
+     * algorithm finishes and agrees with the reference table through stem
+     * 60 (filtration 40). */
+    fdmod_t *M = fdmod_sphere();
+    resol_t *R = resol_new(M, 43, 80);
+    resol_run(R, RESOL_AUTO);
+    FILE *f = fopen(sq_test_data_path("ext-S2-n60-s40.csv"), "r");
+    ASSERT(f != NULL);
+    char line[256];
+    int64_t checked = 0;
+    while (fgets(line, sizeof line, f)) {
+        int n, s;
+        long long dim;
+        if (line[0] == '#' || sscanf(line, "%d,%d,%lld", &n, &s, &dim) != 3)
+            continue;
+        if (resol_ext_dim(R, s, n) != dim)
+            sq_test_fail(__FILE__, __LINE__, "Ext^{%d,%d}: got %lld, want %lld", s, s + n,
+                         (long long)resol_ext_dim(R, s, n), dim);
+        checked++;
+    }
+    fclose(f);
+    ASSERT_EQ(checked, 61 * 41);
+    for (int32_t n = 61; n <= 80; n++)
+        for (int32_t s = 0; s <= 43; s++)
+            ASSERT(resol_ext_dim(R, s, n) >= 0);
     resol_free(R);
     fdmod_free(M);
 }
