@@ -57,8 +57,11 @@ static void draw(sq_progress_t *p, int64_t done, int64_t total)
     char eta[32] = "?";
     if (frac > 0.001 && el > 0.5)
         snprintf(eta, sizeof eta, "%.0f s", el * (1 - frac) / frac);
-    fprintf(p->f, "\r[%s] %lld/%lld bidegrees  stems <= %d done  %.1f s  ETA %s   ", bar,
-            (long long)done, (long long)total, (int)p->frontier, el, eta);
+    char front[32] = "no stem done yet";
+    if (p->frontier >= p->min_n)
+        snprintf(front, sizeof front, "stems <= %d done", (int)p->frontier);
+    fprintf(p->f, "\r[%s] %lld/%lld bidegrees  %s  %.1f s  ETA %s   ", bar, (long long)done,
+            (long long)total, front, el, eta);
     fflush(p->f);
     p->drawn = 1;
 }
