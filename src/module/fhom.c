@@ -324,7 +324,9 @@ void fhom_build_rows_par(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, i
     sq_pool_parallel_for(pool, c.chunks, build_chunk, &c);
 }
 
-void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, const uint64_t *v)
+/* fhom_apply_add on the bits of v at positions [lo, hi) only. */
+static void apply_range(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound,
+                        const uint64_t *v, int64_t lo, int64_t hi)
 {
     const milnor_t *A = fmod_algebra(d->src);
     split_t sp = {0};
@@ -336,11 +338,13 @@ void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, co
         int64_t n = fmod_num_gens(d->src, e);
         int64_t nr = milnor_dim(A, t - e);
         for (int64_t i = 0; i < n; i++, pos += nr) {
+            if (pos + nr <= lo || pos >= hi)
+                continue;
             int64_t g = fmod_gen_global(d->src, e, i);
             int have = 0;
             for (int64_t r = 0; r < nr; r++) {
                 int64_t bit = pos + r;
-                if (!((v[bit >> 6] >> (bit & 63)) & 1))
+                if (bit < lo || bit >= hi || !((v[bit >> 6] >> (bit & 63)) & 1))
                     continue;
                 if (!d->tgt) {
                     fdmod_act_add(d->M, out, 0, t - e, r, e, fhom_image(d, g, NULL));
@@ -356,4 +360,71 @@ void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, co
     }
     milnor_ws_free(W);
     split_clear(&sp);
+}
+
+void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, const uint64_t *v)
+{
+    apply_range(d, out, t, bound, v, 0, INT64_MAX);
+}
+
+/* A parallel apply: chunk c takes the set bits of v of ranks
+ * [c * nbits / C, (c + 1) * nbits / C) into a buffer of its own; the
+ * buffers are XORed into out afterwards (XOR is order-free: same bits). */
+typedef struct {
+    const fhom_t *d;
+    int32_t t, bound;
+    const uint64_t *v;
+    const int64_t *cut;  /* chunks + 1 positions */
+    uint64_t *bufs;      /* chunks * limbs */
+    int64_t limbs;
+} par_apply_t;
+
+static void apply_chunk(void *ctx, int64_t c)
+{
+    const par_apply_t *p = ctx;
+    apply_range(p->d, p->bufs + c * p->limbs, p->t, p->bound, p->v, p->cut[c], p->cut[c + 1]);
+}
+
+/*
+ * PAR_APPLY_MIN_BITS: below this many products (set bits of v) an apply
+ * takes well under a millisecond and is not worth waking threads for.
+ */
+#define PAR_APPLY_MIN_BITS 32
+
+void fhom_apply_add_par(const fhom_t *d, uint64_t *out, int64_t out_bits, int32_t t,
+                        int32_t bound, const uint64_t *v, sq_pool_t *pool)
+{
+    int64_t dim = fmod_dim_below(d->src, t, bound), nbits = 0;
+    for (int64_t k = 0; k < f2_limbs(dim); k++)
+        nbits += __builtin_popcountll(v[k]);
+    if (!pool || sq_pool_size(pool) == 1 || nbits < PAR_APPLY_MIN_BITS) {
+        apply_range(d, out, t, bound, v, 0, INT64_MAX);
+        return;
+    }
+    int64_t chunks = 2 * (int64_t)sq_pool_size(pool);
+    int64_t *cut = sq_malloc(sq_mul_size((size_t)chunks + 1, sizeof *cut));
+    int64_t seen = 0, c = 0;
+    cut[0] = 0;
+    for (int64_t b = 0; b < dim && c + 1 < chunks; b++)
+        if ((v[b >> 6] >> (b & 63)) & 1)
+            if (++seen > (c + 1) * nbits / chunks)
+                cut[++c] = b;
+    while (c + 1 <= chunks)
+        cut[++c] = dim;
+    /* The buffers hold every bit apply may write: the restricted target. */
+    int64_t limbs = f2_limbs(fhom_target_dim(d, t)) + 1;
+    par_apply_t p = {d, t, bound, v, cut, sq_calloc(sq_mul_size((size_t)chunks, (size_t)limbs), 8),
+                     limbs};
+    sq_pool_parallel_for(pool, chunks, apply_chunk, &p);
+    int64_t ol = f2_limbs(out_bits);
+    for (int64_t k = 0; k < chunks; k++)
+        for (int64_t l = 0; l < limbs; l++) {
+            uint64_t w = p.bufs[k * limbs + l];
+            if (l < ol)
+                out[l] ^= w;
+            else
+                SQ_CHECK(w == 0, "fhom_apply_add_par: image beyond %lld bits", (long long)out_bits);
+        }
+    sq_free(p.bufs);
+    sq_free(cut);
 }

@@ -70,6 +70,12 @@ void fhom_build_rows_par(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, i
  * by generators of degree < bound; out has fhom_target_dim(d, t) bits. */
 void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, const uint64_t *v);
 
+/* fhom_apply_add with the products split over the idle threads of pool
+ * (NULL: serial).  out has out_bits bits; the image must lie within them.
+ * Same result bit for bit. */
+void fhom_apply_add_par(const fhom_t *d, uint64_t *out, int64_t out_bits, int32_t t,
+                        int32_t bound, const uint64_t *v, sq_pool_t *pool);
+
 #ifdef __cplusplus
 }
 #endif

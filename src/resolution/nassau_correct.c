@@ -226,7 +226,7 @@ static int kill_component(resol_t *R, int32_t s, int32_t t, int32_t t0, const zb
         yv[p >> 6] ^= 1ULL << (p & 63);
         f2mat_flip(x, i, p);
     }
-    fhom_apply_add(R->d[s - 1], f2mat_row(dx, i), t, t, yv);
+    fhom_apply_add_par(R->d[s - 1], f2mat_row(dx, i), dx->cols, t, t, yv, R->pool);
     return 0;
 }
 

@@ -161,6 +161,20 @@ TEST(build_rows_par_threads)
         f2mat_clear(&a);
         f2mat_clear(&b);
         sq_free(idx);
+        /* The parallel apply equals the serial one on a random vector. */
+        uint64_t *v = sq_calloc((size_t)f2_limbs(rows) + 1, 8);
+        uint64_t *o1 = sq_calloc((size_t)f2_limbs(cols) + 1, 8);
+        uint64_t *o2 = sq_calloc((size_t)f2_limbs(cols) + 1, 8);
+        for (int64_t k = 0; k < rows; k++)
+            if (sq_rand_below(sq_test_rand(), 3) == 0)
+                v[k >> 6] |= 1ULL << (k & 63);
+        fhom_apply_add(d, o1, t, t, v);
+        fhom_apply_add_par(d, o2, cols, t, t, v, pool);
+        ASSERT(memcmp(o1, o2, (size_t)f2_limbs(cols) * 8) == 0);
+        ASSERT(f2_first_bit(o1, cols) >= 0);
+        sq_free(v);
+        sq_free(o1);
+        sq_free(o2);
     }
     sq_pool_free(pool);
     resol_free(R);
