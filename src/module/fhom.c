@@ -234,7 +234,7 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
     milnor_ws_t *W = d->tgt ? milnor_ws_new() : NULL;
     milnor_op_t op;
     int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
-    int32_t top = bound - 1 < fmod_gens_through(d->src) ? bound - 1 : fmod_gens_through(d->src);
+    int32_t top = fmod_top_below(d->src, bound);
     for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
         int64_t ng = fmod_num_gens(d->src, e);
         int64_t nr = milnor_dim(A, t - e);
@@ -333,7 +333,7 @@ static void apply_range(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound
     milnor_ws_t *W = d->tgt ? milnor_ws_new() : NULL;
     milnor_op_t op;
     int64_t pos = 0;
-    int32_t top = bound - 1 < fmod_gens_through(d->src) ? bound - 1 : fmod_gens_through(d->src);
+    int32_t top = fmod_top_below(d->src, bound);
     for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
         int64_t n = fmod_num_gens(d->src, e);
         int64_t nr = milnor_dim(A, t - e);

@@ -72,6 +72,12 @@ int32_t fmod_gens_through(const fmod_t *F)
     return atomic_load_explicit(&((fmod_t *)F)->through, memory_order_acquire);
 }
 
+int32_t fmod_top_below(const fmod_t *F, int32_t bound)
+{
+    int32_t through = fmod_gens_through(F);
+    return bound - 1 < through ? bound - 1 : through;
+}
+
 int64_t fmod_set_gens(fmod_t *F, int32_t deg, int64_t count)
 {
     int32_t through = atomic_load_explicit(&F->through, memory_order_relaxed);
@@ -129,8 +135,7 @@ int32_t fmod_gen_degree(const fmod_t *F, int64_t g)
 
 int64_t fmod_dim_below(const fmod_t *F, int32_t t, int32_t bound)
 {
-    int32_t through = fmod_gens_through(F);
-    int32_t top = bound - 1 < through ? bound - 1 : through;
+    int32_t top = fmod_top_below(F, bound);
     if (top > t)
         top = t;
     int64_t dim = 0;

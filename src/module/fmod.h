@@ -37,6 +37,12 @@ int32_t fmod_max_degree(const fmod_t *F);
 /* Highest degree whose generators have been set (min_deg - 1 if none). */
 int32_t fmod_gens_through(const fmod_t *F);
 
+/* The highest generator degree below `bound` that is set:
+ * min(bound - 1, fmod_gens_through(F)), reading the published degree once
+ * (another thread may be publishing the next degree meanwhile: two reads
+ * could disagree). */
+int32_t fmod_top_below(const fmod_t *F, int32_t bound);
+
 /* Declares the `count` generators of degree deg (count >= 0).  Degrees are
  * set in increasing order: deg > fmod_gens_through(F); skipped degrees get
  * no generators.  Returns the global index of the first new generator. */

@@ -17,7 +17,7 @@ void nassau_class_init(sigclass_t *c, const resol_profile_t *P, const fmod_t *F,
     c->start = sq_calloc((size_t)P->nsig + 2, sizeof *c->start);
     uint32_t *ord = sq_malloc(sq_mul_size((size_t)c->dim + 1, sizeof *ord));
     int64_t p = 0;
-    int32_t top = bound - 1 < fmod_gens_through(F) ? bound - 1 : fmod_gens_through(F);
+    int32_t top = fmod_top_below(F, bound);
     for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
         int64_t nr = milnor_dim(A, t - e);
         for (int64_t i = 0; i < fmod_num_gens(F, e); i++)

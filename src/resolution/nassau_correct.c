@@ -36,9 +36,7 @@ typedef struct {
 static void blocks_init(blocks_t *b, const fmod_t *F, int32_t t, int32_t bound)
 {
     const milnor_t *A = fmod_algebra(F);
-    int32_t top = bound - 1 < t ? bound - 1 : t;
-    if (top > fmod_gens_through(F))
-        top = fmod_gens_through(F);
+    int32_t top = fmod_top_below(F, bound < t + 1 ? bound : t + 1);
     int64_t n = 0;
     for (int32_t e = fmod_min_degree(F); e <= top; e++)
         n += fmod_num_gens(F, e);
