@@ -9,6 +9,7 @@
 #include "resol.h"
 #include "sq_modspec.h"
 #include "sq_test.h"
+#include "sq_test_resol.h"
 
 static void agree(const char *name, int32_t max_n, int32_t max_s)
 {
@@ -17,21 +18,7 @@ static void agree(const char *name, int32_t max_n, int32_t max_s)
     fdmod_t *M = NULL;
     if (sq_modspec_load_file(&M, path, path, NULL, err, sizeof err) != 0)
         sq_test_fail(__FILE__, __LINE__, "%s: %s", name, err);
-    resol_t *C = resol_new(M, max_s, max_n), *N = resol_new(M, max_s, max_n);
-    resol_run(C, RESOL_CLASSICAL);
-    resol_run(N, RESOL_NASSAU);
-    int64_t nonzero = 0;
-    for (int32_t n = resol_min_n(C); n <= max_n; n++)
-        for (int32_t s = 0; s <= max_s; s++) {
-            int64_t c = resol_ext_dim(C, s, n), x = resol_ext_dim(N, s, n);
-            if (c != x || c < 0)
-                sq_test_fail(__FILE__, __LINE__, "%s Ext^{%d,%d}: classical %lld, Nassau %lld",
-                             name, s, s + n, (long long)c, (long long)x);
-            nonzero += c > 0;
-        }
-    ASSERT(nonzero > max_n);
-    resol_free(C);
-    resol_free(N);
+    ASSERT(sq_test_engines_agree(M, max_n, max_s, NULL) > max_n);
     fdmod_free(M);
 }
 

@@ -7,31 +7,8 @@
 
 #include "resol.h"
 #include "sq_test.h"
+#include "sq_test_resol.h"
 
-/* Compares every cell of the region with tests/data/ext-S2-n60-s40.csv. */
-static void check_table(const resol_t *R, int32_t max_n, int32_t max_s)
-{
-    FILE *f = fopen(sq_test_data_path("ext-S2-n60-s40.csv"), "r");
-    ASSERT(f != NULL);
-    char line[256];
-    int64_t checked = 0;
-    while (fgets(line, sizeof line, f)) {
-        if (line[0] == '#')
-            continue;
-        int n, s;
-        long long dim;
-        ASSERT_EQ(sscanf(line, "%d,%d,%lld", &n, &s, &dim), 3);
-        if (n > max_n || s > max_s)
-            continue;
-        int64_t got = resol_ext_dim(R, s, n);
-        if (got != dim)
-            sq_test_fail(__FILE__, __LINE__, "Ext^{%d,%d} (stem %d): got %lld, want %lld", s,
-                         s + n, n, (long long)got, dim);
-        checked++;
-    }
-    fclose(f);
-    ASSERT_EQ(checked, (int64_t)(max_n + 1) * (max_s + 1));
-}
 
 /* d_{s-1}(d_s(g)) = 0 for every generator g of F_s, s >= 1. */
 static void check_dd_zero(const resol_t *R)
@@ -64,7 +41,7 @@ TEST(classical_S2_n40_s25)
     fdmod_t *M = fdmod_sphere();
     resol_t *R = resol_new(M, 25, 40);
     resol_run(R, RESOL_CLASSICAL);
-    check_table(R, 40, 25);
+    sq_test_check_s2_table(R, 40, 25);
     check_dd_zero(R);
     resol_free(R);
     fdmod_free(M);
@@ -75,7 +52,7 @@ TEST(classical_S2_n60_s40_slow)
     fdmod_t *M = fdmod_sphere();
     resol_t *R = resol_new(M, 40, 60);
     resol_run(R, RESOL_CLASSICAL);
-    check_table(R, 60, 40);
+    sq_test_check_s2_table(R, 60, 40);
     resol_free(R);
     fdmod_free(M);
 }
@@ -89,7 +66,7 @@ TEST(classical_small_regions)
         fdmod_t *M = fdmod_sphere();
         resol_t *R = resol_new(M, regions[i][1], regions[i][0]);
         resol_run(R, RESOL_CLASSICAL);
-        check_table(R, regions[i][0], regions[i][1]);
+        sq_test_check_s2_table(R, regions[i][0], regions[i][1]);
         resol_free(R);
         fdmod_free(M);
     }
