@@ -24,13 +24,50 @@
 #include "f2mat.h"
 #include "modspec_internal.h"
 
-/* Keys the loader reads, and keys of the peer's format it accepts and
- * ignores; any other key gets a warning. */
-static const char *const used_keys[] = {"p",     "type", "gens",        "actions", "profile",
-                                        "shift", "name", "description", NULL};
-static const char *const ignored_keys[] = {
-    "file_name", "algebra",    "generic",      "self_maps",      "products", "cofiber",
-    "spectrum",  "sq_actions", "adem_actions", "milnor_actions", NULL};
+/* ---- The keys of a module file --------------------------------------------
+ *
+ * The rule (docs/modules.md, "Every key"): a key that changes which module
+ * or which algebra is resolved is either implemented or refused with a
+ * one-line error naming it; only keys that describe are passed over
+ * quietly.  Every key of the peer's format is in this table; any other key
+ * gets a warning (with the closest known key), and loading goes on.
+ *
+ *   READ      read and implemented by the loader
+ *   DESCRIBE  describes the module, changes nothing: accepted quietly
+ *   CHECKED   accepted only with a value that changes nothing (see
+ *             check_key): "generic" must be false, the legacy action keys
+ *             must be empty, "algebra" must list "milnor"
+ */
+enum { KEY_READ, KEY_DESCRIBE, KEY_CHECKED };
+
+static const struct {
+    const char *key;
+    int role;
+} key_table[] = {
+    {"p", KEY_READ},
+    {"type", KEY_READ},
+    {"gens", KEY_READ},
+    {"actions", KEY_READ},
+    {"adem_relations", KEY_READ},
+    {"milnor_relations", KEY_READ},
+    {"min", KEY_READ},
+    {"max", KEY_READ},
+    {"clear_bottom", KEY_READ},
+    {"profile", KEY_READ},
+    {"shift", KEY_READ},
+    {"cofiber", KEY_READ},
+    {"name", KEY_DESCRIBE},
+    {"description", KEY_DESCRIBE},
+    {"file_name", KEY_DESCRIBE},
+    {"products", KEY_DESCRIBE},
+    {"self_maps", KEY_DESCRIBE},
+    {"algebra", KEY_CHECKED},
+    {"generic", KEY_CHECKED},
+    {"sq_actions", KEY_CHECKED},
+    {"adem_actions", KEY_CHECKED},
+    {"milnor_actions", KEY_CHECKED},
+    {NULL, 0},
+};
 static const char *const profile_keys[] = {"truncated", "p_part", "q_part", NULL};
 
 static const char *type_name(const json_t *v)
@@ -144,32 +181,37 @@ static int load_json(spec_t *S, json_t **root)
     return 0;
 }
 
-static int in_list(const char *const *list, const char *key)
+/* Index of key in key_table, or -1. */
+static int key_index(const char *key)
 {
-    for (int i = 0; list[i]; i++)
-        if (strcmp(list[i], key) == 0)
-            return 1;
-    return 0;
+    for (int i = 0; key_table[i].key; i++)
+        if (strcmp(key_table[i].key, key) == 0)
+            return i;
+    return -1;
 }
 
-/* Warns about key if it is in none of the lists, suggesting a close one;
- * the key's line is searched from offset `from`. */
-static void warn_unknown(spec_t *S, const char *key, size_t from, const char *const *a,
-                         const char *const *b, const char *where)
+/* Warns that key is unknown unless it is in list (a NULL list: the caller
+ * checked key_table), suggesting the closest candidate (from list, or
+ * key_table); the key's line is searched from offset `from`. */
+static void warn_unknown(spec_t *S, const char *key, size_t from, const char *const *list,
+                         const char *where)
 {
-    if (in_list(a, key) || (b && in_list(b, key)))
+    if (!S->warn)
         return;
-    size_t pos = S->warn ? key_pos(S, key, from) : SPEC_NOPOS;
+    for (int i = 0; list && list[i]; i++)
+        if (strcmp(list[i], key) == 0)
+            return; /* known */
+    size_t pos = key_pos(S, key, from);
     const char *best = NULL;
     int bestd = 3;
-    for (int l = 0; l < 2; l++) {
-        const char *const *list = l ? b : a;
-        for (int i = 0; list && list[i]; i++) {
-            int d = spec_edit_distance(key, strlen(key), list[i], strlen(list[i]));
-            if (d < bestd && (size_t)d < strlen(list[i])) {
-                bestd = d;
-                best = list[i];
-            }
+    for (int i = 0;; i++) {
+        const char *cand = list ? list[i] : key_table[i].key;
+        if (!cand)
+            break;
+        int d = spec_edit_distance(key, strlen(key), cand, strlen(cand));
+        if (d < bestd && (size_t)d < strlen(cand)) {
+            bestd = d;
+            best = cand;
         }
     }
     const char *k = spec_clip(S, key, strlen(key));
@@ -179,14 +221,59 @@ static void warn_unknown(spec_t *S, const char *key, size_t from, const char *co
         spec_warn(S, pos, "unknown key \"%s\"%s ignored", k, where);
 }
 
-/* "type", "p" and the legacy action keys. */
+/* The CHECKED keys: accepted only with a value that changes nothing. */
+static int check_key(spec_t *S, json_t *root, const char *key, json_t *v)
+{
+    if (strcmp(key, "generic") == 0) {
+        if (json_is_false(v))
+            return 0;
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, key, 0),
+                         "\"generic\": only false is supported (the generic form of the algebra "
+                         "changes the algebra resolved over)");
+    }
+    if (strcmp(key, "algebra") == 0) {
+        size_t i;
+        json_t *e;
+        int milnor = 0, ok = json_is_array(v);
+        json_array_foreach(v, i, e)
+        {
+            const char *b = json_string_value(e);
+            if (!b || (strcmp(b, "milnor") != 0 && strcmp(b, "adem") != 0))
+                ok = 0;
+            else
+                milnor |= strcmp(b, "milnor") == 0;
+        }
+        if (ok && milnor)
+            return 0;
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, key, 0),
+                         "\"algebra\" must be a list of bases that includes \"milnor\" (adams "
+                         "works in the Milnor basis), e.g. [\"milnor\"]");
+    }
+    /* The legacy action keys. */
+    if (json_is_array(v) && json_array_size(v) == 0)
+        return 0;
+    return spec_fail(S, SQ_E_INVAL, key_pos(S, key, 0),
+                     "\"%s\" (the legacy form of the actions) is not supported; give them as "
+                     "strings in \"actions\", e.g. \"Sq1 x0 = x1\"",
+                     key);
+    (void)root;
+}
+
+/* Every key against key_table, then "type" and "p". */
 static int check_header(spec_t *S, json_t *root)
 {
     const char *key;
     json_t *v;
     json_object_foreach(root, key, v)
     {
-        warn_unknown(S, key, 0, used_keys, ignored_keys, "");
+        int k = key_index(key);
+        if (k < 0)
+            warn_unknown(S, key, 0, NULL, "");
+        else if (key_table[k].role == KEY_CHECKED) {
+            int rc = check_key(S, root, key, v);
+            if (rc)
+                return rc;
+        }
     }
     v = json_object_get(root, "type");
     if (v && !(json_is_string(v) && strcmp(json_string_value(v), "finite dimensional module") == 0))
@@ -205,16 +292,9 @@ static int check_header(spec_t *S, json_t *root)
         return spec_fail(S, SQ_E_INVAL, key_pos(S, "p", 0),
                          "\"p\" is %lld: adams works at the prime 2 only",
                          (long long)json_integer_value(v));
-    static const char *const legacy[] = {"sq_actions", "adem_actions", "milnor_actions"};
-    for (int i = 0; i < 3; i++) {
-        v = json_object_get(root, legacy[i]);
-        if (v && !(json_is_array(v) && json_array_size(v) == 0) &&
-            !json_object_get(root, "actions"))
-            return spec_fail(S, SQ_E_INVAL, key_pos(S, legacy[i], 0),
-                             "\"%s\" (the legacy form of the actions) is not supported; give "
-                             "them as strings in \"actions\", e.g. \"Sq1 x0 = x1\"",
-                             legacy[i]);
-    }
+    if (json_object_get(root, "cofiber"))
+        return spec_fail(S, SQ_E_INVAL, key_pos(S, "cofiber", 0),
+                         "\"cofiber\": cofibers of classes are not supported yet");
     return 0;
 }
 
@@ -378,7 +458,7 @@ static int read_profile(spec_t *S, json_t *root)
     json_t *v;
     json_object_foreach(prof, key, v)
     {
-        warn_unknown(S, key, pos, profile_keys, NULL, " in \"profile\"");
+        warn_unknown(S, key, pos, profile_keys, " in \"profile\"");
     }
     if (!json_is_true(json_object_get(prof, "truncated")))
         return spec_fail(

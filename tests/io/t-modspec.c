@@ -275,6 +275,26 @@ TEST(errors_document)
                  "integer");
 }
 
+/* The key rule: a key that would change the module is implemented or
+ * refused, never ignored (docs/modules.md, "Every key"). */
+TEST(errors_keys_that_change_the_module)
+{
+    expect_error(__LINE__, "{\"gens\": {\"x0\": 0}, \"generic\": true}", SQ_E_INVAL,
+                 "t.json:1: \"generic\": only false is supported (the generic form of the "
+                 "algebra changes the algebra resolved over)");
+    expect_error(__LINE__, "{\"gens\": {\"x0\": 0}, \"algebra\": [\"adem\"]}", SQ_E_INVAL,
+                 "t.json:1: \"algebra\" must be a list of bases that includes \"milnor\" (adams "
+                 "works in the Milnor basis), e.g. [\"milnor\"]");
+    /* A non-empty legacy key is refused even beside "actions": ignoring it
+     * could drop part of the action. */
+    expect_error(__LINE__,
+                 "{\"gens\": {\"x0\": 0, \"x1\": 1}, \"actions\": [], \"milnor_actions\": "
+                 "[\"x\"]}",
+                 SQ_E_INVAL,
+                 "t.json:1: \"milnor_actions\" (the legacy form of the actions) is not "
+                 "supported; give them as strings in \"actions\", e.g. \"Sq1 x0 = x1\"");
+}
+
 TEST(errors_generators)
 {
     expect_error(__LINE__, "{\"gens\": {\"x0\": 0,\n \"x1\": \"1\"}}", SQ_E_INVAL,
