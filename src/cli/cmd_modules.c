@@ -36,15 +36,24 @@ static void path_name(char *buf, size_t n, const char *path)
 static int print_module(const char *path, int width)
 {
     char name[256], desc[512], err[1024], deg[64];
-    sq_modspec_opts_t mo = {.description = desc, .description_len = sizeof desc};
+    sq_modspec_info_t info;
+    /* Infinite modules are built only up to a few degrees above the bottom
+     * (enough to check them); the line gives the degrees from info. */
+    sq_modspec_opts_t mo = {.description = desc,
+                            .description_len = sizeof desc,
+                            .have_max_degree = 1,
+                            .max_degree = 24,
+                            .info = &info};
     fdmod_t *M;
     path_name(name, sizeof name, path);
     if (sq_modspec_load_file(&M, path, path, &mo, err, sizeof err)) {
         cli_error("%s", err);
         return -1;
     }
-    int32_t lo = fdmod_bottom(M), hi = fdmod_top(M);
-    if (lo == hi)
+    int32_t lo = info.bottom, hi = info.bottom + info.span;
+    if (info.infinite)
+        snprintf(deg, sizeof deg, "degrees %d..inf", (int)lo);
+    else if (lo == hi)
         snprintf(deg, sizeof deg, "degree %d", (int)lo);
     else
         snprintf(deg, sizeof deg, "degrees %d..%d", (int)lo, (int)hi);

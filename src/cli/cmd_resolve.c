@@ -10,6 +10,7 @@
 #include "cli.h"
 #include "fdmod.h"
 #include "resol.h"
+#include "resol_cofiber.h"
 #include "sq_chart.h"
 #include "sq_core.h"
 #include "sq_modspec.h"
@@ -170,16 +171,46 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
     return 0;
 }
 
-/* The module named by spec ("NAME", "PATH" or either with a shift "[k]"):
- * its JSON file found by sq_modspec_resolve_name, else the built-in S_2.
- * Returns NULL after a one-line error.  Warnings about the file go to
- * stderr. */
-static fdmod_t *load_module(const char *spec)
+/* The basis suffix of a module spec, the peer's "NAME@milnor" or
+ * "NAME@adem" (also after a shift: "Ceta[2]@adem"): cut from spec into
+ * base (n bytes).  Returns 0 (*adem set), or -1 after a one-line error. */
+static int split_basis(char *base, size_t n, const char *spec, int *adem)
+{
+    *adem = 0;
+    const char *at = strrchr(spec, '@');
+    if (!at || strchr(at, '/')) {
+        snprintf(base, n, "%s", spec);
+        return 0;
+    }
+    if (strcmp(at + 1, "milnor") != 0 && strcmp(at + 1, "adem") != 0) {
+        cli_error("module '%s': unknown basis '%s' after '@' (expected milnor or adem)", spec,
+                  at + 1);
+        return -1;
+    }
+    *adem = strcmp(at + 1, "adem") == 0;
+    snprintf(base, n, "%.*s", (int)(at - spec), spec);
+    return 0;
+}
+
+/* The module named by spec ("NAME", "PATH", either with a shift "[k]" and a
+ * basis "@milnor"/"@adem"): its JSON file found by
+ * sq_modspec_resolve_name, else the built-in S_2.  An infinite module is
+ * truncated to degrees <= max_degree.  Returns NULL after a one-line
+ * error.  Warnings about the file go to stderr. */
+static fdmod_t *load_module(const char *spec, int32_t max_degree, sq_modspec_info_t *info,
+                            int quiet)
 {
     static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
-    char base[1024], path[4096], err[1024];
-    sq_modspec_opts_t mo = {.warn = stderr};
-    int rc = sq_modspec_split_shift(base, sizeof base, spec, &mo.shift);
+    char named[1024], base[1024], path[4096], err[1024];
+    int adem;
+    if (split_basis(named, sizeof named, spec, &adem))
+        return NULL;
+    if (adem && !quiet)
+        fprintf(stderr, "adams: note: @adem changes only the names of basis elements; adams "
+                        "works in the Milnor basis, and no dimension depends on the basis\n");
+    sq_modspec_opts_t mo = {
+        .warn = stderr, .have_max_degree = 1, .max_degree = max_degree, .info = info};
+    int rc = sq_modspec_split_shift(base, sizeof base, named, &mo.shift);
     if (rc) {
         cli_error("module '%s': %s", spec,
                   rc == SQ_E_RANGE ? "the shift in [...] is out of range"
@@ -202,6 +233,86 @@ static fdmod_t *load_module(const char *spec)
     return M;
 }
 
+/* The engine for M: infinite modules (truncated) and cofibers need the
+ * classical engine; auto picks Nassau for finite modules over all of A.
+ * Returns the engine, or -1 after a one-line error. */
+static int choose_engine(const resolve_opts_t *o, const fdmod_t *M, const sq_modspec_info_t *info)
+{
+    const char *why = info->cofiber   ? "the cofiber of a class"
+                      : info->infinite ? (info->kind == SQ_MODSPEC_PRESENTED
+                                              ? "an infinite finitely presented module"
+                                              : "an infinite projective space")
+                                       : NULL;
+    char err[256];
+    if (why && o->algo == RESOL_NASSAU) {
+        cli_error("--algorithm nassau resolves finite modules over the whole algebra; %s is %s: "
+                  "use --algorithm classical (or auto)",
+                  fdmod_name(M), why);
+        return -1;
+    }
+    if (!why && resol_engine_check(M, o->algo, err, sizeof err)) {
+        cli_error("%s", err);
+        return -1;
+    }
+    return (int)(why ? RESOL_CLASSICAL : o->algo);
+}
+
+/* The note on stderr saying which engine auto chose, and why. */
+static void engine_note(const resolve_opts_t *o, const fdmod_t *M, const sq_modspec_info_t *info)
+{
+    static const char *const kinds[] = {"a finite module", "a finitely presented module",
+                                        "a real projective space"};
+    const char *why = info->cofiber   ? "the cofiber of a class"
+                      : info->infinite ? (info->kind == SQ_MODSPEC_PRESENTED
+                                              ? "an infinite finitely presented module"
+                                              : "an infinite projective space")
+                                       : NULL;
+    if (o->algo == RESOL_AUTO && o->progress >= 0) {
+        int32_t h[16];
+        if (why)
+            fprintf(stderr, "adams: engine: classical (%s is %s)\n", fdmod_name(M), why);
+        else if (fdmod_profile(M, h) > 0)
+            fprintf(stderr, "adams: engine: classical (%s is a module over a subalgebra)\n",
+                    fdmod_name(M));
+        else
+            fprintf(stderr, "adams: engine: nassau (%s is %s over the whole algebra)\n",
+                    fdmod_name(M), kinds[info->kind]);
+    }
+}
+
+static int64_t cofiber_ext(const void *C, int32_t s, int32_t n)
+{
+    return resol_cofiber_ext_dim((const resol_cofiber_t *)C, s, n);
+}
+
+/* Resolves the cofiber of the class the file names and prints its chart. */
+static int run_cofiber(const resolve_opts_t *o, const fdmod_t *M, const sq_modspec_info_t *info,
+                       int32_t bottom)
+{
+    char err[1024];
+    sq_pool_t *pool = o->threads > 1 ? sq_pool_new((int)o->threads) : NULL;
+    resol_cofiber_t *C;
+    int rc = resol_cofiber_new(&C, M, info->cof_s, info->cof_t, info->cof_idx,
+                               (int32_t)o->max_s, (int32_t)o->stem, pool, err, sizeof err);
+    sq_pool_free(pool);
+    if (rc) {
+        cli_error("%s", err);
+        return CLI_USAGE;
+    }
+    rc = o->csv ? sq_chart_write_csv_fn(stdout, cofiber_ext, C, bottom, (int32_t)o->stem,
+                                        (int32_t)o->max_s)
+                : sq_chart_write_dots_fn(stdout, cofiber_ext, C, bottom, (int32_t)o->stem,
+                                         (int32_t)o->max_s);
+    if (fflush(stdout) != 0)
+        rc = SQ_E_IO;
+    resol_cofiber_free(C);
+    if (rc) {
+        cli_error("could not write the output: %s", sq_strerror(rc));
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
 int cmd_resolve(int argc, char **argv)
 {
     resolve_opts_t o;
@@ -210,20 +321,23 @@ int cmd_resolve(int argc, char **argv)
         return CLI_USAGE;
     if (done)
         return CLI_OK;
-    fdmod_t *M = load_module(o.module);
+    /* Ext through stem N needs the module in degrees <= N + 1; a cofiber's
+     * resolution of the module reaches stem N + 1, so one more. */
+    sq_modspec_info_t info;
+    int32_t max_degree = o.stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE
+                                                              : (int32_t)o.stem + 2;
+    fdmod_t *M = load_module(o.module, max_degree, &info, o.progress < 0);
     if (!M)
         return CLI_USAGE;
-    char err[256];
-    if (resol_engine_check(M, o.algo, err, sizeof err)) {
-        cli_error("%s", err);
+    int algo = choose_engine(&o, M, &info);
+    if (algo < 0) {
         fdmod_free(M);
         return CLI_USAGE;
     }
-    int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
-    if (!o.have_max_s) {
-        int64_t span = (int64_t)top - bottom;
-        o.max_s = (o.stem - bottom > 0 ? (o.stem - bottom) / 2 : 0) + 3 + span;
-    }
+    char err[256];
+    int32_t bottom = info.bottom;
+    if (!o.have_max_s)
+        o.max_s = (o.stem - bottom > 0 ? (o.stem - bottom) / 2 : 0) + 3 + info.span;
     if (resol_check_range(M, (int32_t)o.max_s, (int32_t)o.stem, err, sizeof err)) {
         cli_error("%s", err);
         fdmod_free(M);
@@ -231,15 +345,21 @@ int cmd_resolve(int argc, char **argv)
     }
     if (!o.have_max_s && o.progress >= 0)
         fprintf(stderr,
-                "adams: --max-s not given; using %lld (stem/2 + 3: every nonzero group of "
-                "stems <= %lld except the h_0-tower)\n",
-                (long long)o.max_s, (long long)o.stem);
+                "adams: --max-s not given; using %lld ((stem - bottom)/2 + 3 + span %d: every "
+                "nonzero group of stems <= %lld except the h_0-tower)\n",
+                (long long)o.max_s, (int)info.span, (long long)o.stem);
+    engine_note(&o, M, &info);
+    if (info.cofiber) {
+        int rc = run_cofiber(&o, M, &info, bottom);
+        fdmod_free(M);
+        return rc;
+    }
     resol_t *R = resol_new(M, (int32_t)o.max_s, (int32_t)o.stem);
     sq_pool_t *pool = o.threads > 1 ? sq_pool_new((int)o.threads) : NULL;
     int show = o.progress > 0 || (o.progress == 0 && isatty(STDERR_FILENO));
-    sq_progress_t *prog = show ? sq_progress_new(stderr, R, o.algo) : NULL;
+    sq_progress_t *prog = show ? sq_progress_new(stderr, R, (resol_algo_t)algo) : NULL;
     resol_observer_t obs = sq_progress_observer(prog);
-    resol_run_pool(R, o.algo, pool, prog ? &obs : NULL);
+    resol_run_pool(R, (resol_algo_t)algo, pool, prog ? &obs : NULL);
     sq_progress_free(prog);
     sq_pool_free(pool);
     int rc = o.csv ? sq_chart_write_csv(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s)

@@ -29,6 +29,14 @@ extern "C" {
 #define SQ_UNLIKELY(x) (x)
 #endif
 
+/* ---- Limits ------------------------------------------------------------ */
+
+/* Largest action table of a finite module (fdmod_t) that a loader or a
+ * builder (module files, finitely presented modules, projective spaces, the
+ * quotient module of a cofiber) may create, in bytes; beyond it they refuse
+ * with SQ_E_RANGE and a one-line message instead of allocating. */
+#define SQ_MODULE_TABLE_LIMIT ((int64_t)1 << 30)
+
 /* ---- Errors (environment and input; bugs abort instead) ---------------- */
 
 /* Error codes returned (negated) by functions that can fail on bad input or

@@ -15,7 +15,9 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fdmod.h"
 #include "sq_core.h"
+#include "sq_modspec.h"
 
 /* "Unknown position" for spec_fail. */
 #define SPEC_NOPOS ((size_t)-1)
@@ -56,6 +58,13 @@ typedef struct {
     int64_t nacts;
     int32_t profile[16];
     int plen;
+    int kind;              /* sq_modspec_kind_t, from "type" */
+    int32_t rp_min, rp_max; /* "real projective space": "min", "max" (if rp_have_max) */
+    int rp_have_max, rp_clear_bottom;
+    const char **rel_str[2]; /* "adem_relations", "milnor_relations" (borrowed strings), */
+    size_t *rel_pos[2];      /*   the offset of each in the text */
+    int64_t nrel[2];
+    int have_rel[2];
     char clip[4][SPEC_CLIP + 8];
     int clip_next;
 } spec_t;
@@ -82,6 +91,14 @@ size_t spec_find(const spec_t *S, size_t from, const char *needle, size_t nlen, 
  * when either is longer than 64 bytes. */
 int spec_edit_distance(const char *a, size_t an, const char *b, size_t bn);
 
+/* Offset of the key "key" (quoted, then ':') at or after `from`, or
+ * SPEC_NOPOS. */
+size_t spec_key_pos(const spec_t *S, const char *key, size_t from);
+
+/* "an object", "an array", ... for the JSON value v (a json_t). */
+struct json_t;
+const char *spec_type_name(const struct json_t *v);
+
 /* Index into S->gens of the generator called name[0..n), or -1. */
 int64_t spec_gen_lookup(const spec_t *S, const char *name, size_t n);
 
@@ -92,5 +109,23 @@ int spec_parse_actions(spec_t *S, const char *const *strs, int64_t n, size_t act
 
 /* Frees S->acts. */
 void spec_free_actions(spec_t *S);
+
+/* ---- The other kinds of module (sq_modspec_kinds.c) ---------------------- */
+
+/* Reads "min", "max" and "clear_bottom" of a real projective space. */
+int spec_read_projective(spec_t *S, struct json_t *root);
+/* Reads the relation lists of a finitely presented module (the strings; they
+ * are parsed when the module is built). */
+int spec_read_relations(spec_t *S, struct json_t *root);
+/* Reads "cofiber" into info (info->cofiber = 0 when absent). */
+int spec_read_cofiber(spec_t *S, struct json_t *root, sq_modspec_info_t *info);
+/* Builds the projective space / finitely presented module, shifted by
+ * shift, truncated to degrees <= max_degree; name is the module's name. */
+int spec_build_projective(spec_t *S, const char *name, int32_t shift, int32_t max_degree,
+                          fdmod_t **out);
+int spec_build_presented(spec_t *S, const char *name, int32_t shift, int32_t max_degree,
+                         fdmod_t **out);
+/* Frees what spec_read_relations allocated. */
+void spec_free_relations(spec_t *S);
 
 #endif /* SQ_MODSPEC_INTERNAL_H */

@@ -18,11 +18,12 @@ const char *sq_chart_glyph(int64_t dim)
     return "*";
 }
 
-int sq_chart_write_dots(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max)
+int sq_chart_write_dots_fn(FILE *f, sq_ext_fn ext, const void *ctx, int32_t n_min, int32_t n_max,
+                           int32_t s_max)
 {
     for (int32_t s = s_max; s >= 0; s--) {
         for (int32_t n = n_min; n <= n_max; n++) {
-            fputs(sq_chart_glyph(resol_ext_dim(R, s, n)), f);
+            fputs(sq_chart_glyph(ext(ctx, s, n)), f);
             fputc(' ', f);
         }
         fputc('\n', f);
@@ -31,10 +32,26 @@ int sq_chart_write_dots(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max,
     return ferror(f) ? SQ_E_IO : 0;
 }
 
-int sq_chart_write_csv(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max)
+int sq_chart_write_csv_fn(FILE *f, sq_ext_fn ext, const void *ctx, int32_t n_min, int32_t n_max,
+                          int32_t s_max)
 {
     for (int32_t n = n_min; n <= n_max; n++)
         for (int32_t s = 0; s <= s_max; s++)
-            fprintf(f, "%d,%d,%lld\n", (int)n, (int)s, (long long)resol_ext_dim(R, s, n));
+            fprintf(f, "%d,%d,%lld\n", (int)n, (int)s, (long long)ext(ctx, s, n));
     return ferror(f) ? SQ_E_IO : 0;
+}
+
+static int64_t resol_ext(const void *R, int32_t s, int32_t n)
+{
+    return resol_ext_dim((const resol_t *)R, s, n);
+}
+
+int sq_chart_write_dots(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max)
+{
+    return sq_chart_write_dots_fn(f, resol_ext, R, n_min, n_max, s_max);
+}
+
+int sq_chart_write_csv(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max)
+{
+    return sq_chart_write_csv_fn(f, resol_ext, R, n_min, n_max, s_max);
 }

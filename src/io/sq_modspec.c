@@ -70,7 +70,7 @@ static const struct {
 };
 static const char *const profile_keys[] = {"truncated", "p_part", "q_part", NULL};
 
-static const char *type_name(const json_t *v)
+const char *spec_type_name(const json_t *v)
 {
     switch (json_typeof(v)) {
     case JSON_OBJECT:
@@ -91,8 +91,7 @@ static const char *type_name(const json_t *v)
     }
 }
 
-/* Offset of the key "key" (quoted, then ':') at or after `from`. */
-static size_t key_pos(const spec_t *S, const char *key, size_t from)
+size_t spec_key_pos(const spec_t *S, const char *key, size_t from)
 {
     size_t n = strlen(key) + 2;
     char *q = sq_malloc(n + 1);
@@ -177,7 +176,7 @@ static int load_json(spec_t *S, json_t **root)
         return spec_fail(S, SQ_E_INVAL, SPEC_NOPOS,
                          "the top level must be an object {\"gens\": ..., \"actions\": ...}, "
                          "not %s",
-                         type_name(*root));
+                         spec_type_name(*root));
     return 0;
 }
 
@@ -201,7 +200,7 @@ static void warn_unknown(spec_t *S, const char *key, size_t from, const char *co
     for (int i = 0; list && list[i]; i++)
         if (strcmp(list[i], key) == 0)
             return; /* known */
-    size_t pos = key_pos(S, key, from);
+    size_t pos = spec_key_pos(S, key, from);
     const char *best = NULL;
     int bestd = 3;
     for (int i = 0;; i++) {
@@ -227,7 +226,7 @@ static int check_key(spec_t *S, json_t *root, const char *key, json_t *v)
     if (strcmp(key, "generic") == 0) {
         if (json_is_false(v))
             return 0;
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, key, 0),
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, key, 0),
                          "\"generic\": only false is supported (the generic form of the algebra "
                          "changes the algebra resolved over)");
     }
@@ -245,14 +244,14 @@ static int check_key(spec_t *S, json_t *root, const char *key, json_t *v)
         }
         if (ok && milnor)
             return 0;
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, key, 0),
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, key, 0),
                          "\"algebra\" must be a list of bases that includes \"milnor\" (adams "
                          "works in the Milnor basis), e.g. [\"milnor\"]");
     }
     /* The legacy action keys. */
     if (json_is_array(v) && json_array_size(v) == 0)
         return 0;
-    return spec_fail(S, SQ_E_INVAL, key_pos(S, key, 0),
+    return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, key, 0),
                      "\"%s\" (the legacy form of the actions) is not supported; give them as "
                      "strings in \"actions\", e.g. \"Sq1 x0 = x1\"",
                      key);
@@ -275,26 +274,34 @@ static int check_header(spec_t *S, json_t *root)
                 return rc;
         }
     }
+    static const char *const types[] = {"finite dimensional module", "finitely presented module",
+                                        "real projective space"};
     v = json_object_get(root, "type");
-    if (v && !(json_is_string(v) && strcmp(json_string_value(v), "finite dimensional module") == 0))
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, "type", 0),
-                         "\"type\" is %s%s%s: only \"finite dimensional module\" is supported",
-                         json_is_string(v) ? "\"" : "",
-                         json_is_string(v)
-                             ? spec_clip(S, json_string_value(v), json_string_length(v))
-                             : type_name(v),
-                         json_is_string(v) ? "\"" : "");
+    S->kind = SQ_MODSPEC_FINITE;
+    if (v) {
+        int k = -1;
+        for (int i = 0; i < 3 && json_is_string(v); i++)
+            if (strcmp(json_string_value(v), types[i]) == 0)
+                k = i;
+        if (k < 0)
+            return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "type", 0),
+                             "\"type\" is %s%s%s: expected \"finite dimensional module\", "
+                             "\"finitely presented module\" or \"real projective space\"",
+                             json_is_string(v) ? "\"" : "",
+                             json_is_string(v)
+                                 ? spec_clip(S, json_string_value(v), json_string_length(v))
+                                 : spec_type_name(v),
+                             json_is_string(v) ? "\"" : "");
+        S->kind = k;
+    }
     v = json_object_get(root, "p");
     if (v && !json_is_integer(v))
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, "p", 0), "\"p\" must be the integer 2, not %s",
-                         type_name(v));
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "p", 0), "\"p\" must be the integer 2, not %s",
+                         spec_type_name(v));
     if (v && json_integer_value(v) != 2)
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, "p", 0),
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "p", 0),
                          "\"p\" is %lld: adams works at the prime 2 only",
                          (long long)json_integer_value(v));
-    if (json_object_get(root, "cofiber"))
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, "cofiber", 0),
-                         "\"cofiber\": cofibers of classes are not supported yet");
     return 0;
 }
 
@@ -305,9 +312,9 @@ static int read_shift(spec_t *S, json_t *root, int32_t *shift)
     *shift = 0;
     if (!v)
         return 0;
-    size_t pos = key_pos(S, "shift", 0);
+    size_t pos = spec_key_pos(S, "shift", 0);
     if (!json_is_integer(v))
-        return spec_fail(S, SQ_E_INVAL, pos, "\"shift\" must be an integer, not %s", type_name(v));
+        return spec_fail(S, SQ_E_INVAL, pos, "\"shift\" must be an integer, not %s", spec_type_name(v));
     json_int_t k = json_integer_value(v);
     if (k < -SQ_MODSPEC_MAX_DEGREE || k > SQ_MODSPEC_MAX_DEGREE)
         return spec_fail(S, SQ_E_RANGE, pos, "\"shift\" %lld is out of range (|shift| <= %d)",
@@ -350,14 +357,14 @@ static int read_gen(spec_t *S, const char *name, json_t *v, size_t gens_pos)
     const char *why = bad_name(name);
     const char *nm = spec_clip(S, name, strlen(name));
     if (why)
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, name, gens_pos), "generator \"%s\": %s", nm,
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, name, gens_pos), "generator \"%s\": %s", nm,
                          why);
     if (!json_is_integer(v))
-        return spec_fail(S, SQ_E_INVAL, key_pos(S, name, gens_pos),
-                         "generator %s: the degree must be an integer, not %s", nm, type_name(v));
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, name, gens_pos),
+                         "generator %s: the degree must be an integer, not %s", nm, spec_type_name(v));
     json_int_t d = json_integer_value(v);
     if (d < -SQ_MODSPEC_MAX_DEGREE || d > SQ_MODSPEC_MAX_DEGREE)
-        return spec_fail(S, SQ_E_RANGE, key_pos(S, name, gens_pos),
+        return spec_fail(S, SQ_E_RANGE, spec_key_pos(S, name, gens_pos),
                          "generator %s: degree %lld is out of range (|degree| <= %d)", nm,
                          (long long)d, SQ_MODSPEC_MAX_DEGREE);
     spec_gen_t *g = &S->gens[S->ngens];
@@ -370,14 +377,14 @@ static int read_gen(spec_t *S, const char *name, json_t *v, size_t gens_pos)
 static int read_gens(spec_t *S, json_t *root)
 {
     json_t *gens = json_object_get(root, "gens");
-    size_t pos = key_pos(S, "gens", 0);
+    size_t pos = spec_key_pos(S, "gens", 0);
     if (!gens)
         return spec_fail(S, SQ_E_INVAL, SPEC_NOPOS,
                          "missing \"gens\": an object {\"name\": degree, ...} listing the basis");
     if (!json_is_object(gens))
         return spec_fail(S, SQ_E_INVAL, pos,
                          "\"gens\" must be an object {\"name\": degree, ...}, not %s",
-                         type_name(gens));
+                         spec_type_name(gens));
     size_t n = json_object_size(gens);
     if (n == 0)
         return spec_fail(S, SQ_E_INVAL, pos, "\"gens\" is empty: a module needs a generator");
@@ -402,14 +409,15 @@ static int read_gens(spec_t *S, json_t *root)
 
 /* ---- Profile ---------------------------------------------------------------- */
 
-/* Whether h_1..h_len (h_i = 0 beyond) is the profile of a sub-Hopf algebra
- * of A: for all i, j >= 1, h_i <= j + h_{i+j} or h_j <= h_{i+j} (Adams and
- * Margolis).  Only i, j <= len can fail.  Sets *bi, *bj to a failing pair. */
-static int is_hopf_profile(const int32_t *h, int len, int *bi, int *bj)
+/* Whether h_1..h_len (h_i = beyond for i > len: 0 for a truncated profile,
+ * infinite otherwise) is the profile of a sub-Hopf algebra of A: for all
+ * i, j >= 1, h_i <= j + h_{i+j} or h_j <= h_{i+j} (Adams and Margolis).
+ * Only i, j <= len can fail.  Sets *bi, *bj to a failing pair. */
+static int is_hopf_profile(const int32_t *h, int len, int32_t beyond, int *bi, int *bj)
 {
     for (int i = 1; i <= len; i++)
         for (int j = 1; j <= len; j++) {
-            int32_t hij = i + j <= len ? h[i + j - 1] : 0;
+            int32_t hij = i + j <= len ? h[i + j - 1] : beyond;
             if (h[i - 1] > j + hij && h[j - 1] > hij) {
                 *bi = i;
                 *bj = j;
@@ -419,7 +427,11 @@ static int is_hopf_profile(const int32_t *h, int len, int *bi, int *bj)
     return 1;
 }
 
-static int read_p_part(spec_t *S, json_t *pp, size_t pos)
+/* Stands for an infinite profile entry: r_i < 2^30 holds for every Milnor
+ * basis element of degree <= MILNOR_MAX_DEGREE. */
+#define PROFILE_INFINITE 30
+
+static int read_p_part(spec_t *S, json_t *pp, int truncated, size_t pos)
 {
     if (!json_is_array(pp) || json_array_size(pp) == 0 || json_array_size(pp) > 16)
         return spec_fail(S, SQ_E_INVAL, pos,
@@ -435,11 +447,18 @@ static int read_p_part(spec_t *S, json_t *pp, size_t pos)
     }
     S->plen = (int)json_array_size(pp);
     int i, j;
-    if (!is_hopf_profile(S->profile, S->plen, &i, &j))
+    if (!is_hopf_profile(S->profile, S->plen, truncated ? 0 : 1000, &i, &j))
         return spec_fail(S, SQ_E_INVAL, pos,
                          "\"profile\": \"p_part\" is not the profile of a sub-Hopf algebra of A "
                          "(h_%d > %d + h_%d and h_%d > h_%d)",
                          i, j, i + j, j, i + j);
+    /* Positions past MILNOR_MAX_LEN never occur below MILNOR_MAX_DEGREE; a
+     * profile that is not truncated is infinite past its list. */
+    if (S->plen > MILNOR_MAX_LEN)
+        S->plen = MILNOR_MAX_LEN;
+    if (!truncated)
+        while (S->plen < MILNOR_MAX_LEN)
+            S->profile[S->plen++] = PROFILE_INFINITE;
     return 0;
 }
 
@@ -448,23 +467,28 @@ static int read_profile(spec_t *S, json_t *root)
     json_t *prof = json_object_get(root, "profile");
     if (!prof)
         return 0;
-    size_t pos = key_pos(S, "profile", 0);
+    size_t pos = spec_key_pos(S, "profile", 0);
     if (!json_is_object(prof))
         return spec_fail(S, SQ_E_INVAL, pos,
                          "\"profile\" must be an object {\"truncated\": true, \"p_part\": [...]}, "
                          "not %s",
-                         type_name(prof));
+                         spec_type_name(prof));
     const char *key;
     json_t *v;
     json_object_foreach(prof, key, v)
     {
         warn_unknown(S, key, pos, profile_keys, " in \"profile\"");
     }
-    if (!json_is_true(json_object_get(prof, "truncated")))
-        return spec_fail(
-            S, SQ_E_INVAL, pos,
-            "\"profile\": only truncated profiles are supported (\"truncated\": true)");
-    return read_p_part(S, json_object_get(prof, "p_part"), pos);
+    if (json_object_get(prof, "q_part"))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"profile\": \"q_part\" is for odd primes; at p = 2 the profile is "
+                         "\"p_part\" alone");
+    json_t *tr = json_object_get(prof, "truncated");
+    if (!json_is_boolean(tr))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"profile\": \"truncated\" must be true (entries past \"p_part\" are "
+                         "0) or false (they are infinite)");
+    return read_p_part(S, json_object_get(prof, "p_part"), json_is_true(tr), pos);
 }
 
 /* ---- Actions ---------------------------------------------------------------- */
@@ -474,11 +498,11 @@ static int read_actions(spec_t *S, json_t *root)
     json_t *acts = json_object_get(root, "actions");
     if (!acts)
         return 0;
-    size_t pos = key_pos(S, "actions", 0);
+    size_t pos = spec_key_pos(S, "actions", 0);
     if (!json_is_array(acts))
         return spec_fail(S, SQ_E_INVAL, pos,
                          "\"actions\" must be a list of strings like \"Sq1 x0 = x1\", not %s",
-                         type_name(acts));
+                         spec_type_name(acts));
     size_t n = json_array_size(acts);
     const char **strs = sq_calloc(n + 1, sizeof *strs);
     for (size_t i = 0; i < n; i++) {
@@ -487,7 +511,7 @@ static int read_actions(spec_t *S, json_t *root)
             sq_free(strs);
             return spec_fail(S, SQ_E_INVAL, pos,
                              "\"actions\" entry %zu must be a string like \"Sq1 x0 = x1\", not %s",
-                             i + 1, type_name(a));
+                             i + 1, spec_type_name(a));
         }
         strs[i] = json_string_value(a);
     }
@@ -609,21 +633,96 @@ static void copy_description(json_t *root, const sq_modspec_opts_t *o)
              json_is_string(d) ? json_string_value(d) : "");
 }
 
+/* Reads the keys of S->kind (after the header and "shift"). */
+static int read_kind(spec_t *S, json_t *root)
+{
+    static const char *const fd_foreign[] = {"adem_relations", "milnor_relations", "min", "max",
+                                             "clear_bottom", NULL};
+    int rc = 0;
+    switch (S->kind) {
+    case SQ_MODSPEC_FINITE:
+        for (int i = 0; fd_foreign[i] && !rc; i++)
+            if (json_object_get(root, fd_foreign[i]))
+                rc = spec_fail(S, SQ_E_INVAL, spec_key_pos(S, fd_foreign[i], 0),
+                               "\"%s\" does not belong to a finite dimensional module (it has "
+                               "\"gens\" and \"actions\"; see \"type\")",
+                               fd_foreign[i]);
+        if (!rc)
+            rc = read_gens(S, root);
+        if (!rc)
+            rc = read_profile(S, root);
+        if (!rc)
+            rc = read_actions(S, root);
+        return rc;
+    case SQ_MODSPEC_PRESENTED:
+        rc = read_gens(S, root);
+        if (!rc)
+            rc = read_profile(S, root);
+        if (!rc && S->plen)
+            rc = spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "profile", 0),
+                           "\"profile\": finitely presented modules over a subalgebra are not "
+                           "supported");
+        if (!rc)
+            rc = spec_read_relations(S, root);
+        return rc;
+    default:
+        rc = spec_read_projective(S, root);
+        if (!rc)
+            rc = read_profile(S, root);
+        return rc;
+    }
+}
+
+/* What the load found out, into info. */
+static void fill_info(const spec_t *S, int32_t shift, sq_modspec_info_t *info)
+{
+    info->kind = (sq_modspec_kind_t)S->kind;
+    if (S->kind == SQ_MODSPEC_PROJECTIVE) {
+        info->infinite = !S->rp_have_max;
+        info->bottom = S->rp_min + shift;
+        info->span = S->rp_have_max ? S->rp_max - S->rp_min : 0;
+    } else {
+        info->infinite = S->kind == SQ_MODSPEC_PRESENTED;
+        info->bottom = S->gens[0].fdeg + shift;
+        info->span = S->gens[S->ngens - 1].fdeg - S->gens[0].fdeg;
+    }
+}
+
+/* Builds the module of an infinite kind. */
+static int build_infinite(spec_t *S, const char *display, int32_t shift,
+                          const sq_modspec_opts_t *o, fdmod_t **out)
+{
+    int finite_rp = S->kind == SQ_MODSPEC_PROJECTIVE && S->rp_have_max;
+    if (!finite_rp && !(o && o->have_max_degree))
+        return spec_fail(S, SQ_E_INVAL, SPEC_NOPOS,
+                         "the module is infinite: a computation must say up to which degree it "
+                         "is needed (max_degree)");
+    int64_t top = finite_rp ? (int64_t)S->rp_max + shift : o->max_degree;
+    if (top > SQ_MODSPEC_MAX_DEGREE)
+        top = SQ_MODSPEC_MAX_DEGREE;
+    char *name = module_name(display, shift);
+    int rc = S->kind == SQ_MODSPEC_PROJECTIVE
+                 ? spec_build_projective(S, name, shift, (int32_t)top, out)
+                 : spec_build_presented(S, name, shift, (int32_t)top, out);
+    sq_free(name);
+    return rc;
+}
+
 static int load(spec_t *S, json_t **root, const char *display, const sq_modspec_opts_t *o,
                 fdmod_t **out)
 {
     int32_t shift;
+    sq_modspec_info_t info_local, *info = o && o->info ? o->info : &info_local;
+    memset(info, 0, sizeof *info);
     int rc = load_json(S, root);
     if (!rc)
         rc = check_header(S, *root);
     if (!rc)
         rc = read_shift(S, *root, &shift);
     if (!rc)
-        rc = read_gens(S, *root);
+        rc = read_kind(S, *root);
     if (!rc)
-        rc = read_profile(S, *root);
-    if (!rc)
-        rc = read_actions(S, *root);
+        rc = spec_read_cofiber(S, *root, info);
     if (rc)
         return rc;
     int32_t max_span = o && o->max_span > 0 && o->max_span < SQ_MODSPEC_MAX_SPAN
@@ -633,7 +732,11 @@ static int load(spec_t *S, json_t **root, const char *display, const sq_modspec_
     if (extra < -SQ_MODSPEC_MAX_DEGREE || extra > SQ_MODSPEC_MAX_DEGREE)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS, "shift %d is out of range (|shift| <= %d)",
                          (int)extra, SQ_MODSPEC_MAX_DEGREE);
-    return build(S, display, shift + extra, max_span, out);
+    shift += extra;
+    fill_info(S, shift, info);
+    if (S->kind == SQ_MODSPEC_FINITE)
+        return build(S, display, shift, max_span, out);
+    return build_infinite(S, display, shift, o, out);
 }
 
 int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const char *display_name,
@@ -657,6 +760,7 @@ int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const cha
     if (!rc)
         copy_description(root, opts);
     spec_free_actions(&S);
+    spec_free_relations(&S);
     sq_free(S.gens);
     sq_free(S.by_name);
     json_decref(root);

@@ -51,16 +51,42 @@ extern "C" {
 /* Largest estimated size of the action tables of the finished module, in
  * bytes (sum over pairs of nonzero degrees e < f of
  * dim A_{f-e} * dim M_e * 8 * ceil(dim M_f / 64)); refused beyond. */
-#define SQ_MODSPEC_MAX_TABLES ((int64_t)1 << 30)
+#define SQ_MODSPEC_MAX_TABLES SQ_MODULE_TABLE_LIMIT
+
+/* The kinds of module a file can describe ("type"). */
+typedef enum {
+    SQ_MODSPEC_FINITE = 0,      /* "finite dimensional module": gens + actions */
+    SQ_MODSPEC_PRESENTED = 1,   /* "finitely presented module": gens + relations */
+    SQ_MODSPEC_PROJECTIVE = 2   /* "real projective space": min, max, clear_bottom */
+} sq_modspec_kind_t;
+
+/* What a load found out about the module besides the fdmod_t. */
+typedef struct {
+    sq_modspec_kind_t kind;
+    int infinite;     /* 1: the module is infinite; what was built is its quotient by the
+                       * degrees above opts.max_degree (exact for Ext in stems < max_degree) */
+    int32_t bottom;   /* lowest degree of a cell, after every shift */
+    int32_t span;     /* top - bottom of the cells the file names: the generators (finite and
+                       * finitely presented), max - min (a finite projective space), 0 (an
+                       * infinite one); sets the default filtration of a run */
+    int cofiber;      /* 1: the file asks for the cofiber of the class x_(t - s, s, idx) of
+                       * the module (the key "cofiber"); the caller resolves it */
+    int32_t cof_s, cof_t;
+    int64_t cof_idx;
+} sq_modspec_info_t;
 
 /* Options of a load.  A zeroed struct (or a NULL pointer) means: no shift,
- * span limit SQ_MODSPEC_MAX_SPAN, warnings discarded, no description. */
+ * span limit SQ_MODSPEC_MAX_SPAN, warnings discarded, no description, no
+ * truncation (an infinite module is then refused). */
 typedef struct {
     int32_t shift;          /* added to every degree, after the file's own "shift" */
     int32_t max_span;       /* largest top - bottom accepted; 0: SQ_MODSPEC_MAX_SPAN */
     FILE *warn;             /* where one-line warnings go; NULL: discarded */
     char *description;      /* if not NULL, receives the "description" ("" if none), */
     size_t description_len; /*   NUL-terminated, truncated to description_len bytes */
+    int have_max_degree;    /* 1: an infinite module is truncated to degrees <= max_degree */
+    int32_t max_degree;     /*   (Ext through stem N needs degrees <= N + 1) */
+    sq_modspec_info_t *info; /* if not NULL, receives what the load found out */
 } sq_modspec_opts_t;
 
 /* Builds the module described by the JSON text buf[0..len-1] (need not be

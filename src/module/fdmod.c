@@ -225,3 +225,22 @@ fdmod_t *fdmod_sphere(void)
     fdmod_add_basis(M, 0, "x0");
     return M;
 }
+
+fdmod_t *fdmod_new_shifted(const fdmod_t *M, int32_t k, const char *name)
+{
+    fdmod_t *N = fdmod_new(name ? name : M->name, M->min_deg + k, M->max_deg + k);
+    for (int32_t d = 0; d < M->span; d++)
+        for (int64_t i = 0; i < M->dim[d]; i++)
+            fdmod_add_basis(N, M->min_deg + d + k, M->names[d][i]);
+    for (int64_t i = 0; i < (int64_t)M->span * M->span; i++) {
+        const action_block_t *b = &M->act[i];
+        if (!b->vecs)
+            continue;
+        int64_t n = b->nops * M->dim[i / M->span] * b->limbs;
+        N->act[i] = *b;
+        N->act[i].vecs = sq_malloc(sq_mul_size((size_t)n, sizeof(uint64_t)));
+        memcpy(N->act[i].vecs, b->vecs, (size_t)n * sizeof(uint64_t));
+    }
+    fdmod_set_profile(N, M->profile, M->profile_len);
+    return N;
+}

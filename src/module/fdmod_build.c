@@ -180,39 +180,61 @@ static void format_vec(char *buf, size_t n, const fdmod_t *M, int32_t deg, const
         snprintf(buf, n, "0");
 }
 
-/* Checks (Sq^a phi) x = Sq^a (phi x) for every phi of degree d - a. */
-static int check_degree(const fdmod_t *M, const milnor_t *A, int32_t d, char *err, size_t errlen)
+/* w ^= the stored vector Sq(op) x_j of M_{e + k} (nothing when it is zero). */
+static void xor_action(uint64_t *w, const fdmod_t *M, int32_t k, int64_t op, int32_t e, int64_t j,
+                       int64_t limbs)
+{
+    const uint64_t *a = fdmod_action(M, k, op, e, j);
+    if (a)
+        for (int64_t l = 0; l < limbs; l++)
+            w[l] ^= a[l];
+}
+
+/* Checks (Sq^a phi) x = Sq^a (phi x) for every phi of degree d - a > 0 and
+ * every basis element x.  Scratch is sized once for the largest degree of M
+ * (maxdim), and the product Sq^a phi is computed only when some degree e
+ * has both M_e and M_{e+d} nonzero. */
+static int check_degree(const fdmod_t *M, const milnor_t *A, int32_t d, int64_t maxdim, char *err,
+                        size_t errlen)
 {
     int32_t lo = fdmod_bottom(M), hi = fdmod_top(M);
-    int64_t dim = milnor_dim(A, d);
+    int any = 0;
+    for (int32_t e = lo; e + d <= hi && !any; e++)
+        any = fdmod_dim(M, e) && fdmod_dim(M, e + d);
+    if (!any)
+        return 0;
+    int64_t dim = milnor_dim(A, d), nterms;
+    size_t ml = (size_t)f2_limbs(maxdim) + 1;
     uint64_t *prod = sq_calloc((size_t)f2_limbs(dim) + 1, 8);
+    int64_t *terms = sq_malloc(sq_mul_size((size_t)dim + 1, sizeof *terms));
+    uint64_t *lhs = sq_calloc(ml, 8), *rhs = sq_calloc(ml, 8);
     int rc = 0;
-    for (int32_t a = 1; a <= d && !rc; a *= 2) {
+    for (int32_t a = 1; a < d && !rc; a *= 2) {
         if (!have_gen(A, a))
             continue;
         int64_t ia = sq_index(A, a);
         for (int64_t phi = 0; phi < milnor_dim(A, d - a) && !rc; phi++) {
-            if (d - a == 0)
-                continue; /* phi = 1: nothing to check */
             memset(prod, 0, (size_t)(f2_limbs(dim) + 1) * 8);
             milnor_mul_add(A, prod, 0, a, ia, d - a, phi);
+            nterms = 0; /* the Sq(T) in the product, as a list: scanned per x below */
+            for (int64_t l = 0; l < f2_limbs(dim); l++)
+                for (uint64_t w = prod[l]; w; w &= w - 1)
+                    terms[nterms++] = l * 64 + __builtin_ctzll(w);
             for (int32_t e = lo; e + d <= hi && !rc; e++) {
-                int64_t od = fdmod_dim(M, e + d), md = fdmod_dim(M, e + d - a);
-                size_t ol = (size_t)f2_limbs(od) + 1, ml = (size_t)f2_limbs(md) + 1;
-                uint64_t *lhs = sq_calloc(ol, 8), *rhs = sq_calloc(ol, 8), *mid = sq_calloc(ml, 8);
-                uint64_t *x = sq_calloc((size_t)f2_limbs(fdmod_dim(M, e)) + 1, 8);
-                for (int64_t j = 0; j < fdmod_dim(M, e) && !rc; j++) {
-                    memset(x, 0, (size_t)(f2_limbs(fdmod_dim(M, e)) + 1) * 8);
-                    x[j >> 6] |= 1ULL << (j & 63);
-                    memset(lhs, 0, ol * 8);
-                    memset(rhs, 0, ol * 8);
-                    memset(mid, 0, ml * 8);
-                    for (int64_t th = 0; th < dim; th++)
-                        if ((prod[th >> 6] >> (th & 63)) & 1)
-                            fdmod_act_add(M, lhs, 0, d, th, e, x);
-                    fdmod_act_add(M, mid, 0, d - a, phi, e, x);
-                    fdmod_act_add(M, rhs, 0, a, ia, e + d - a, mid);
-                    if (memcmp(lhs, rhs, ol * 8) != 0) {
+                int64_t in = fdmod_dim(M, e), od = fdmod_dim(M, e + d);
+                int64_t md = fdmod_dim(M, e + d - a), ol = f2_limbs(od);
+                if (!in || !od)
+                    continue;
+                for (int64_t j = 0; j < in && !rc; j++) {
+                    memset(lhs, 0, (size_t)ol * 8);
+                    memset(rhs, 0, (size_t)ol * 8);
+                    for (int64_t t = 0; t < nterms; t++)
+                        xor_action(lhs, M, d, terms[t], e, j, ol);
+                    const uint64_t *mid = fdmod_action(M, d - a, phi, e, j);
+                    for (int64_t l = 0; mid && l < f2_limbs(md); l++)
+                        for (uint64_t w = mid[l]; w; w &= w - 1)
+                            xor_action(rhs, M, a, ia, e + d - a, l * 64 + __builtin_ctzll(w), ol);
+                    if (memcmp(lhs, rhs, (size_t)ol * 8) != 0) {
                         char ph[64], l[256], r[256];
                         milnor_format(ph, sizeof ph, A, d - a, phi);
                         format_vec(l, sizeof l, M, e + d, lhs);
@@ -224,15 +246,30 @@ static int check_degree(const fdmod_t *M, const milnor_t *A, int32_t d, char *er
                         rc = SQ_E_INVAL;
                     }
                 }
-                sq_free(lhs);
-                sq_free(rhs);
-                sq_free(mid);
-                sq_free(x);
             }
         }
     }
     sq_free(prod);
+    sq_free(terms);
+    sq_free(lhs);
+    sq_free(rhs);
     return rc;
+}
+
+int fdmod_check_module(const fdmod_t *M, const milnor_t *A, char *err, size_t errlen)
+{
+    int32_t span = fdmod_top(M) - fdmod_bottom(M);
+    if (span <= 1)
+        return 0; /* only Sq^1 * 1 = Sq^1: nothing to check */
+    SQ_CHECK(milnor_max_degree(A) >= span, "fdmod_check_module: algebra too small");
+    int64_t maxdim = 1;
+    for (int32_t e = fdmod_bottom(M); e <= fdmod_top(M); e++)
+        if (fdmod_dim(M, e) > maxdim)
+            maxdim = fdmod_dim(M, e);
+    for (int32_t d = 2; d <= span; d++)
+        if (check_degree(M, A, d, maxdim, err, errlen))
+            return SQ_E_INVAL;
+    return 0;
 }
 
 int fdmod_complete(fdmod_t *M, const milnor_t *A, char *err, size_t errlen)
@@ -265,8 +302,5 @@ int fdmod_complete(fdmod_t *M, const milnor_t *A, char *err, size_t errlen)
     sq_free(tmp);
     if (rc)
         return rc;
-    for (int32_t d = 2; d <= span; d++)
-        if (check_degree(M, A, d, err, errlen))
-            return SQ_E_INVAL;
-    return 0;
+    return fdmod_check_module(M, A, err, errlen);
 }

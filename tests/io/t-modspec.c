@@ -90,7 +90,10 @@ TEST(shipped_list_and_descriptions)
     for (int64_t i = 0; i < n; i++) {
         char desc[512], err[1024];
         fdmod_t *M;
-        sq_modspec_opts_t o = {.description = desc, .description_len = sizeof desc};
+        sq_modspec_opts_t o = {.description = desc,
+                               .description_len = sizeof desc,
+                               .have_max_degree = 1,
+                               .max_degree = 30};
         if (sq_modspec_load_file(&M, paths[i], NULL, &o, err, sizeof err))
             sq_test_fail(__FILE__, __LINE__, "%s", err);
         if (strlen(desc) < 10)
@@ -259,9 +262,13 @@ TEST(errors_document)
                  "t.json:1: \"p\" is 3: adams works at the prime 2 only");
     expect_error(__LINE__, "{\"p\": \"2\", \"gens\": {\"x0\": 0}}", SQ_E_INVAL,
                  "t.json:1: \"p\" must be the integer 2, not a string");
+    expect_error(__LINE__, "{\"type\": \"sphere\", \"min\": -4}", SQ_E_INVAL,
+                 "t.json:1: \"type\" is \"sphere\": expected \"finite dimensional module\", "
+                 "\"finitely presented module\" or \"real projective space\"");
+    /* An infinite module needs a truncation degree from the caller. */
     expect_error(__LINE__, "{\"type\": \"real projective space\", \"min\": -4}", SQ_E_INVAL,
-                 "t.json:1: \"type\" is \"real projective space\": only \"finite dimensional "
-                 "module\" is supported");
+                 "t.json: the module is infinite: a computation must say up to which degree it "
+                 "is needed (max_degree)");
     expect_error(__LINE__, "{\"gens\": {\"x0\": 0}, \"sq_actions\": [[1]]}", SQ_E_INVAL,
                  "t.json:1: \"sq_actions\" (the legacy form of the actions) is not supported; "
                  "give them as strings in \"actions\", e.g. \"Sq1 x0 = x1\"");
@@ -394,8 +401,14 @@ TEST(errors_malformed_actions)
 TEST(errors_profile)
 {
     expect_error(__LINE__, "{\"gens\": {\"x0\": 0}, \"profile\": {\"p_part\": [2, 1]}}", SQ_E_INVAL,
-                 "t.json:1: \"profile\": only truncated profiles are supported (\"truncated\": "
-                 "true)");
+                 "t.json:1: \"profile\": \"truncated\" must be true (entries past \"p_part\" "
+                 "are 0) or false (they are infinite)");
+    expect_error(__LINE__,
+                 "{\"gens\": {\"x0\": 0}, \"profile\": {\"truncated\": true, \"p_part\": [2, 1], "
+                 "\"q_part\": 3}}",
+                 SQ_E_INVAL,
+                 "t.json:1: \"profile\": \"q_part\" is for odd primes; at p = 2 the profile is "
+                 "\"p_part\" alone");
     expect_error(__LINE__, "{\"gens\": {\"x0\": 0}, \"profile\": [2, 1]}", SQ_E_INVAL,
                  "t.json:1: \"profile\" must be an object {\"truncated\": true, \"p_part\": "
                  "[...]}, not an array");

@@ -158,8 +158,14 @@ TEST(cli_modules_verb)
             sq_test_fail(__FILE__, __LINE__, "'%s' missing from:\n%s", names[i], out);
         sq_free(with_nl);
     }
-    ASSERT(strstr(out, "Joker   degrees 0..4") != NULL);
-    ASSERT(strstr(out, "tmf2    degree 0 ") != NULL);
+    /* One line per module: name, padding, degrees, description. */
+    const char *joker = strstr(out, "\nJoker ");
+    ASSERT(joker != NULL && strncmp(joker + strspn(joker + 6, " ") + 6, "degrees 0..4 ", 13) == 0);
+    const char *tmf = strstr(out, "\ntmf2 ");
+    ASSERT(tmf != NULL && strncmp(tmf + strspn(tmf + 5, " ") + 5, "degree 0 ", 9) == 0);
+    /* Infinite modules say so. */
+    const char *rp = strstr(out, "\nRP_inf ");
+    ASSERT(rp != NULL && strncmp(rp + strspn(rp + 7, " ") + 7, "degrees 1..inf ", 15) == 0);
     ASSERT(sq_test_count_lines(out) >= 9);
     sq_free(out);
     sq_free(err);
