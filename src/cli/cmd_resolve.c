@@ -280,6 +280,18 @@ static void engine_note(const resolve_opts_t *o, const fdmod_t *M, const sq_mods
     }
 }
 
+/* The notes on stderr, once the run is known to be valid: the filtration
+ * chosen when --max-s was not given, and the engine auto chose. */
+static void notes(const resolve_opts_t *o, const fdmod_t *M, const sq_modspec_info_t *info)
+{
+    if (!o->have_max_s && o->progress >= 0)
+        fprintf(stderr,
+                "adams: --max-s not given; using %lld ((stem - bottom)/2 + 3 + span %d: every "
+                "nonzero group of stems <= %lld except the h_0-tower)\n",
+                (long long)o->max_s, (int)info->span, (long long)o->stem);
+    engine_note(o, M, info);
+}
+
 static int64_t cofiber_ext(const void *C, int32_t s, int32_t n)
 {
     return resol_cofiber_ext_dim((const resol_cofiber_t *)C, s, n);
@@ -299,6 +311,7 @@ static int run_cofiber(const resolve_opts_t *o, const fdmod_t *M, const sq_modsp
         cli_error("%s", err);
         return CLI_USAGE;
     }
+    notes(o, M, info);
     rc = o->csv ? sq_chart_write_csv_fn(stdout, cofiber_ext, C, bottom, (int32_t)o->stem,
                                         (int32_t)o->max_s)
                 : sq_chart_write_dots_fn(stdout, cofiber_ext, C, bottom, (int32_t)o->stem,
@@ -343,17 +356,12 @@ int cmd_resolve(int argc, char **argv)
         fdmod_free(M);
         return CLI_USAGE;
     }
-    if (!o.have_max_s && o.progress >= 0)
-        fprintf(stderr,
-                "adams: --max-s not given; using %lld ((stem - bottom)/2 + 3 + span %d: every "
-                "nonzero group of stems <= %lld except the h_0-tower)\n",
-                (long long)o.max_s, (int)info.span, (long long)o.stem);
-    engine_note(&o, M, &info);
     if (info.cofiber) {
         int rc = run_cofiber(&o, M, &info, bottom);
         fdmod_free(M);
         return rc;
     }
+    notes(&o, M, &info);
     resol_t *R = resol_new(M, (int32_t)o.max_s, (int32_t)o.stem);
     sq_pool_t *pool = o.threads > 1 ? sq_pool_new((int)o.threads) : NULL;
     int show = o.progress > 0 || (o.progress == 0 && isatty(STDERR_FILENO));
