@@ -33,13 +33,13 @@
 
 /* One degree of the quotient. */
 typedef struct {
-    int64_t phi;     /* dim Phi_d */
-    int64_t *off;    /* ngens + 1 offsets of the generator blocks in Phi_d */
-    int64_t dim;     /* dim M_d */
-    int64_t *bgen;   /* dim entries: generator of each basis element */
-    int64_t *bridx;  /* dim entries: index of its Sq(R) in A_{d - deg g} */
-    int64_t rl;      /* f2_limbs(dim) */
-    uint64_t *red;   /* phi rows of rl limbs: the image of each free column in M_d */
+    int64_t phi;    /* dim Phi_d */
+    int64_t *off;   /* ngens + 1 offsets of the generator blocks in Phi_d */
+    int64_t dim;    /* dim M_d */
+    int64_t *bgen;  /* dim entries: generator of each basis element */
+    int64_t *bridx; /* dim entries: index of its Sq(R) in A_{d - deg g} */
+    int64_t rl;     /* f2_limbs(dim) */
+    uint64_t *red;  /* phi rows of rl limbs: the image of each free column in M_d */
 } fp_deg_t;
 
 static double mib(double bytes)
@@ -53,15 +53,16 @@ static int validate(const milnor_t *A, int64_t ngens, const int32_t *gen_deg, in
                     const fpmod_rel_t *rels, int32_t max_deg, char *err, size_t errlen)
 {
     if (ngens < 0 || nrels < 0 || (ngens > 0 && !gen_deg) || (nrels > 0 && !rels)) {
-        snprintf(err, errlen, "bad presentation: %lld generators, %lld relations",
-                 (long long)ngens, (long long)nrels);
+        snprintf(err, errlen, "bad presentation: %lld generators, %lld relations", (long long)ngens,
+                 (long long)nrels);
         return SQ_E_INVAL;
     }
     for (int64_t g = 1; g < ngens; g++)
         if (gen_deg[g] < gen_deg[g - 1]) {
-            snprintf(err, errlen, "generator %lld (degree %d) comes after one of degree %d: "
-                     "generators must be sorted by degree", (long long)g, (int)gen_deg[g],
-                     (int)gen_deg[g - 1]);
+            snprintf(err, errlen,
+                     "generator %lld (degree %d) comes after one of degree %d: "
+                     "generators must be sorted by degree",
+                     (long long)g, (int)gen_deg[g], (int)gen_deg[g - 1]);
             return SQ_E_INVAL;
         }
     for (int64_t i = 0; i < nrels; i++) {
@@ -74,16 +75,18 @@ static int validate(const milnor_t *A, int64_t ngens, const int32_t *gen_deg, in
             const fpmod_term_t *x = &r->terms[t];
             if (x->gen < 0 || x->gen >= ngens || x->opdeg < 0 || !x->op ||
                 (int64_t)x->opdeg + gen_deg[x->gen] != r->deg) {
-                snprintf(err, errlen, "relation %lld (degree %d): term %lld is not homogeneous "
-                         "of that degree on a generator", (long long)i, (int)r->deg, (long long)t);
+                snprintf(err, errlen,
+                         "relation %lld (degree %d): term %lld is not homogeneous "
+                         "of that degree on a generator",
+                         (long long)i, (int)r->deg, (long long)t);
                 return SQ_E_INVAL;
             }
         }
-        if (r->deg <= max_deg && ngens > 0 &&
-            (int64_t)r->deg - gen_deg[0] > milnor_max_degree(A)) {
-            snprintf(err, errlen, "relation %lld has degree %d, beyond the algebra (degree %d "
-                     "above the bottom generator)", (long long)i, (int)r->deg,
-                     (int)milnor_max_degree(A));
+        if (r->deg <= max_deg && ngens > 0 && (int64_t)r->deg - gen_deg[0] > milnor_max_degree(A)) {
+            snprintf(err, errlen,
+                     "relation %lld has degree %d, beyond the algebra (degree %d "
+                     "above the bottom generator)",
+                     (long long)i, (int)r->deg, (int)milnor_max_degree(A));
             return SQ_E_RANGE;
         }
     }
@@ -105,9 +108,8 @@ static void free_offsets(int64_t *off, const milnor_t *A, int64_t ngens, const i
  * RREF, pivots into piv (off[ngens] entries).  Refuses with SQ_E_RANGE,
  * allocating nothing, when the matrix would take more than limit bytes
  * (*bytes gets its size either way). */
-static int relspan(f2mat_t *S, int64_t *piv, const milnor_t *A, const int64_t *off,
-                   int64_t ngens, int64_t nrels, const fpmod_rel_t *rels, int32_t d, double limit,
-                   double *bytes)
+static int relspan(f2mat_t *S, int64_t *piv, const milnor_t *A, const int64_t *off, int64_t ngens,
+                   int64_t nrels, const fpmod_rel_t *rels, int32_t d, double limit, double *bytes)
 {
     int64_t rows = 0, cols = off[ngens];
     for (int64_t i = 0; i < nrels; i++)
@@ -325,19 +327,21 @@ int fpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int64_t ngen
     for (int32_t f = lo; f <= hi && !rc; f++) {
         fp_deg_t *y = &D[f - lo];
         if (reduce_degree(y, A, ng, gen_deg, nrels, rels, f, limit, &bytes)) {
-            snprintf(err, errlen, "the module truncated to degree %d is too large: its relations "
-                     "in degree %d would take %.1f MiB (at most %.1f)", (int)hi, (int)f,
-                     mib(bytes), mib(limit));
+            snprintf(err, errlen,
+                     "the module truncated to degree %d is too large: its relations "
+                     "in degree %d would take %.1f MiB (at most %.1f)",
+                     (int)hi, (int)f, mib(bytes), mib(limit));
             rc = SQ_E_RANGE;
             break;
         }
-        held += (double)y->phi * 8.0 * (double)y->rl;
+        held += 8.0 * ((double)y->phi * (double)y->rl + (double)ng + 1.0);
         for (int32_t e = lo; e < f; e++)
             table += (double)milnor_dim(A, f - e) * (double)D[e - lo].dim * 8.0 * (double)y->rl;
         if (table > limit || held > limit) {
-            snprintf(err, errlen, "the module truncated to degree %d is too large: its %s "
-                     "would take %.1f MiB (at most %.1f)", (int)hi,
-                     table > limit ? "action tables" : "reduction tables",
+            snprintf(err, errlen,
+                     "the module truncated to degree %d is too large: its %s "
+                     "would take %.1f MiB (at most %.1f)",
+                     (int)hi, table > limit ? "action tables" : "reduction tables",
                      mib(table > limit ? table : held), mib(limit));
             rc = SQ_E_RANGE;
         }
@@ -411,28 +415,44 @@ static int first_outside(int64_t *first, const milnor_t *A, int64_t ngens, const
 }
 
 int fpmod_same_submodule(const milnor_t *A, int64_t ngens, const int32_t *gen_deg, int64_t na,
-                         const fpmod_rel_t *a, int64_t nb, const fpmod_rel_t *b,
-                         int64_t *bad_list, int64_t *bad_index)
+                         const fpmod_rel_t *a, int64_t nb, const fpmod_rel_t *b, int64_t *bad_list,
+                         int64_t *bad_index)
 {
+    /* The highest degree above the bottom generator: relations above what A
+     * reaches are compared in a larger copy of A with the same profile (the
+     * basis of each degree does not depend on the degree A is built to). */
+    int64_t need = 0;
+    for (int64_t i = 0; ngens > 0 && gen_deg && i < na + nb; i++) {
+        const fpmod_rel_t *r = i < na ? &a[i] : &b[i - na];
+        if ((int64_t)r->deg - gen_deg[0] > need)
+            need = (int64_t)r->deg - gen_deg[0];
+    }
+    if (need > MILNOR_MAX_DEGREE)
+        return SQ_E_RANGE;
+    milnor_t *own = NULL;
+    if (need > milnor_max_degree(A)) {
+        int32_t h[MILNOR_MAX_LEN];
+        int hl = milnor_profile(A, h);
+        own = hl ? milnor_new_profile((int32_t)need, h, hl) : milnor_new((int32_t)need);
+        A = own;
+    }
     char err[160];
     int rc = validate(A, ngens, gen_deg, na, a, INT32_MAX, err, sizeof err);
     if (!rc)
         rc = validate(A, ngens, gen_deg, nb, b, INT32_MAX, err, sizeof err);
-    if (rc)
-        return rc;
-    for (int64_t list = 0; list < 2; list++) {
+    int same = 1;
+    for (int64_t list = 0; list < 2 && !rc && same; list++) {
         int64_t first;
         rc = list == 0 ? first_outside(&first, A, ngens, gen_deg, na, a, nb, b)
                        : first_outside(&first, A, ngens, gen_deg, nb, b, na, a);
-        if (rc)
-            return rc;
-        if (first >= 0) {
+        if (!rc && first >= 0) {
             if (bad_list)
                 *bad_list = list;
             if (bad_index)
                 *bad_index = first;
-            return 0;
+            same = 0;
         }
     }
-    return 1;
+    milnor_free(own);
+    return rc ? rc : same;
 }

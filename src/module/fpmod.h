@@ -87,7 +87,9 @@ typedef struct {
  * products Sq(Q) * rel (sum over relations of dim A_{d - deg rel} rows, one
  * column per free basis element), then one Milnor product and one table
  * look-up per action vector stored (sum over e < f of dim A_{f-e} dim M_e
- * products).  A//A(1) through degree 100: 2.8 million vectors, 49 MiB.
+ * products).  The tables grow fast: A//A(1) through degree 60 is 0.1
+ * million vectors (0.9 MiB, ~0.03 s), through 100 2.8 million (49 MiB,
+ * ~1 s), through 150 52 million (3 GiB, ~40 s; one core, 2024 x86).
  * Ownership: *out is the caller's, freed with fdmod_free.  A is borrowed
  * for the call only.  Returns 0 or a negative SQ_E_*. */
 int fpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int64_t ngens,
@@ -102,15 +104,20 @@ int fpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int64_t ngen
  * so no truncation is involved.
  * Returns 1 when they agree; 0 when not, with *bad_list = 0 (a relation of
  * a outside b's submodule) or 1 (one of b outside a's; a is checked first)
- * and *bad_index = the smallest such index in that list; a negative SQ_E_*
- * (SQ_E_INVAL: a relation is malformed as in fpmod_build, or a degree
- * exceeds what A reaches above the lowest generator) with the outputs
- * untouched.  bad_list and bad_index may be NULL.
+ * and *bad_index = the smallest such index in that list; or a negative
+ * SQ_E_* with the outputs untouched: SQ_E_INVAL when a relation is
+ * malformed as in fpmod_build, SQ_E_RANGE when a relation lies more than
+ * MILNOR_MAX_DEGREE above the lowest generator or a relation matrix would
+ * exceed 4 GiB.  So test the result with == 1, not as a boolean.
+ * Relations above what A reaches are fine: they are compared in a larger
+ * copy of A with the same profile (op vectors index the same basis, which
+ * does not depend on the degree A is built to).  bad_list and bad_index
+ * may be NULL.
  * Cost: one reduction per distinct relation degree and list, of the size
  * fpmod_build reduces in that degree.  A is only read. */
 int fpmod_same_submodule(const milnor_t *A, int64_t ngens, const int32_t *gen_deg, int64_t na,
-                         const fpmod_rel_t *a, int64_t nb, const fpmod_rel_t *b,
-                         int64_t *bad_list, int64_t *bad_index) SQ_WARN_UNUSED;
+                         const fpmod_rel_t *a, int64_t nb, const fpmod_rel_t *b, int64_t *bad_list,
+                         int64_t *bad_index) SQ_WARN_UNUSED;
 
 #ifdef __cplusplus
 }

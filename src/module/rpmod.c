@@ -116,9 +116,10 @@ int rpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int32_t min,
             if (present(f, lo, hi, clear_bottom))
                 bytes += 8.0 * (double)milnor_dim(A, (int32_t)(f - e));
     if (bytes > (double)max_table_bytes) {
-        snprintf(err, errlen, "the module truncated to degree %d is too large: its action tables "
-                 "would take %.1f MiB (at most %.1f)", (int)max_degree,
-                 bytes / 1048576.0, (double)max_table_bytes / 1048576.0);
+        snprintf(err, errlen,
+                 "the module truncated to degree %d is too large: its action tables "
+                 "would take %.1f MiB (at most %.1f)",
+                 (int)max_degree, bytes / 1048576.0, (double)max_table_bytes / 1048576.0);
         return SQ_E_RANGE;
     }
     fdmod_t *M = new_module(A, name, (int32_t)lo, (int32_t)hi);
