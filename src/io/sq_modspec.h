@@ -46,6 +46,13 @@ extern "C" {
  * tables up to the span, and milnor_new stops at MILNOR_MAX_DEGREE.  (In
  * practice fdmod_complete takes ~5 s at span 128 and minutes at 192.) */
 #define SQ_MODSPEC_MAX_SPAN MILNOR_MAX_DEGREE
+/* Largest degree of an operation in a relation of a finitely presented
+ * module.  Checking that "adem_relations" and "milnor_relations" agree
+ * reduces, in each relation's degree, a matrix with about
+ * (number of relations) * dim A_d rows and (number of generators) * dim A_d
+ * columns; dim A_128 = 2,037 keeps that to megabytes, while dim A_512 is
+ * about a million.  The relations of the peer's files reach degree 17. */
+#define SQ_MODSPEC_MAX_RELATION_DEGREE 128
 /* Largest module file read, in bytes. */
 #define SQ_MODSPEC_MAX_FILE (16 * 1024 * 1024)
 /* Largest estimated size of the action tables of the finished module, in

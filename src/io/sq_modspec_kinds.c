@@ -288,6 +288,11 @@ int spec_build_presented(spec_t *S, const char *name, int32_t shift, int32_t max
     int rc = max_op_degree(S, &maxop);
     if (rc)
         return rc;
+    if (maxop > SQ_MODSPEC_MAX_RELATION_DEGREE)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "a relation has an operation of degree %d, more than the largest "
+                         "supported %d",
+                         (int)maxop, SQ_MODSPEC_MAX_RELATION_DEGREE);
     int64_t span = (int64_t)max_degree - shift - S->gens[0].fdeg;
     int64_t adeg = span > maxop ? span : maxop;
     if (adeg > MILNOR_MAX_DEGREE)

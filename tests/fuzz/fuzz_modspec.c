@@ -27,11 +27,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     fdmod_t *M = NULL;
     char err[512];
-    sq_modspec_opts_t opts = {.max_span = 32};
+    /* Infinite kinds (finitely presented modules, projective spaces) are
+     * truncated to degree 24: the builders run, the tables stay small. */
+    sq_modspec_opts_t opts = {.max_span = 32, .have_max_degree = 1, .max_degree = 24};
     int rc =
         sq_modspec_load_buffer(&M, (const char *)data, size, "fuzz.json", &opts, err, sizeof err);
     if (rc == 0) {
-        if (!M || fdmod_bottom(M) > fdmod_top(M))
+        if (!M)
             sq_abort("loaded but no module");
         fdmod_free(M);
     } else if (M || err[0] == '\0' || strchr(err, '\n')) {
