@@ -22,6 +22,7 @@ const char *sq_strerror(int err)
     case SQ_E_IO: return "input/output error";
     case SQ_E_PARSE: return "parse error";
     case SQ_E_NOGPU: return "no usable GPU";
+    case SQ_E_NOTHREAD: return "a thread could not be created";
     default: return "unknown error";
     }
 }
@@ -46,28 +47,54 @@ size_t sq_mul_size(size_t a, size_t b)
     return a * b;
 }
 
+/* The out-of-memory handler (sq_set_oom_handler); NULL: abort. Written
+ * once at start-up by the program, read by every thread after. */
+static sq_oom_handler_t oom_handler;
+
+void sq_set_oom_handler(sq_oom_handler_t h)
+{
+    oom_handler = h;
+}
+
+/* Test hook (sq_set_alloc_fault): allocations above this many bytes fail. */
+static size_t alloc_fault = SIZE_MAX;
+
+void sq_set_alloc_fault(size_t limit)
+{
+    alloc_fault = limit ? limit : SIZE_MAX;
+}
+
+/* An allocation of n bytes failed: the handler (which must not return),
+ * else abort. */
+SQ_NORETURN static void out_of_memory(size_t n)
+{
+    if (oom_handler)
+        oom_handler(n);
+    sq_abort("out of memory allocating %zu bytes", n);
+}
+
 void *sq_malloc(size_t n)
 {
-    void *p = malloc(n ? n : 1);
+    void *p = n > alloc_fault ? NULL : malloc(n ? n : 1);
     if (!p)
-        sq_abort("out of memory allocating %zu bytes", n);
+        out_of_memory(n);
     return p;
 }
 
 void *sq_calloc(size_t count, size_t size)
 {
     size_t n = sq_mul_size(count, size);
-    void *p = calloc(n ? count : 1, n ? size : 1);
+    void *p = n > alloc_fault ? NULL : calloc(n ? count : 1, n ? size : 1);
     if (!p)
-        sq_abort("out of memory allocating %zu bytes", n);
+        out_of_memory(n);
     return p;
 }
 
 void *sq_realloc(void *p, size_t n)
 {
-    void *q = realloc(p, n ? n : 1);
+    void *q = n > alloc_fault ? NULL : realloc(p, n ? n : 1);
     if (!q)
-        sq_abort("out of memory reallocating %zu bytes", n);
+        out_of_memory(n);
     return q;
 }
 
@@ -83,8 +110,8 @@ void *sq_aligned_calloc(size_t count, size_t size)
     if (rounded < n)
         sq_abort("size overflow aligning %zu bytes", n);
     void *p = NULL;
-    if (posix_memalign(&p, 64, rounded ? rounded : 64) != 0)
-        sq_abort("out of memory allocating %zu aligned bytes", n);
+    if (n > alloc_fault || posix_memalign(&p, 64, rounded ? rounded : 64) != 0)
+        out_of_memory(n);
     memset(p, 0, rounded ? rounded : 64);
     return p;
 }
@@ -173,4 +200,31 @@ int sq_num_cores(void)
 {
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n >= 1 ? (int)n : 1;
+}
+
+/* The smallest of: MemAvailable in /proc/meminfo, and the soft limits on
+ * the address space and the data segment.  0 when none is known. */
+double sq_mem_available(void)
+{
+    double best = 0;
+    FILE *f = fopen("/proc/meminfo", "r");
+    if (f) {
+        char line[256];
+        while (fgets(line, sizeof line, f)) {
+            unsigned long long kb;
+            if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+                best = (double)kb * 1024.0;
+                break;
+            }
+        }
+        fclose(f);
+    }
+    int which[2] = {RLIMIT_AS, RLIMIT_DATA};
+    for (int i = 0; i < 2; i++) {
+        struct rlimit rl;
+        if (getrlimit(which[i], &rl) == 0 && rl.rlim_cur != RLIM_INFINITY &&
+            (best == 0 || (double)rl.rlim_cur < best))
+            best = (double)rl.rlim_cur;
+    }
+    return best;
 }

@@ -48,7 +48,8 @@ enum {
     SQ_E_RANGE = -3,   /* a value is outside what the program supports */
     SQ_E_IO = -4,      /* a read or write failed */
     SQ_E_PARSE = -5,   /* malformed input text */
-    SQ_E_NOGPU = -6    /* an accelerator declined; the caller falls back */
+    SQ_E_NOGPU = -6,   /* an accelerator declined; the caller falls back */
+    SQ_E_NOTHREAD = -7 /* a thread could not be created */
 };
 
 /* Returns a static, human-readable description of an SQ_E_* code. */
@@ -82,7 +83,29 @@ SQ_NORETURN void sq_abort_at(const char *file, int line, const char *fmt, ...) S
 
 /* ---- Allocation --------------------------------------------------------- */
 
-/* malloc/calloc/realloc that abort with the requested size on failure.
+/* Called with the requested size when an allocation fails; must not return
+ * (print one line and exit, or longjmp out).  The library's default (no
+ * handler) aborts with "internal error: out of memory"; the adams program
+ * installs one that prints what was asked and exits with its documented
+ * out-of-memory status (docs/cli.md). */
+typedef void (*sq_oom_handler_t)(size_t bytes);
+
+/* Installs h (NULL: the default).  Call it once, before any thread starts:
+ * it is not synchronised. */
+void sq_set_oom_handler(sq_oom_handler_t h);
+
+/* Test hook: from now on an allocation of more than `limit` bytes fails as
+ * if memory were exhausted (0 restores the default).  For tests of the
+ * out-of-memory paths; call it before any thread starts. */
+void sq_set_alloc_fault(size_t limit);
+
+/* The memory this process can still use, in bytes: the smallest of
+ * MemAvailable (/proc/meminfo) and the soft limits RLIMIT_AS and
+ * RLIMIT_DATA; 0 when none is known.  Cost: reads one small file. */
+double sq_mem_available(void);
+
+/* malloc/calloc/realloc that call the out-of-memory handler with the
+ * requested size on failure (default: abort).
  * sq_malloc(0) returns a valid pointer that must be passed to sq_free. */
 void *sq_malloc(size_t n);
 void *sq_calloc(size_t count, size_t size);

@@ -123,11 +123,21 @@ static void *worker(void *arg)
     return NULL;
 }
 
-sq_pool_t *sq_pool_new(int nthreads)
+/* Test hook (sq_pool_set_fault): creating background thread number
+ * fault_thread (1-based) fails; 0: never. */
+static int fault_thread;
+
+void sq_pool_set_fault(int k)
 {
-    SQ_CHECK(nthreads >= 1, "sq_pool_new: %d threads", nthreads);
+    fault_thread = k;
+}
+
+int sq_pool_create(sq_pool_t **out, int nthreads)
+{
+    SQ_CHECK(nthreads >= 1, "sq_pool_create: %d threads", nthreads);
+    *out = NULL;
     sq_pool_t *p = sq_calloc(1, sizeof *p);
-    p->nthreads = nthreads;
+    p->nthreads = 1; /* threads started so far, the caller included */
     pthread_mutex_init(&p->lock, NULL);
     pthread_cond_init(&p->work, NULL);
     p->threads = sq_calloc((size_t)nthreads, sizeof *p->threads);
@@ -135,9 +145,24 @@ sq_pool_t *sq_pool_new(int nthreads)
         worker_arg_t *wa = sq_malloc(sizeof *wa);
         wa->pool = p;
         wa->index = k;
-        if (pthread_create(&p->threads[k], NULL, worker, wa) != 0)
-            sq_abort("sq_pool_new: cannot create thread %d", k);
+        if (k == fault_thread || pthread_create(&p->threads[k], NULL, worker, wa) != 0) {
+            sq_free(wa);
+            sq_pool_free(p); /* stops and joins the k - 1 started */
+            return SQ_E_NOTHREAD;
+        }
+        pthread_mutex_lock(&p->lock);
+        p->nthreads = k + 1;
+        pthread_mutex_unlock(&p->lock);
     }
+    *out = p;
+    return 0;
+}
+
+sq_pool_t *sq_pool_new(int nthreads)
+{
+    sq_pool_t *p;
+    if (sq_pool_create(&p, nthreads) != 0)
+        sq_abort("sq_pool_new: cannot create %d threads", nthreads - 1);
     return p;
 }
 

@@ -19,6 +19,8 @@
 
 #include <stdint.h>
 
+#include "sq_core.h"
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -42,6 +44,16 @@ typedef struct {
  * (nthreads >= 1; 1 means everything runs on the caller).  Aborts if the
  * threads cannot be created. */
 sq_pool_t *sq_pool_new(int nthreads);
+
+/* As sq_pool_new, but a thread that cannot be created is an error, not an
+ * abort: returns 0 and sets *out, or SQ_E_NOTHREAD with *out = NULL (the
+ * threads already started are stopped and joined).  For programs, which
+ * report it with a message and an exit status. */
+int sq_pool_create(sq_pool_t **out, int nthreads) SQ_WARN_UNUSED;
+
+/* Test hook: sq_pool_create fails when it starts background thread k
+ * (1-based; 0 restores the default).  Call it before creating pools. */
+void sq_pool_set_fault(int k);
 /* Stops and joins the threads; NULL is a no-op.  No work may be pending. */
 void sq_pool_free(sq_pool_t *pool);
 /* The total thread count (1 for a NULL pool). */

@@ -25,16 +25,38 @@ int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err,
                  (int)bottom, fdmod_name(M));
         return SQ_E_RANGE;
     }
-    /* The largest algebra degree a step uses: t_max - bottom. */
-    int64_t need = (int64_t)max_s + max_n + 1 - bottom;
-    if (need > MILNOR_MAX_DEGREE || (int64_t)top - bottom > MILNOR_MAX_DEGREE) {
+    int64_t need = resol_algebra_degree(bottom, top, max_n);
+    if (need > MILNOR_MAX_DEGREE) {
         snprintf(err, errlen,
-                 "stem %d with filtration %d needs Steenrod algebra degree %lld, beyond the "
-                 "supported %d",
-                 (int)max_n, (int)max_s, (long long)need, MILNOR_MAX_DEGREE);
+                 "stem %d needs Steenrod algebra degree %lld, beyond the supported %d",
+                 (int)max_n, (long long)need, MILNOR_MAX_DEGREE);
+        return SQ_E_RANGE;
+    }
+    if ((int64_t)max_s + max_n + 1 > RESOL_MAX_T) {
+        snprintf(err, errlen,
+                 "stem %d with filtration %d reaches internal degree %lld, beyond the supported "
+                 "%d",
+                 (int)max_n, (int)max_s, (long long)max_s + max_n + 1, RESOL_MAX_T);
         return SQ_E_RANGE;
     }
     return 0;
+}
+
+/* Why the algebra stops at degree max_n + 2 - bottom: F_s is generated in
+ * degrees >= bottom + s (a minimal resolution of a module that starts in
+ * degree `bottom` over a connected algebra), and a step at (s, t) has
+ * t <= max_n + s + 1 (stem max_n + 1 computes only a kernel).  So a basis
+ * element (Sq(R), g) of F_s or F_{s-1} in a degree the run reaches has
+ * |R| <= max_n + 2 - bottom, and so has every product Sq(R) * (a block of
+ * d(g)).  The module's own action needs degrees up to top - bottom.  The
+ * filtration does not enter: a tall region (--max-s 500 at stem 20) needs
+ * the algebra to degree 22, not 521. */
+int64_t resol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n)
+{
+    int64_t need = (int64_t)max_n + 2 - bottom;
+    if ((int64_t)top - bottom > need)
+        need = (int64_t)top - bottom;
+    return need > 1 ? need : 1;
 }
 
 resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
@@ -49,9 +71,7 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
     R->top = fdmod_top(M);
     R->t_min = R->min_n;
     R->t_max = max_s + max_n + 1;
-    int32_t adeg = R->t_max - R->min_n;
-    if (fdmod_top(M) - R->min_n > adeg)
-        adeg = fdmod_top(M) - R->min_n;
+    int32_t adeg = (int32_t)resol_algebra_degree(R->min_n, fdmod_top(M), max_n);
     int32_t h[16];
     int hl = fdmod_profile(M, h);
     R->A = hl ? milnor_new_profile(adeg, h, hl) : milnor_new(adeg);
@@ -147,15 +167,32 @@ int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t er
     return 0;
 }
 
+/* The cutoff of auto, measured with bench/run.sh-style runs on one thread
+ * (docs/benchmarks.md, "auto"): Nassau's gain comes from large subalgebras,
+ * which only stems above ~40 reach; below, its per-step overhead makes it
+ * up to 2.1x slower than the classical engine in tall regions ((20, 500):
+ * 0.17 s vs 0.08 s; (45, 300): 0.40 vs 0.23), while both are under a
+ * second; from stem ~50 on it wins ((60, 33): 0.30 vs 0.60; (70, 300):
+ * 2.3 vs 3.1; (100, 53): ~2.5x). */
+#define RESOL_AUTO_NASSAU_MIN_STEMS 40
+
+resol_algo_t resol_auto_engine(const fdmod_t *M, int32_t max_n)
+{
+    int32_t h[16];
+    if (fdmod_profile(M, h) > 0)
+        return RESOL_CLASSICAL; /* Nassau is over the whole algebra only */
+    if ((int64_t)max_n - fdmod_bottom(M) <= RESOL_AUTO_NASSAU_MIN_STEMS)
+        return RESOL_CLASSICAL;
+    return RESOL_NASSAU;
+}
+
 resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo)
 {
     int32_t h[16];
     int sub = fdmod_profile(R->M, h) > 0;
     SQ_CHECK(!(sub && algo == RESOL_NASSAU), "resol_prepare: Nassau over a subalgebra");
-    /* Every module we read is finite, hence bounded: Nassau applies over A;
-     * over a subalgebra the classical engine does the work. */
     if (algo == RESOL_AUTO)
-        algo = sub ? RESOL_CLASSICAL : RESOL_NASSAU;
+        algo = resol_auto_engine(R->M, R->max_n);
     R->algo = algo;
     if (algo == RESOL_NASSAU)
         resol_nassau_init(R);

@@ -32,9 +32,36 @@ typedef struct resol resol_t;
 
 typedef enum {
     RESOL_CLASSICAL = 0, /* the classical minimal resolution: any finite module */
-    RESOL_AUTO = 1,      /* the fastest engine that applies (Nassau for finite modules) */
+    RESOL_AUTO = 1,      /* the faster engine that applies (resol_auto_engine) */
     RESOL_NASSAU = 2     /* Nassau's algorithm (bounded modules at p = 2) */
 } resol_algo_t;
+
+/* Largest internal degree t of a run (max_s + max_n + 1). */
+#define RESOL_MAX_T 1000000
+
+/* The largest degree of the Steenrod algebra a run of a module with cells
+ * in degrees bottom..top through stem max_n uses: max(max_n + 2 - bottom,
+ * top - bottom, 1), whatever the filtration (resol.c says why). */
+int64_t resol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n);
+
+/* What a run will cost, from resol_estimate. */
+typedef struct {
+    double exact_bytes;     /* allocated by every such run, computed exactly from the algebra's
+                             * dimensions and the region: tables and the first step's matrix */
+    double model_bytes;     /* the expected peak, modelled from measured runs (>= exact_bytes;
+                             * good to a factor of ~3) */
+    double seconds;         /* the expected wall time, modelled likewise (rough) */
+    int64_t algebra_degree; /* resol_algebra_degree of the run */
+} resol_estimate_t;
+
+/* Estimates the memory and time of a run of M through (max_s, max_n) with
+ * engine algo on `threads` threads, before anything of the run is
+ * allocated (resol_estimate.c explains the exact and the modelled parts).
+ * Works for any region, including ones resol_check_range refuses.  Cost:
+ * O(algebra degree); allocates a milnor_t of the algebra degree (capped at
+ * MILNOR_MAX_DEGREE). */
+void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t max_n,
+                    int threads, resol_estimate_t *e);
 
 /* Checks that a run of M through stem max_n and filtration max_s is within
  * what the algebra supports.  Returns 0, or SQ_E_RANGE with a one-line
@@ -75,7 +102,16 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t);
  * algebra (no profile).  Returns 0, or SQ_E_INVAL with a one-line reason. */
 int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t errlen);
 
-/* Fixes the engine of R (RESOL_AUTO resolves to Nassau) and builds what it
+/* What RESOL_AUTO means for M through stem max_n: the classical engine for
+ * a module over a subalgebra and for regions of at most 40 stems above the
+ * bottom (Nassau's overhead outweighs its gain there; resol.c has the
+ * measurements), Nassau's algorithm otherwise.  Modules truncated from
+ * infinite ones should be given RESOL_CLASSICAL by the caller (Nassau
+ * applies but gains nothing over a module that reaches the top of the
+ * region). */
+resol_algo_t resol_auto_engine(const fdmod_t *M, int32_t max_n);
+
+/* Fixes the engine of R (RESOL_AUTO: resol_auto_engine) and builds what it
  * needs (Nassau: the ladder and signature tables).  Called by resol_run;
  * a scheduler that runs steps itself calls it first.  Returns the engine. */
 resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo);

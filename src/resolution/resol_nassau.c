@@ -58,9 +58,11 @@ void resol_nassau_init(resol_t *R)
     R->prof[0].len = 0;
     profile_tables(R, &R->prof[0]);
     R->nprof = 1;
-    /* The most demanding step is at s = 2, t = t_max. */
+    /* The most demanding step is at s = 2 and its largest t, max_n + 3 (a
+     * kernel step at stem max_n + 1): t - (2^len - 1)(s + 1) falls with s. */
+    int32_t t2 = R->max_n + 3 < R->t_max ? R->max_n + 3 : R->t_max;
     while (R->nprof < RESOL_MAX_PROFILES) {
-        if (nassau_ladder_next(h, &len) != 0 || !nassau_usable(h, len, 2, R->t_max, R->top))
+        if (nassau_ladder_next(h, &len) != 0 || !nassau_usable(h, len, 2, t2, R->top))
             break;
         resol_profile_t *P = &R->prof[R->nprof++];
         memcpy(P->h, h, sizeof h);

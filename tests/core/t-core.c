@@ -1,0 +1,158 @@
+/*
+ * t-core.c -- the core layer: errors and their strings, the out-of-memory
+ * handler, the worker pool (results, thread-creation failure), trace
+ * events (the rr event, ADAMS_LOG_FILE), and the memory query.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "f2mat.h"
+#include "sq_core.h"
+#include "sq_pool.h"
+#include "sq_trace.h"
+#include "sq_test.h"
+
+TEST(core_error_strings)
+{
+    int codes[] = {SQ_OK,    SQ_E_NOMEM, SQ_E_INVAL, SQ_E_RANGE,
+                   SQ_E_IO,  SQ_E_PARSE, SQ_E_NOGPU, SQ_E_NOTHREAD};
+    for (size_t i = 0; i < sizeof codes / sizeof codes[0]; i++) {
+        const char *s = sq_strerror(codes[i]);
+        ASSERT(s && *s && strcmp(s, "unknown error") != 0);
+        for (size_t j = 0; j < i; j++)
+            ASSERT(strcmp(s, sq_strerror(codes[j])) != 0);
+    }
+    ASSERT_STR_EQ(sq_strerror(-999), "unknown error");
+    ASSERT_STR_EQ(sq_strerror(SQ_E_NOTHREAD), "a thread could not be created");
+}
+
+static jmp_buf oom_jump;
+static size_t oom_bytes;
+
+static void oom_handler(size_t n)
+{
+    oom_bytes = n;
+    longjmp(oom_jump, 1);
+}
+
+TEST(core_oom_handler_gets_the_size)
+{
+    sq_set_oom_handler(oom_handler);
+    sq_set_alloc_fault(1 << 20);
+    void *small = sq_malloc(1000); /* below the fault limit: fine */
+    ASSERT(small != NULL);
+    sq_free(small);
+    volatile int reached = 0;
+    if (setjmp(oom_jump) == 0) {
+        void *p = sq_calloc(3, 1 << 20);
+        reached = 1;
+        sq_free(p);
+    }
+    ASSERT_EQ(reached, 0);
+    ASSERT_EQ(oom_bytes, 3 << 20);
+    if (setjmp(oom_jump) == 0) {
+        void *p = sq_aligned_calloc(1, 5 << 20);
+        reached = 1;
+        sq_aligned_free(p);
+    }
+    ASSERT_EQ(reached, 0);
+    ASSERT_EQ(oom_bytes, 5 << 20);
+    sq_set_alloc_fault(0);
+    sq_set_oom_handler(NULL);
+    void *big = sq_malloc(3 << 20);
+    sq_free(big);
+}
+
+static void square(void *ctx, int64_t i)
+{
+    int64_t *out = ctx;
+    out[i] = i * i;
+}
+
+TEST(core_pool_parallel_for_threads)
+{
+    for (int n = 1; n <= 4; n++) {
+        sq_pool_t *p;
+        ASSERT_EQ(sq_pool_create(&p, n), 0);
+        ASSERT_EQ(sq_pool_size(p), n);
+        int64_t out[1000];
+        memset(out, 0xff, sizeof out);
+        sq_pool_parallel_for(p, 1000, square, out);
+        for (int64_t i = 0; i < 1000; i++)
+            ASSERT_EQ(out[i], i * i);
+        sq_pool_free(p);
+    }
+    int64_t out[10];
+    sq_pool_parallel_for(NULL, 10, square, out);
+    ASSERT_EQ(out[9], 81);
+}
+
+/* A thread that cannot be created is an error (the started ones are
+ * joined), not an abort. */
+TEST(core_pool_thread_failure_threads)
+{
+    for (int k = 1; k <= 3; k++) {
+        sq_pool_set_fault(k);
+        sq_pool_t *p = (sq_pool_t *)&p;
+        ASSERT_EQ(sq_pool_create(&p, 4), SQ_E_NOTHREAD);
+        ASSERT(p == NULL);
+    }
+    sq_pool_set_fault(0);
+    sq_pool_t *p;
+    ASSERT_EQ(sq_pool_create(&p, 4), 0);
+    sq_pool_free(p);
+}
+
+/* The rr event: one line per row reduction with min(rows, cols) >= 1024,
+ * carrying the issuing step's bidegree and signature, written to
+ * ADAMS_LOG_FILE. */
+TEST(core_trace_rr_event_to_file)
+{
+    char path[] = "/tmp/adams-trace-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    close(fd);
+    setenv("ADAMS_LOG", "rr", 1);
+    setenv("ADAMS_LOG_FILE", path, 1);
+    sq_trace_reset();
+    ASSERT(sq_trace_on(SQ_TRACE_RR));
+    ASSERT(!sq_trace_on(SQ_TRACE_STEP));
+    sq_trace_set_context(7, 94, 3);
+    f2mat_t small = {0}, big = {0};
+    f2mat_init(&small, 100, 2000);
+    f2mat_init(&big, 1100, 1200);
+    sq_rand_t *rng = sq_test_rand();
+    for (int64_t i = 0; i < big.rows; i++)
+        for (int64_t j = 0; j < big.cols; j++)
+            if (sq_rand_u64(rng) & 1)
+                f2mat_set(&big, i, j, 1);
+    f2mat_rref(&small, NULL); /* min 100: no event */
+    int64_t rank = f2mat_rref(&big, NULL);
+    char *log = sq_test_slurp(path);
+    char want[256];
+    snprintf(want, sizeof want, "event=rr rows=1100 cols=1200 min=1100 rank=%lld path=cpu ms=",
+             (long long)rank);
+    ASSERT_EQ(sq_test_count_lines(log), 1);
+    ASSERT(strncmp(log, want, strlen(want)) == 0);
+    ASSERT(strstr(log, " s=7 t=94 sig=3\n") != NULL);
+    sq_free(log);
+    f2mat_clear(&small);
+    f2mat_clear(&big);
+    unsetenv("ADAMS_LOG");
+    unsetenv("ADAMS_LOG_FILE");
+    sq_trace_reset();
+    ASSERT(!sq_trace_on(SQ_TRACE_RR));
+    unlink(path);
+}
+
+TEST(core_mem_available)
+{
+    double m = sq_mem_available();
+    /* This is Linux: /proc/meminfo has MemAvailable. */
+    ASSERT(m > 1e6);
+    ASSERT(m < 1e15);
+}
