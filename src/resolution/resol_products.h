@@ -1,0 +1,71 @@
+/*
+ * resol_products.h -- products on Ext read off a minimal resolution: by the
+ * filtration-one classes h_i, and by any class of Ext of the sphere.
+ *
+ * A class of Ext^{s,t}(M, F_2) is a vector over the generators of F_s in
+ * degree t (bit i = the dual of generator i, i.e. the class x_(t-s, s, i)).
+ * Ext(M) is a module over Ext(S_2) (Yoneda composition); y . x below is
+ * that action.
+ *
+ * Products by h_i (the class dual to Sq^{2^i}): for g a generator of
+ * F_{s+1} in degree t + 2^i with d(g) = sum_{g'} a_{g'} g',
+ *     (h_i x)(g) = sum_{g'} x(g') <xi_1^{2^i}, a_{g'}>,
+ * the coefficient of Sq(2^i) in the Milnor basis (this functional vanishes
+ * on decomposables, so it picks out h_i).  The matrix of x -> h_i x is read
+ * straight off the stored differentials: no lifting.
+ *
+ * Products by any class y of Ext^{s2,t2}(S_2): x is lifted to a chain map
+ * f_k : F^M_{s+k} -> F^S_k (degree t), f_0(g) = x(g) times the generator of
+ * F^S_0, f_k(g) a preimage under d^S_k of f_{k-1}(d g), built generator by
+ * generator with quasi-inverses recomputed from the stored differentials of
+ * F^S (one row reduction per bidegree of F^S it passes through); then
+ * (y . x)(g) = y(f_{s2}(g)) for the generators g of F^M_{s+s2} in degree
+ * t + t2.  Memory: the chain map's values, a few times the differentials of
+ * the rows it crosses.
+ *
+ * Threads: all functions only read R (and RS); several may run at once.
+ */
+#ifndef RESOL_PRODUCTS_H
+#define RESOL_PRODUCTS_H
+
+#include <stdint.h>
+
+#include "f2mat.h"
+#include "resol.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether h_i acts: Sq^{2^i} lies in R's algebra (over a subalgebra some
+ * h_i do not exist) and 2^i <= the algebra's degree.  0 <= i < 31. */
+int resol_has_h(const resol_t *R, int i);
+
+/* The matrix of x -> h_i x from Ext^{s,t} to Ext^{s+1, t+2^i}: *m is
+ * initialised (the caller clears it) with one row per generator of F_{s+1}
+ * in degree t + 2^i and one column per generator of F_s in degree t.
+ * Returns 0, or SQ_E_RANGE (m empty) when (s + 1, t + 2^i) is not computed
+ * or h_i does not act. */
+int resol_h_matrix(const resol_t *R, int i, int32_t s, int32_t t, f2mat_t *m) SQ_WARN_UNUSED;
+
+/* out = h_i x for x in Ext^{s,t} (resol_ext_dim bits), out over the
+ * generators of F_{s+1} in degree t + 2^i.  Returns 0 or SQ_E_RANGE. */
+int resol_h_product(const resol_t *R, int i, int32_t s, int32_t t, const uint64_t *x,
+                    uint64_t *out) SQ_WARN_UNUSED;
+
+/* out = y . x for x in Ext^{s,t}(M) (R resolves M) and y in
+ * Ext^{s2,t2}(S_2) (RS resolves the sphere, over the same algebra), out
+ * over the generators of F^M_{s+s2} in degree t + t2.  Needs R computed
+ * through (s + s2, t + t2) and RS through (s2, t2) -- rows 0..s2 of RS up
+ * to degree t2.  Returns 0, SQ_E_RANGE when a needed bidegree is not
+ * computed, SQ_E_INVAL when RS is not a resolution of the sphere over R's
+ * algebra.  Cost: one quasi-inverse per bidegree (k, e - t) of RS crossed,
+ * k <= s2, e <= t + t2, and one Milnor product per term applied. */
+int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, const uint64_t *x,
+                  int32_t s2, int32_t t2, const uint64_t *y, uint64_t *out) SQ_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESOL_PRODUCTS_H */
