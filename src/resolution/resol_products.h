@@ -64,6 +64,34 @@ int resol_h_product(const resol_t *R, int i, int32_t s, int32_t t, const uint64_
 int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, const uint64_t *x,
                   int32_t s2, int32_t t2, const uint64_t *y, uint64_t *out) SQ_WARN_UNUSED;
 
+/* A representative of the Massey product <a, b, c> in
+ * Ext^{sa+sb+sc-1, ta+tb+tc}(M), for a in Ext^{sa,ta}(S_2), b in
+ * Ext^{sb,tb}(S_2) (RS resolves the sphere), c in Ext^{sc,tc}(M) (R
+ * resolves M), with a b = 0 and b c = 0.  With C the chain map lifting c
+ * and B the one lifting b, B C lifts b c = 0 and is null-homotopic:
+ * H_{k+1} = lift(B_k C_{sb+k} + H_k d) from H_0 = 0; then a H_sa is the
+ * representative written to out (over the generators of F^M_{sa+sb+sc-1}
+ * in degree ta + tb + tc).  It is defined up to the indeterminacy
+ * a Ext^{sb+sc-1, tb+tc}(M) + Ext^{sa+sb-1, ta+tb}(S_2) c
+ * (resol_massey_indeterminacy).  sa, sb >= 1.
+ * Returns 0, SQ_E_INVAL when a b or b c is not zero (or RS is not the
+ * sphere's resolution), SQ_E_RANGE when a needed bidegree is not computed:
+ * R through filtration sa + sb + sc - 1 and that stem, RS through
+ * filtration sa + sb and stem (ta + tb) - (sa + sb) + 1. */
+int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, const uint64_t *a,
+                 int32_t sb, int32_t tb, const uint64_t *b, int32_t sc, int32_t tc,
+                 const uint64_t *c, uint64_t *out) SQ_WARN_UNUSED;
+
+/* The indeterminacy of <a, b, c> (as resol_massey): the span of
+ * a x for x in Ext^{sb+sc-1, tb+tc}(M) and y c for y in
+ * Ext^{sa+sb-1, ta+tb}(S_2), as the rows of *m (initialised here, in
+ * reduced echelon form, one row per basis vector of the span; the caller
+ * clears it), over the generators of F^M_{sa+sb+sc-1} in degree
+ * ta + tb + tc.  Returns 0 or SQ_E_RANGE. */
+int resol_massey_indeterminacy(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta,
+                               const uint64_t *a, int32_t sb, int32_t tb, int32_t sc, int32_t tc,
+                               const uint64_t *c, f2mat_t *m) SQ_WARN_UNUSED;
+
 #ifdef __cplusplus
 }
 #endif

@@ -218,3 +218,40 @@ TEST(products_peer_lines)
     peer_lines("C2", "filtration-one-C2-n10-s5.txt", RESOL_CLASSICAL);
     peer_lines("C2", "filtration-one-C2-n10-s5.txt", RESOL_NASSAU);
 }
+
+/* Massey products known since May's thesis: <h_i, h_{i+1}, h_i> = h_{i+1}^2
+ * and <h_{i+1}, h_i, h_{i+1}> = h_i h_{i+2} (so <h_0, h_1, h_0> = h_1^2,
+ * <h_1, h_0, h_1> = h_0 h_2, <h_2, h_1, h_2> = h_1 h_3), each with zero
+ * indeterminacy, and a refusal when a b != 0. */
+static void massey_is(const resol_t *R, int ia, int ib, int ic, int j1, int j2)
+{
+    uint64_t a[1] = {1}, b[1] = {1}, c[1] = {1}, out[4] = {0}, want[4] = {0};
+    int32_t ta = 1 << ia, tb = 1 << ib, tc = 1 << ic;
+    ASSERT_EQ(resol_massey(R, R, 1, ta, a, 1, tb, b, 1, tc, c, out), 0);
+    /* h_{j1} h_{j2} as a class */
+    uint64_t one[1] = {1};
+    ASSERT_EQ(resol_product(R, R, 1, 1 << j1, one, 1, 1 << j2, one, want), 0);
+    ASSERT(!is_zero(want, resol_ext_dim(R, 2, ta + tb + tc - 2)));
+    ASSERT(memcmp(out, want, sizeof out) == 0);
+    f2mat_t ind;
+    ASSERT_EQ(resol_massey_indeterminacy(R, R, 1, ta, a, 1, tb, 1, tc, c, &ind), 0);
+    ASSERT_EQ(ind.rows, 0);
+    f2mat_clear(&ind);
+}
+
+TEST(massey_products_known)
+{
+    fdmod_t *M;
+    for (int e = 0; e < 2; e++) {
+        resol_t *R = sphere(e ? RESOL_NASSAU : RESOL_CLASSICAL, 20, 6, &M);
+        for (int i = 0; i <= 2; i++) {
+            massey_is(R, i, i + 1, i, i + 1, i + 1); /* <h_i, h_{i+1}, h_i> = h_{i+1}^2 */
+            massey_is(R, i + 1, i, i + 1, i, i + 2); /* <h_{i+1}, h_i, h_{i+1}> = h_i h_{i+2} */
+        }
+        /* h0 h0 != 0: refused. */
+        uint64_t one[1] = {1}, out[4];
+        ASSERT_EQ(resol_massey(R, R, 1, 1, one, 1, 1, one, 1, 2, one, out), SQ_E_INVAL);
+        resol_free(R);
+        fdmod_free(M);
+    }
+}
