@@ -1,36 +1,67 @@
 #!/usr/bin/env bash
-# Builds adams and runs every test: a Release build with warnings as errors,
-# then a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer and
-# assertions on (tests labelled "slow" are left to the Release run), then a
-# ThreadSanitizer build running the threaded tests (label "threads").
+# Builds adams and runs every test, in stages:
+#   release   a Release build with warnings as errors (and the strict set:
+#             -Wconversion -Wmissing-prototypes -Wformat=2 -Wvla), every test,
+#             the layering checks included (docs/library.md)
+#   generic   the same build's tests again with SQ_SIMD=generic: the portable
+#             F_2 kernels instead of AVX2 (tests labelled "slow" left out);
+#             and the fp layer compiled as for a target without AVX2
+#   install   that build installed into a temporary prefix, and a program
+#             built against it with find_package(adams) and with pkg-config,
+#             linked statically and shared (tests/install/run.sh)
+#   asan      a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer
+#             and assertions on (tests labelled "slow" are left to release)
+#   tsan      a ThreadSanitizer build running the threaded tests (label "threads")
+#   fuzz      30 s of libFuzzer on the module reader
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ADAMS_DEPS_FUZZ=1 scripts/deps.sh
 jobs="$(nproc)"
+strict=(-DADAMS_WERROR=ON -DADAMS_STRICT_WARNINGS=ON)
+times=""
+stage_start() { stage="$1"; t0=$SECONDS; echo "== $2 =="; }
+stage_end() { times+="$(printf '  %-8s %4d s' "$stage" $((SECONDS - t0)))"$'\n'; }
 
-echo "== release build (-Werror) =="
-cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=Release -DADAMS_WERROR=ON >/dev/null
+stage_start release "release build (-Werror, strict warnings)"
+cmake -S . -B build-ci -DCMAKE_BUILD_TYPE=Release "${strict[@]}" >/dev/null
 cmake --build build-ci -j"$jobs"
 ctest --test-dir build-ci -j"$jobs" --output-on-failure
+stage_end
 
-echo "== debug build with ASan + UBSan + assertions =="
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DADAMS_WERROR=ON -DADAMS_ASSERT=ON \
+stage_start generic "release build, portable kernels (SQ_SIMD=generic)"
+SQ_SIMD=generic ctest --test-dir build-ci -j"$jobs" --output-on-failure -LE 'slow|layering'
+# The fp layer as on a target without AVX2 (kernels_avx2.c reduced to its stub).
+cmake -S . -B build-noavx2 -DCMAKE_BUILD_TYPE=Release "${strict[@]}" -DADAMS_AVX2=OFF \
+  -DADAMS_BUILD_TESTS=OFF -DADAMS_BUILD_BENCH=OFF -DADAMS_BUILD_SHARED=OFF >/dev/null
+cmake --build build-noavx2 -j"$jobs" --target adams_fp
+stage_end
+
+stage_start install "install; build a program on it with find_package and pkg-config"
+tests/install/run.sh build-ci
+stage_end
+
+stage_start asan "debug build with ASan + UBSan + assertions"
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug "${strict[@]}" -DADAMS_ASSERT=ON \
   -DADAMS_SANITIZE=address,undefined -DADAMS_BUILD_BENCH=OFF >/dev/null
 cmake --build build-asan -j"$jobs"
 ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
-  ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE slow
+  ctest --test-dir build-asan -j"$jobs" --output-on-failure -LE 'slow|layering'
+stage_end
 
-echo "== ThreadSanitizer build: threaded tests =="
-cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo -DADAMS_WERROR=ON \
-  -DADAMS_SANITIZE=thread -DADAMS_BUILD_BENCH=OFF >/dev/null
+stage_start tsan "ThreadSanitizer build: threaded tests"
+cmake -S . -B build-tsan -DCMAKE_BUILD_TYPE=RelWithDebInfo "${strict[@]}" \
+  -DADAMS_SANITIZE=thread -DADAMS_BUILD_BENCH=OFF -DADAMS_BUILD_SHARED=OFF >/dev/null
 cmake --build build-tsan -j"$jobs"
 TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1" \
   ctest --test-dir build-tsan -j"$jobs" --output-on-failure -L threads
+stage_end
 
-echo "== libFuzzer: the module reader, 30 s from the seed corpus =="
+stage_start fuzz "libFuzzer: the module reader, 30 s from the seed corpus"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DADAMS_FUZZ=ON \
-  -DADAMS_BUILD_BENCH=OFF -DADAMS_BUILD_TESTS=OFF >/dev/null
+  -DADAMS_BUILD_BENCH=OFF -DADAMS_BUILD_TESTS=OFF -DADAMS_BUILD_SHARED=OFF >/dev/null
 cmake --build build-fuzz -j"$jobs" --target fuzz_modspec
 ctest --test-dir build-fuzz --output-on-failure -L fuzz
+stage_end
 
 echo "== all tests passed =="
+printf 'stage times:\n%s' "$times"

@@ -14,6 +14,8 @@
  * fully unrolled 8-source loop; other shapes go through the unrolled loops
  * for 1-8 sources (xor_srcs<n>).
  */
+#include <stddef.h>
+
 #include "internal.h"
 
 #if defined(__AVX2__)

@@ -3,9 +3,10 @@
  *
  * A test file defines tests with TEST(name) { ... }.  Each test registers
  * itself at load time (a constructor), so a suite's executable is just its
- * test files plus tests/harness/sq_test.c, which holds main().  CMake scans
- * the sources for TEST(name) lines and registers every name as its own CTest
- * test, so `ctest -R fp.f2mat_rref` runs one.  Run all tests of a suite with
+ * test files plus tests/harness/sq_test.c, which holds main().  After each
+ * build CMake asks the executable for its tests (`./t_fp --list`) and
+ * registers every name as its own CTest test (cmake/AdamsDiscoverTests.cmake),
+ * so `ctest -R fp.f2mat_rref` runs one.  Run all tests of a suite with
  * `./t_fp`, or some with `./t_fp name1 name2`.
  *
  * Randomness: sq_test_rand() returns a generator seeded from SQ_TEST_SEED
