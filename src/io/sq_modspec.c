@@ -522,25 +522,45 @@ static int read_actions(spec_t *S, json_t *root)
 
 /* ---- Building the module ---------------------------------------------------- */
 
-/* Refuses modules whose action tables would exceed SQ_MODSPEC_MAX_TABLES. */
-static int check_tables(spec_t *S, const milnor_t *A, int32_t lo, int32_t hi)
+/* Refuses a module whose action tables, or the largest row reduction that
+ * deriving them needs, would exceed SQ_MODSPEC_MAX_TABLES, before any
+ * action is set.  M holds the basis (every generator of every degree); the
+ * given Sq^{2^k} are those of S->acts with a nonzero right side.  The
+ * estimate (fdmod_complete_cost) counts the pairs of degrees the action
+ * connects, each with all of its generators, so a hundred thousand
+ * generators in one degree count a hundred thousand times. */
+static int check_tables(spec_t *S, const fdmod_t *M, const milnor_t *A, int32_t shift)
 {
-    int64_t span = (int64_t)hi - lo + 1;
-    int64_t *dim = sq_calloc((size_t)span, sizeof *dim);
-    for (int64_t i = 0; i < S->ngens; i++)
-        dim[S->gens[i].fdeg - S->gens[0].fdeg]++;
-    double bytes = 0;
-    for (int64_t e = 0; e < span; e++)
-        for (int64_t f = e + 1; dim[e] && f < span; f++)
-            if (dim[f])
-                bytes += (double)milnor_dim(A, (int32_t)(f - e)) * (double)dim[e] * 8.0 *
-                         (double)f2_limbs(dim[f]);
-    sq_free(dim);
-    if (bytes > (double)SQ_MODSPEC_MAX_TABLES)
+    int32_t lo = fdmod_bottom(M), hi = fdmod_top(M);
+    uint32_t *given = sq_calloc((size_t)(hi - lo) + 1, sizeof *given);
+    for (int64_t i = 0; i < S->nacts; i++) {
+        const spec_action_t *a = &S->acts[i];
+        if (a->nto == 0)
+            continue;
+        int k = 0;
+        while ((1 << k) != a->op)
+            k++;
+        given[S->gens[a->from].fdeg + shift - lo] |= 1u << k;
+    }
+    fdmod_cost_t c;
+    fdmod_complete_cost(&c, M, A, given);
+    sq_free(given);
+    const double limit = (double)SQ_MODSPEC_MAX_TABLES, mib = 1048576.0;
+    /* The names of the basis: a pointer, the string and malloc's overhead. */
+    double names = 64.0 * (double)S->ngens;
+    if (c.table_bytes + names > limit)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
                          "the module is too large: its action tables would take %.0f MiB "
                          "(at most %lld)",
-                         bytes / 1048576.0, (long long)(SQ_MODSPEC_MAX_TABLES >> 20));
+                         (c.table_bytes + names) / mib, (long long)(SQ_MODSPEC_MAX_TABLES >> 20));
+    if (c.table_bytes + names + c.reduce_bytes > limit)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "the module is too large: deriving its action from degree %d to degree %d "
+                         "needs a row reduction of %.0f MiB (the products in A of degree %d; at "
+                         "most %lld MiB with the tables)",
+                         (int)c.reduce_from, (int)(c.reduce_from + c.reduce_deg),
+                         c.reduce_bytes / mib, (int)c.reduce_deg,
+                         (long long)(SQ_MODSPEC_MAX_TABLES >> 20));
     return 0;
 }
 
@@ -600,17 +620,14 @@ static int build(spec_t *S, const char *display, int32_t shift, int32_t max_span
     /* Over a subalgebra the action is completed and checked inside it. */
     int32_t span = hi - lo > 0 ? hi - lo : 1;
     milnor_t *A = S->plen ? milnor_new_profile(span, S->profile, S->plen) : milnor_new(span);
-    int rc = check_tables(S, A, lo, hi);
-    if (rc) {
-        milnor_free(A);
-        return rc;
-    }
     char *name = module_name(display, shift);
     fdmod_t *M = fdmod_new(name, lo + shift, hi + shift);
     sq_free(name);
     for (int64_t i = 0; i < S->ngens; i++)
         S->gens[i].idx = fdmod_add_basis(M, S->gens[i].fdeg + shift, S->gens[i].name);
-    rc = set_actions(S, M, A, shift);
+    int rc = check_tables(S, M, A, shift);
+    if (!rc)
+        rc = set_actions(S, M, A, shift);
     milnor_free(A);
     if (rc) {
         fdmod_free(M);

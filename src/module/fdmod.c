@@ -7,38 +7,65 @@
 #include <string.h>
 
 #include "f2mat.h"
+#include "internal.h"
 #include "sq_core.h"
+
+/*
+ * How the action is stored.  For each input degree d a row of blocks is
+ * allocated on the first action set from d, one block per operation degree
+ * k = 1 .. max_deg - d; a block holds Sq(R) x for every R in A_k and every x
+ * in M_d.  Degrees from which nothing acts have no row, and a block that was
+ * never set is empty, so the table costs memory only for the pairs of
+ * degrees (d, d + k) that carry an action: a module of span 2000 with three
+ * cells and one Sq^1 stores one block, not 2000^2.
+ *
+ *     act[d - min_deg] --> NULL                         (nothing acts from d)
+ *                      --> [ - | blk(d,1) | blk(d,2) | ... | blk(d,max-d) ]
+ *     blk(d,k).vecs    --> nops * dim M_d vectors of f2_limbs(dim M_{d+k}) limbs,
+ *                          (op index, basis index) in row-major order, or NULL
+ */
 
 /* Action block for one (input degree, op degree) pair. */
 typedef struct {
     int64_t nops;       /* dim A_k (0: not allocated) */
     int64_t limbs;      /* limbs per output vector */
     uint64_t *vecs;     /* nops * dim M_d vectors */
+    int mixed;          /* 1: some element other than Sq(k) (k a power of two) was set nonzero */
 } action_block_t;
 
 struct fdmod {
     char *name;
     int32_t min_deg, max_deg;
+    int32_t span;          /* max_deg - min_deg + 1 */
+    int32_t bot, top;      /* lowest and highest nonzero degree (bot > top: M = 0) */
     int64_t *dim;          /* per degree */
     char ***names;         /* per degree, per index */
-    action_block_t *act;   /* [(d - min) * span + k], k in 0..span-1 */
-    int32_t span;
-    int32_t profile[16];
+    action_block_t **act;  /* per input degree: NULL or max_deg - d + 1 blocks (index k) */
+    int32_t profile[FDMOD_MAX_PROFILE_LEN];
     int profile_len;
 };
 
 fdmod_t *fdmod_new(const char *name, int32_t min_deg, int32_t max_deg)
 {
-    SQ_CHECK(max_deg >= min_deg && max_deg - min_deg < 4096, "fdmod_new: bad degree range");
+    SQ_CHECK(max_deg >= min_deg && (int64_t)max_deg - min_deg < FDMOD_MAX_RANGE,
+             "fdmod_new: bad degree range");
     fdmod_t *M = sq_calloc(1, sizeof *M);
     M->name = sq_strdup(name ? name : "module");
     M->min_deg = min_deg;
     M->max_deg = max_deg;
     M->span = max_deg - min_deg + 1;
+    M->bot = max_deg + 1;
+    M->top = min_deg - 1;
     M->dim = sq_calloc((size_t)M->span, sizeof *M->dim);
     M->names = sq_calloc((size_t)M->span, sizeof *M->names);
-    M->act = sq_calloc(sq_mul_size((size_t)M->span, (size_t)M->span), sizeof *M->act);
+    M->act = sq_calloc((size_t)M->span, sizeof *M->act);
     return M;
+}
+
+/* Number of blocks in the row of input degree index d (0-based). */
+static int32_t row_len(const fdmod_t *M, int32_t d)
+{
+    return M->span - d;
 }
 
 void fdmod_free(fdmod_t *M)
@@ -49,9 +76,12 @@ void fdmod_free(fdmod_t *M)
         for (int64_t i = 0; i < M->dim[d]; i++)
             sq_free(M->names[d][i]);
         sq_free(M->names[d]);
+        if (M->act[d]) {
+            for (int32_t k = 0; k < row_len(M, d); k++)
+                sq_free(M->act[d][k].vecs);
+            sq_free(M->act[d]);
+        }
     }
-    for (int64_t i = 0; i < (int64_t)M->span * M->span; i++)
-        sq_free(M->act[i].vecs);
     sq_free(M->act);
     sq_free(M->names);
     sq_free(M->dim);
@@ -76,18 +106,12 @@ int32_t fdmod_max_degree(const fdmod_t *M)
 
 int32_t fdmod_bottom(const fdmod_t *M)
 {
-    for (int32_t d = 0; d < M->span; d++)
-        if (M->dim[d])
-            return M->min_deg + d;
-    return M->max_deg + 1;
+    return M->bot;
 }
 
 int32_t fdmod_top(const fdmod_t *M)
 {
-    for (int32_t d = M->span - 1; d >= 0; d--)
-        if (M->dim[d])
-            return M->min_deg + d;
-    return M->min_deg - 1;
+    return M->top;
 }
 
 int64_t fdmod_dim(const fdmod_t *M, int32_t deg)
@@ -102,11 +126,12 @@ int64_t fdmod_add_basis(fdmod_t *M, int32_t deg, const char *name)
     SQ_CHECK(deg >= M->min_deg && deg <= M->max_deg, "fdmod_add_basis: degree %d out of range",
              (int)deg);
     int32_t d = deg - M->min_deg;
-    for (int32_t k = 0; k < M->span; k++)
-        SQ_CHECK(M->act[(int64_t)d * M->span + k].vecs == NULL,
-                 "fdmod_add_basis after fdmod_set_action");
+    SQ_CHECK(M->act[d] == NULL, "fdmod_add_basis after fdmod_set_action");
     int64_t idx = M->dim[d]++;
-    M->names[d] = sq_realloc(M->names[d], sq_mul_size((size_t)M->dim[d], sizeof(char *)));
+    /* Capacity doubles at each power of two, so n names cost O(n). */
+    if ((idx & (idx - 1)) == 0)
+        M->names[d] = sq_realloc(M->names[d],
+                                 sq_mul_size(idx ? 2 * (size_t)idx : 1, sizeof(char *)));
     if (name) {
         M->names[d][idx] = sq_strdup(name);
     } else {
@@ -117,6 +142,10 @@ int64_t fdmod_add_basis(fdmod_t *M, int32_t deg, const char *name)
         snprintf(buf, sizeof buf, "x%lld", (long long)global);
         M->names[d][idx] = sq_strdup(buf);
     }
+    if (deg < M->bot)
+        M->bot = deg;
+    if (deg > M->top)
+        M->top = deg;
     return idx;
 }
 
@@ -138,11 +167,33 @@ int fdmod_find(const fdmod_t *M, const char *name, int32_t *deg, int64_t *idx)
     return -1;
 }
 
+/* The block of (in_deg, op_deg), or NULL when its row is not allocated
+ * or the pair is outside the range. */
 static action_block_t *block(const fdmod_t *M, int32_t in_deg, int32_t op_deg)
 {
-    if (in_deg < M->min_deg || in_deg > M->max_deg || op_deg <= 0 || op_deg >= M->span)
+    if (in_deg < M->min_deg || in_deg > M->max_deg || op_deg <= 0 ||
+        (int64_t)op_deg > (int64_t)M->max_deg - in_deg)
         return NULL;
-    return &M->act[(int64_t)(in_deg - M->min_deg) * M->span + op_deg];
+    action_block_t *row = M->act[in_deg - M->min_deg];
+    return row ? &row[op_deg] : NULL;
+}
+
+/* As block(), allocating the row if needed (the pair must be in range). */
+static action_block_t *block_alloc(fdmod_t *M, int32_t in_deg, int32_t op_deg)
+{
+    int32_t d = in_deg - M->min_deg;
+    if (!M->act[d])
+        M->act[d] = sq_calloc((size_t)row_len(M, d), sizeof(action_block_t));
+    return block(M, in_deg, op_deg);
+}
+
+/* Whether op_idx of A_{op_deg} is the generator Sq(op_deg), op_deg a power of two. */
+static int is_generator(const milnor_t *A, int32_t op_deg, int64_t op_idx)
+{
+    if (op_deg <= 0 || (op_deg & (op_deg - 1)) != 0)
+        return 0;
+    int32_t r = op_deg;
+    return milnor_index(A, &r, 1) == op_idx;
 }
 
 void fdmod_set_action(fdmod_t *M, const milnor_t *A, int32_t op_deg, int64_t op_idx,
@@ -153,7 +204,7 @@ void fdmod_set_action(fdmod_t *M, const milnor_t *A, int32_t op_deg, int64_t op_
     int64_t out_dim = fdmod_dim(M, in_deg + op_deg);
     if (out_dim == 0)
         return;
-    action_block_t *b = block(M, in_deg, op_deg);
+    action_block_t *b = block_alloc(M, in_deg, op_deg);
     SQ_CHECK(b != NULL, "fdmod_set_action: degree out of range");
     if (!b->vecs) {
         b->nops = milnor_dim(A, op_deg);
@@ -162,8 +213,22 @@ void fdmod_set_action(fdmod_t *M, const milnor_t *A, int32_t op_deg, int64_t op_
                             sizeof(uint64_t));
     }
     SQ_CHECK(op_idx >= 0 && op_idx < b->nops, "fdmod_set_action: bad op index");
-    memcpy(b->vecs + (op_idx * fdmod_dim(M, in_deg) + in_idx) * b->limbs, vec,
-           (size_t)b->limbs * sizeof(uint64_t));
+    uint64_t *dst = b->vecs + (op_idx * fdmod_dim(M, in_deg) + in_idx) * b->limbs;
+    memcpy(dst, vec, (size_t)b->limbs * sizeof(uint64_t));
+    if (!b->mixed && !is_generator(A, op_deg, op_idx))
+        for (int64_t l = 0; l < b->limbs; l++)
+            if (dst[l]) {
+                b->mixed = 1;
+                break;
+            }
+}
+
+int fdmod_block_kind(const fdmod_t *M, int32_t op_deg, int32_t in_deg)
+{
+    const action_block_t *b = block(M, in_deg, op_deg);
+    if (!b || !b->vecs)
+        return FDMOD_BLOCK_NONE;
+    return b->mixed ? FDMOD_BLOCK_MIXED : FDMOD_BLOCK_GEN;
 }
 
 const uint64_t *fdmod_action(const fdmod_t *M, int32_t op_deg, int64_t op_idx, int32_t in_deg,
@@ -204,11 +269,14 @@ void fdmod_act_add(const fdmod_t *M, uint64_t *out, int64_t off, int32_t op_deg,
 
 void fdmod_set_profile(fdmod_t *M, const int32_t *h, int len)
 {
-    SQ_CHECK(len >= 0 && len <= 16, "fdmod_set_profile: length %d", len);
-    for (int i = 0; i < len; i++) {
+    SQ_CHECK(len >= 0 && len <= FDMOD_MAX_PROFILE_LEN, "fdmod_set_profile: length %d", len);
+    for (int i = 0; i < len; i++)
         SQ_CHECK(h[i] >= 0 && h[i] <= 30, "fdmod_set_profile: entry %d", (int)h[i]);
+    /* Positions past MILNOR_MAX_LEN never occur in degrees <= MILNOR_MAX_DEGREE. */
+    if (len > MILNOR_MAX_LEN)
+        len = MILNOR_MAX_LEN;
+    for (int i = 0; i < len; i++)
         M->profile[i] = h[i];
-    }
     M->profile_len = len;
 }
 
@@ -232,14 +300,20 @@ fdmod_t *fdmod_new_shifted(const fdmod_t *M, int32_t k, const char *name)
     for (int32_t d = 0; d < M->span; d++)
         for (int64_t i = 0; i < M->dim[d]; i++)
             fdmod_add_basis(N, M->min_deg + d + k, M->names[d][i]);
-    for (int64_t i = 0; i < (int64_t)M->span * M->span; i++) {
-        const action_block_t *b = &M->act[i];
-        if (!b->vecs)
+    for (int32_t d = 0; d < M->span; d++) {
+        if (!M->act[d])
             continue;
-        int64_t n = b->nops * M->dim[i / M->span] * b->limbs;
-        N->act[i] = *b;
-        N->act[i].vecs = sq_malloc(sq_mul_size((size_t)n, sizeof(uint64_t)));
-        memcpy(N->act[i].vecs, b->vecs, (size_t)n * sizeof(uint64_t));
+        N->act[d] = sq_calloc((size_t)row_len(M, d), sizeof(action_block_t));
+        for (int32_t j = 0; j < row_len(M, d); j++) {
+            const action_block_t *b = &M->act[d][j];
+            if (!b->vecs)
+                continue;
+            size_t n = sq_mul_size(sq_mul_size((size_t)b->nops, (size_t)M->dim[d]),
+                                   (size_t)b->limbs);
+            N->act[d][j] = *b;
+            N->act[d][j].vecs = sq_malloc(sq_mul_size(n, sizeof(uint64_t)));
+            memcpy(N->act[d][j].vecs, b->vecs, n * sizeof(uint64_t));
+        }
     }
     fdmod_set_profile(N, M->profile, M->profile_len);
     return N;

@@ -1,0 +1,239 @@
+/*
+ * t-modspec-limits.c -- module files at the limits (issue 10, "module
+ * loading"): the cost of a load follows what the module connects, not its
+ * span; the size estimate counts every generator of every degree and
+ * refuses before allocating; long profiles load; many unknown keys cost
+ * linear time and a bounded number of warnings.  No test measures time:
+ * each asserts results, and the suite's timeout (600 s) catches a cost that
+ * went back to the span (a two-cell module of span 256 used never to
+ * finish).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fdmod.h"
+#include "milnor.h"
+#include "sq_modspec.h"
+#include "sq_test.h"
+
+/* ---- A growing string for generated files --------------------------------- */
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+} buf_t;
+
+static void put(buf_t *b, const char *fmt, ...) SQ_PRINTF(2, 3);
+static void put(buf_t *b, const char *fmt, ...)
+{
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int k = vsnprintf(b->s + b->n, b->cap - b->n, fmt, ap);
+        va_end(ap);
+        if (k >= 0 && b->n + (size_t)k < b->cap) {
+            b->n += (size_t)k;
+            return;
+        }
+        b->cap = 2 * b->cap + (size_t)k + 64;
+        b->s = sq_realloc(b->s, b->cap);
+    }
+}
+
+static fdmod_t *load_ok(const char *json, const sq_modspec_opts_t *o)
+{
+    fdmod_t *M;
+    char err[1024];
+    int rc = sq_modspec_load_buffer(&M, json, strlen(json), "t.json", o, err, sizeof err);
+    if (rc)
+        sq_test_fail(__FILE__, __LINE__, "load failed (%d): %s", rc, err);
+    return M;
+}
+
+static void expect_error(int line, const char *json, int rc, const char *want)
+{
+    fdmod_t *M = (fdmod_t *)&M;
+    char err[1024];
+    int got = sq_modspec_load_buffer(&M, json, strlen(json), "t.json", NULL, err, sizeof err);
+    if (got != rc || strcmp(err, want) != 0 || M != NULL)
+        sq_test_fail(__FILE__, line, "rc %d (want %d)\n--- got\n%s\n--- want\n%s", got, rc, err,
+                     want);
+}
+
+/* ---- The span ------------------------------------------------------------- */
+
+/* Three cells over a span of 2000: only the Sq^1 pair carries an action.
+ * The largest span, 2047 = SQ_MODSPEC_MAX_SPAN, loads as well. */
+TEST(span_2000_three_cells)
+{
+    fdmod_t *M = load_ok("{\"gens\": {\"a\": -1000, \"b\": -999, \"c\": 1000},"
+                         " \"actions\": [\"Sq1 a = b\"]}",
+                         NULL);
+    ASSERT_EQ(fdmod_bottom(M), -1000);
+    ASSERT_EQ(fdmod_top(M), 1000);
+    ASSERT_EQ(fdmod_dim(M, -1000) + fdmod_dim(M, -999) + fdmod_dim(M, 1000), 3);
+    const uint64_t *w = fdmod_action(M, 1, 0, -1000, 0);
+    ASSERT(w != NULL && w[0] == 1);
+    ASSERT(fdmod_action(M, 2000, 0, -1000, 0) == NULL);
+    ASSERT(fdmod_action(M, 1999, 7, -999, 0) == NULL);
+    fdmod_free(M);
+    char json[128];
+    snprintf(json, sizeof json, "{\"gens\": {\"x\": 0, \"y\": %d}}", SQ_MODSPEC_MAX_SPAN);
+    M = load_ok(json, NULL);
+    ASSERT_EQ(fdmod_top(M) - fdmod_bottom(M), SQ_MODSPEC_MAX_SPAN);
+    fdmod_free(M);
+    snprintf(json, sizeof json, "{\"gens\": {\"x\": 0, \"y\": %d}}", SQ_MODSPEC_MAX_SPAN + 1);
+    char want[128];
+    snprintf(want, sizeof want, "t.json: the degrees span 0..%d, more than the largest span %d",
+             SQ_MODSPEC_MAX_SPAN + 1, SQ_MODSPEC_MAX_SPAN);
+    expect_error(__LINE__, json, SQ_E_RANGE, want);
+}
+
+/* The Joker and a copy 1000 degrees up: each copy carries exactly the
+ * shipped Joker's action (every Milnor basis element), and nothing acts
+ * from one copy to the other. */
+TEST(far_apart_copies_identical)
+{
+    static const char joker[] = "{\"gens\": {\"x0\": 0, \"x1\": 1, \"x2\": 2, \"x3\": 3, \"x4\": 4,"
+                                " \"y0\": 1000, \"y1\": 1001, \"y2\": 1002, \"y3\": 1003,"
+                                " \"y4\": 1004}, \"actions\": [\"Sq1 x0 = x1\", \"Sq2 x0 = x2\","
+                                " \"Sq2 x1 = x3\", \"Sq2 x2 = x4\", \"Sq1 x3 = x4\","
+                                " \"Sq1 y0 = y1\", \"Sq2 y0 = y2\", \"Sq2 y1 = y3\","
+                                " \"Sq2 y2 = y4\", \"Sq1 y3 = y4\"]}";
+    fdmod_t *M = load_ok(joker, NULL);
+    char path[4096], err[1024];
+    fdmod_t *J;
+    ASSERT_EQ(sq_modspec_resolve_name(path, sizeof path, "Joker", NULL), 0);
+    ASSERT_EQ(sq_modspec_load_file(&J, path, NULL, NULL, err, sizeof err), 0);
+    milnor_t *A = milnor_new(4);
+    int64_t nonzero = 0;
+    for (int32_t e = 0; e <= 4; e++)
+        for (int32_t k = 1; e + k <= 4; k++)
+            for (int64_t op = 0; op < milnor_dim(A, k); op++) {
+                const uint64_t *j = fdmod_action(J, k, op, e, 0);
+                const uint64_t *a = fdmod_action(M, k, op, e, 0);
+                const uint64_t *b = fdmod_action(M, k, op, e + 1000, 0);
+                ASSERT_EQ(j ? j[0] : 0, a ? a[0] : 0);
+                ASSERT_EQ(j ? j[0] : 0, b ? b[0] : 0);
+                nonzero += j && j[0];
+            }
+    ASSERT_EQ(nonzero, 9); /* the 5 given, Sq(3) x1, Sq(0,1) x0, Sq(0,1) x1, Sq(1,1) x0 */
+    for (int32_t e = 0; e <= 4; e++)
+        for (int32_t f = 1000; f <= 1004; f++)
+            ASSERT(fdmod_action(M, f - e, 0, e, 0) == NULL);
+    milnor_free(A);
+    fdmod_free(J);
+    fdmod_free(M);
+}
+
+/* The oracle for the derived action: a table that agrees with the given
+ * Sq^{2^k} and satisfies (theta psi) x = theta (psi x) for all basis
+ * elements theta, psi of A and x of M is the action (A is generated by the
+ * Sq^{2^k}, so there is one).  Checked on every shipped finite module, on
+ * every product within its span. */
+TEST(shipped_actions_associative)
+{
+    static const char *const names[] = {"C2", "Ceta", "Cnu", "Csigma", "Joker", "RP4"};
+    int64_t checks = 0;
+    for (size_t m = 0; m < sizeof names / sizeof *names; m++) {
+        char path[4096], err[1024];
+        fdmod_t *M;
+        ASSERT_EQ(sq_modspec_resolve_name(path, sizeof path, names[m], NULL), 0);
+        ASSERT_EQ(sq_modspec_load_file(&M, path, NULL, NULL, err, sizeof err), 0);
+        int32_t lo = fdmod_bottom(M), hi = fdmod_top(M);
+        milnor_t *A = milnor_new(hi - lo);
+        for (int32_t e = lo; e <= hi; e++)
+            for (int64_t x = 0; x < fdmod_dim(M, e); x++)
+                for (int32_t i = 1; e + i <= hi; i++)
+                    for (int32_t j = 1; e + i + j <= hi; j++)
+                        for (int64_t th = 0; th < milnor_dim(A, i); th++)
+                            for (int64_t ps = 0; ps < milnor_dim(A, j); ps++) {
+                                uint64_t xv[1] = {1ULL << x}, mid[1] = {0}, l[1] = {0},
+                                         r[1] = {0}, prod[4] = {0};
+                                fdmod_act_add(M, mid, 0, j, ps, e, xv);
+                                fdmod_act_add(M, r, 0, i, th, e + j, mid);
+                                milnor_mul_add(A, prod, 0, i, th, j, ps);
+                                for (int64_t t = 0; t < milnor_dim(A, i + j); t++)
+                                    if (prod[t >> 6] >> (t & 63) & 1)
+                                        fdmod_act_add(M, l, 0, i + j, t, e, xv);
+                                checks++;
+                                if (l[0] != r[0])
+                                    sq_test_fail(__FILE__, __LINE__,
+                                                 "%s: degree %d, x%lld, A_%d[%lld] A_%d[%lld]",
+                                                 names[m], (int)e, (long long)x, (int)i,
+                                                 (long long)th, (int)j, (long long)ps);
+                            }
+        milnor_free(A);
+        fdmod_free(M);
+    }
+    ASSERT_EQ(checks, 97);
+}
+
+/* Deriving the action from degree 0 to 257 (reached by Sq^1 then Sq^256)
+ * needs every product of degree 257 row reduced: 8 GiB.  Refused before
+ * anything is allocated; a reduction that fits goes through. */
+TEST(derivation_too_large_refused)
+{
+    expect_error(__LINE__,
+                 "{\"gens\": {\"a\": 0, \"b\": 1, \"c\": 257}, \"actions\": [\"Sq1 a = b\", "
+                 "\"Sq256 b = c\"]}",
+                 SQ_E_RANGE,
+                 "t.json: the module is too large: deriving its action from degree 0 to degree "
+                 "257 needs a row reduction of 8287 MiB (the products in A of degree 257; at "
+                 "most 1024 MiB with the tables)");
+    /* One step of Sq^256 alone needs no reduction: every other element of
+     * A_256 acts as zero (and so nothing else is derived). */
+    fdmod_t *M = load_ok("{\"gens\": {\"a\": 0, \"c\": 256}, \"actions\": [\"Sq256 a = c\"]}",
+                         NULL);
+    int32_t r = 256;
+    milnor_t *A = milnor_new(256);
+    const uint64_t *w = fdmod_action(M, 256, milnor_index(A, &r, 1), 0, 0);
+    ASSERT(w != NULL && w[0] == 1);
+    int32_t r2[] = {1, 0, 0, 0, 0, 0, 0, 1}; /* Sq(1,0,...,0,1), degree 1 + 255 */
+    w = fdmod_action(M, 256, milnor_index(A, r2, 8), 0, 0);
+    ASSERT(w != NULL && w[0] == 0);
+    milnor_free(A);
+    fdmod_free(M);
+}
+
+/* ---- Sizes ---------------------------------------------------------------- */
+
+/* n generators in degree 0 and y in degree 64 with Sq64 x0 = y, as JSON. */
+static char *many_gens(int64_t n)
+{
+    buf_t b = {0};
+    put(&b, "{\"gens\": {");
+    for (int64_t i = 0; i < n; i++)
+        put(&b, "\"x%lld\": 0, ", (long long)i);
+    put(&b, "\"y\": 64}, \"actions\": [\"Sq64 x0 = y\"]}");
+    return b.s;
+}
+
+/* The estimate counts every generator: the block of (0, 64) holds A_64
+ * (291 elements) on each of n generators.  100,000 take 222 MiB and load
+ * (pages that stay zero are never touched); 500,000 would take 1141 MiB
+ * and are refused before anything is allocated. */
+TEST(many_generators_in_one_degree)
+{
+    char *json = many_gens(100000);
+    fdmod_t *M = load_ok(json, NULL);
+    ASSERT_EQ(fdmod_dim(M, 0), 100000);
+    ASSERT_EQ(fdmod_dim(M, 64), 1);
+    int32_t r = 64;
+    milnor_t *A = milnor_new(64);
+    const uint64_t *w = fdmod_action(M, 64, milnor_index(A, &r, 1), 0, 0);
+    ASSERT(w != NULL && w[0] == 1);
+    w = fdmod_action(M, 64, milnor_index(A, &r, 1), 0, 99999);
+    ASSERT(w != NULL && w[0] == 0);
+    milnor_free(A);
+    fdmod_free(M);
+    sq_free(json);
+    json = many_gens(500000);
+    expect_error(__LINE__, json, SQ_E_RANGE,
+                 "t.json: the module is too large: its action tables would take 1141 MiB (at "
+                 "most 1024)");
+    sq_free(json);
+}
