@@ -209,7 +209,7 @@ static fdmod_t *load_module(const char *spec, int32_t max_degree, sq_modspec_inf
         fprintf(stderr, "adams: note: @adem changes only the names of basis elements; adams "
                         "works in the Milnor basis, and no dimension depends on the basis\n");
     sq_modspec_opts_t mo = {
-        .warn = stderr, .have_max_degree = 1, .max_degree = max_degree, .info = info};
+        .warn = quiet ? NULL : stderr, .have_max_degree = 1, .max_degree = max_degree, .info = info};
     int rc = sq_modspec_split_shift(base, sizeof base, named, &mo.shift);
     if (rc) {
         cli_error("module '%s': %s", spec,

@@ -23,6 +23,9 @@
 #define SPEC_NOPOS ((size_t)-1)
 /* Longest user string quoted in a message (longer ones end in "..."). */
 #define SPEC_CLIP 48
+/* Unknown keys warned about one line each; the rest are counted and
+ * reported in one line ("... and N more unknown keys ignored"). */
+#define SPEC_MAX_WARNINGS 10
 
 typedef struct {
     const char *name; /* borrowed from the JSON tree */
@@ -51,6 +54,7 @@ typedef struct {
     char *err;
     size_t errlen;
     FILE *warn;
+    int64_t nwarn, more_warnings; /* warnings printed, and those only counted */
     spec_gen_t *gens; /* sorted by (fdeg, order) */
     int64_t ngens;
     spec_name_t *by_name; /* every generator once, sorted by name */

@@ -97,10 +97,8 @@ size_t spec_key_pos(const spec_t *S, const char *key, size_t from)
     char *q = sq_malloc(n + 1);
     snprintf(q, n + 1, "\"%s\"", key);
     size_t pos = SPEC_NOPOS;
-    for (int64_t occ = 0;; occ++) {
-        size_t p = spec_find(S, from, q, n, occ);
-        if (p == SPEC_NOPOS)
-            break;
+    /* One pass: each copy of "key" is tested for a following ':'. */
+    for (size_t p = spec_find(S, from, q, n, 0); p != SPEC_NOPOS; p = spec_find(S, p + 1, q, n, 0)) {
         size_t i = p + n;
         while (i < S->len && (S->text[i] == ' ' || S->text[i] == '\t' || S->text[i] == '\n' ||
                               S->text[i] == '\r'))
@@ -191,7 +189,10 @@ static int key_index(const char *key)
 
 /* Warns that key is unknown unless it is in list (a NULL list: the caller
  * checked key_table), suggesting the closest candidate (from list, or
- * key_table); the key's line is searched from offset `from`. */
+ * key_table); the key's line is searched from offset `from`.  After
+ * SPEC_MAX_WARNINGS warnings the rest are only counted (the load ends with
+ * one line giving their number), so a file of many unknown keys costs
+ * linear time: each warning searches the text once. */
 static void warn_unknown(spec_t *S, const char *key, size_t from, const char *const *list,
                          const char *where)
 {
@@ -200,6 +201,11 @@ static void warn_unknown(spec_t *S, const char *key, size_t from, const char *co
     for (int i = 0; list && list[i]; i++)
         if (strcmp(list[i], key) == 0)
             return; /* known */
+    if (S->nwarn >= SPEC_MAX_WARNINGS) {
+        S->more_warnings++; /* counted, and reported in one line at the end */
+        return;
+    }
+    S->nwarn++;
     size_t pos = spec_key_pos(S, key, from);
     const char *best = NULL;
     int bestd = 3;
@@ -774,6 +780,9 @@ int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const cha
         opts->description[0] = '\0';
     json_t *root = NULL;
     int rc = load(&S, &root, S.file, opts, out);
+    if (S.more_warnings)
+        spec_warn(&S, SPEC_NOPOS, "... and %lld more unknown keys ignored",
+                  (long long)S.more_warnings);
     if (!rc)
         copy_description(root, opts);
     spec_free_actions(&S);

@@ -8,11 +8,13 @@
  * went back to the span (a two-cell module of span 256 used never to
  * finish).
  */
+#define _DEFAULT_SOURCE /* mkstemps */
 #define _POSIX_C_SOURCE 200809L
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "fdmod.h"
 #include "milnor.h"
@@ -236,4 +238,71 @@ TEST(many_generators_in_one_degree)
                  "t.json: the module is too large: its action tables would take 1141 MiB (at "
                  "most 1024)");
     sq_free(json);
+}
+
+/* ---- Warnings ------------------------------------------------------------- */
+
+/* A module file with n unknown keys k0, k1, ..., written to a new file
+ * whose path is returned (the caller unlinks and frees it). */
+static char *unknown_keys_file(int64_t n)
+{
+    buf_t b = {0};
+    put(&b, "{\"gens\": {\"x0\": 0}");
+    for (int64_t i = 0; i < n; i++)
+        put(&b, ",\n\"k%lld\": %lld", (long long)i, (long long)i);
+    put(&b, "}\n");
+    char *path = sq_strdup("/tmp/adams-test-keys-XXXXXX.json");
+    int fd = mkstemps(path, 5);
+    ASSERT(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    ASSERT(f != NULL);
+    ASSERT_EQ(fwrite(b.s, 1, b.n, f), b.n);
+    ASSERT_EQ(fclose(f), 0);
+    sq_free(b.s);
+    return path;
+}
+
+/* 100,000 unknown keys: ten warnings with their lines, then one line with
+ * the count of the rest; the load is linear (each warning searches the
+ * text once), and with no warning stream nothing is searched at all. */
+TEST(many_unknown_keys)
+{
+    char *path = unknown_keys_file(100000);
+    FILE *w = tmpfile();
+    ASSERT(w != NULL);
+    sq_modspec_opts_t o = {.warn = w};
+    fdmod_t *M;
+    char err[512];
+    ASSERT_EQ(sq_modspec_load_file(&M, path, "t.json", &o, err, sizeof err), 0);
+    fdmod_free(M);
+    long n = ftell(w);
+    char *text = sq_calloc((size_t)n + 1, 1);
+    rewind(w);
+    ASSERT_EQ(fread(text, 1, (size_t)n, w), (size_t)n);
+    fclose(w);
+    ASSERT_EQ(sq_test_count_lines(text), 11);
+    ASSERT(strncmp(text, "t.json:2: warning: unknown key \"k0\" ignored\n", 44) == 0);
+    ASSERT(strstr(text, "t.json:11: warning: unknown key \"k9\" ignored\n") != NULL);
+    ASSERT(strstr(text, "\nt.json: warning: ... and 99990 more unknown keys ignored\n") != NULL);
+    sq_free(text);
+    ASSERT_EQ(sq_modspec_load_file(&M, path, "t.json", NULL, err, sizeof err), 0);
+    fdmod_free(M);
+    /* The program: eleven warning lines, and none with --quiet. */
+    char args[256], *out, *errs;
+    snprintf(args, sizeof args, "resolve '%s' --stem 2 --max-s 2", path);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &errs), 0);
+    int warnings = 0;
+    for (const char *p = errs; (p = strstr(p, ": warning: ")) != NULL; p++)
+        warnings++;
+    ASSERT_EQ(warnings, 11);
+    sq_free(out);
+    sq_free(errs);
+    snprintf(args, sizeof args, "resolve '%s' --stem 2 --max-s 2 --quiet", path);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &errs), 0);
+    ASSERT_STR_EQ(errs, "");
+    ASSERT(strlen(out) > 0);
+    sq_free(out);
+    sq_free(errs);
+    unlink(path);
+    sq_free(path);
 }
