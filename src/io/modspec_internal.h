@@ -60,7 +60,7 @@ typedef struct {
     spec_name_t *by_name; /* every generator once, sorted by name */
     spec_action_t *acts;
     int64_t nacts;
-    int32_t profile[16];
+    int32_t profile[FDMOD_MAX_PROFILE_LEN];
     int plen;
     int kind;              /* sq_modspec_kind_t, from "type" */
     int32_t rp_min, rp_max; /* "real projective space": "min", "max" (if rp_have_max) */

@@ -433,27 +433,30 @@ static int is_hopf_profile(const int32_t *h, int len, int32_t beyond, int *bi, i
     return 1;
 }
 
-/* Stands for an infinite profile entry: r_i < 2^30 holds for every Milnor
- * basis element of degree <= MILNOR_MAX_DEGREE. */
-#define PROFILE_INFINITE 30
+/* Stands for an infinite profile entry (see FDMOD_MAX_PROFILE_ENTRY). */
+#define PROFILE_INFINITE FDMOD_MAX_PROFILE_ENTRY
 
 static int read_p_part(spec_t *S, json_t *pp, int truncated, size_t pos)
 {
-    if (!json_is_array(pp) || json_array_size(pp) == 0 || json_array_size(pp) > 16)
+    if (!json_is_array(pp) || json_array_size(pp) == 0 ||
+        json_array_size(pp) > FDMOD_MAX_PROFILE_LEN)
         return spec_fail(S, SQ_E_INVAL, pos,
-                         "\"profile\": \"p_part\" must be a list of 1 to 16 integers, e.g. "
-                         "[3, 2, 1] for A(2)");
+                         "\"profile\": \"p_part\" must be a list of 1 to %d integers, e.g. "
+                         "[3, 2, 1] for A(2)",
+                         FDMOD_MAX_PROFILE_LEN);
     for (size_t i = 0; i < json_array_size(pp); i++) {
         json_t *e = json_array_get(pp, i);
-        if (!json_is_integer(e) || json_integer_value(e) < 0 || json_integer_value(e) > 30)
+        if (!json_is_integer(e) || json_integer_value(e) < 0 ||
+            json_integer_value(e) > FDMOD_MAX_PROFILE_ENTRY)
             return spec_fail(S, SQ_E_INVAL, pos,
-                             "\"profile\": \"p_part\" entry %zu must be an integer in 0..30",
-                             i + 1);
+                             "\"profile\": \"p_part\" entry %zu must be an integer in 0..%d",
+                             i + 1, FDMOD_MAX_PROFILE_ENTRY);
         S->profile[i] = (int32_t)json_integer_value(e);
     }
     S->plen = (int)json_array_size(pp);
     int i, j;
-    if (!is_hopf_profile(S->profile, S->plen, truncated ? 0 : 1000, &i, &j))
+    /* Past the list: 0 (truncated), or above every entry (not truncated). */
+    if (!is_hopf_profile(S->profile, S->plen, truncated ? 0 : FDMOD_MAX_PROFILE_ENTRY + 1, &i, &j))
         return spec_fail(S, SQ_E_INVAL, pos,
                          "\"profile\": \"p_part\" is not the profile of a sub-Hopf algebra of A "
                          "(h_%d > %d + h_%d and h_%d > h_%d)",

@@ -42,9 +42,10 @@ extern "C" {
 
 /* Largest |degree| of a generator, in the file and after every shift. */
 #define SQ_MODSPEC_MAX_DEGREE 10000
-/* Largest span (top - bottom) accepted: fdmod_complete needs the Milnor
- * tables up to the span, and milnor_new stops at MILNOR_MAX_DEGREE.  (In
- * practice fdmod_complete takes ~5 s at span 128 and minutes at 192.) */
+/* Largest span (top - bottom) accepted: the action of A reaches degree
+ * MILNOR_MAX_DEGREE.  The span itself costs next to nothing (a few cells
+ * 2047 degrees apart load in microseconds); what costs is the action the
+ * cells are connected by (fdmod_complete, bounded by SQ_MODSPEC_MAX_TABLES). */
 #define SQ_MODSPEC_MAX_SPAN MILNOR_MAX_DEGREE
 /* Largest degree of an operation in a relation of a finitely presented
  * module.  Checking that "adem_relations" and "milnor_relations" agree
@@ -55,10 +56,20 @@ extern "C" {
 #define SQ_MODSPEC_MAX_RELATION_DEGREE 128
 /* Largest module file read, in bytes. */
 #define SQ_MODSPEC_MAX_FILE (16 * 1024 * 1024)
-/* Largest estimated size of the action tables of the finished module, in
- * bytes (sum over pairs of nonzero degrees e < f of
- * dim A_{f-e} * dim M_e * 8 * ceil(dim M_f / 64)); refused beyond. */
+/* Largest estimated size of the finished module, in bytes: its action
+ * tables (sum over the pairs of degrees e < f the given action connects of
+ * dim A_{f-e} * dim M_e * 8 * ceil(dim M_f / 64)), the names of its basis,
+ * and the largest row reduction deriving the action needs
+ * (fdmod_complete_cost); refused beyond, before anything is allocated. */
 #define SQ_MODSPEC_MAX_TABLES SQ_MODULE_TABLE_LIMIT
+/* Largest filtration s of the class a "cofiber" names. */
+#define SQ_MODSPEC_MAX_COFIBER_S 1000
+/* Longest path of a module file (sq_modspec_resolve_name); also the size
+ * of a buffer that always suffices for its result. */
+#define SQ_MODSPEC_PATH_MAX 4096
+/* The profile of a module file: 1 to FDMOD_MAX_PROFILE_LEN entries, each in
+ * 0..FDMOD_MAX_PROFILE_ENTRY; entries past MILNOR_MAX_LEN never matter
+ * (fdmod.h). */
 
 /* The kinds of module a file can describe ("type"). */
 typedef enum {
@@ -106,8 +117,9 @@ typedef struct {
  * bytes, always NUL-terminated when errlen > 0): SQ_E_PARSE for JSON
  * syntax, SQ_E_RANGE for a degree, span or size beyond the limits above,
  * SQ_E_INVAL for anything else.  Never aborts on bad input.
- * Cost: parsing is O(len log len); then fdmod_complete, which dominates
- * and grows steeply with the span (see SQ_MODSPEC_MAX_SPAN). */
+ * Cost: parsing is O(len log len); then fdmod_complete, which grows with
+ * the pairs of degrees the action connects (not with the span), within
+ * SQ_MODSPEC_MAX_TABLES. */
 int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const char *display_name,
                            const sq_modspec_opts_t *opts, char *err, size_t errlen) SQ_WARN_UNUSED;
 

@@ -166,10 +166,10 @@ int spec_read_cofiber(spec_t *S, json_t *root, sq_modspec_info_t *info)
     if (!json_is_integer(js) || !json_is_integer(jt) || !json_is_integer(ji))
         return spec_fail(S, SQ_E_INVAL, pos, "%s; \"s\", \"t\" and \"idx\" are integers", shape);
     json_int_t s = json_integer_value(js), t = json_integer_value(jt), idx = json_integer_value(ji);
-    if (s < 1 || s > 1000)
+    if (s < 1 || s > SQ_MODSPEC_MAX_COFIBER_S)
         return spec_fail(S, SQ_E_RANGE, pos,
-                         "\"cofiber\": \"s\" is %lld; the class must have filtration 1..1000",
-                         (long long)s);
+                         "\"cofiber\": \"s\" is %lld; the class must have filtration 1..%d",
+                         (long long)s, SQ_MODSPEC_MAX_COFIBER_S);
     if (t < -SQ_MODSPEC_MAX_DEGREE || t > SQ_MODSPEC_MAX_DEGREE)
         return spec_fail(S, SQ_E_RANGE, pos, "\"cofiber\": \"t\" %lld is out of range (|t| <= %d)",
                          (long long)t, SQ_MODSPEC_MAX_DEGREE);
@@ -192,11 +192,11 @@ int spec_build_projective(spec_t *S, const char *name, int32_t shift, int32_t ma
     if (S->rp_have_max && S->rp_max < top)
         top = S->rp_max;
     int64_t span = (int64_t)top - S->rp_min;
-    if (span > MILNOR_MAX_DEGREE)
+    if (span > SQ_MODSPEC_MAX_SPAN)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
                          "the projective space truncated to degree %d spans %lld degrees, more "
                          "than the largest span %d",
-                         (int)max_degree, (long long)span, MILNOR_MAX_DEGREE);
+                         (int)max_degree, (long long)span, SQ_MODSPEC_MAX_SPAN);
     int32_t adeg = span > 1 ? (int32_t)span : 1;
     milnor_t *A = S->plen ? milnor_new_profile(adeg, S->profile, S->plen) : milnor_new(adeg);
     char msg[768];

@@ -26,7 +26,7 @@
 #define ADAMS_MODULE_INSTALL_DIR ""
 #endif
 
-#define PATH_CAP 4096
+#define PATH_CAP SQ_MODSPEC_PATH_MAX
 #define NUM_DIRS 5
 
 int sq_modspec_split_shift(char *base, size_t n, const char *spec, int32_t *shift)

@@ -271,7 +271,8 @@ void fdmod_set_profile(fdmod_t *M, const int32_t *h, int len)
 {
     SQ_CHECK(len >= 0 && len <= FDMOD_MAX_PROFILE_LEN, "fdmod_set_profile: length %d", len);
     for (int i = 0; i < len; i++)
-        SQ_CHECK(h[i] >= 0 && h[i] <= 30, "fdmod_set_profile: entry %d", (int)h[i]);
+        SQ_CHECK(h[i] >= 0 && h[i] <= FDMOD_MAX_PROFILE_ENTRY, "fdmod_set_profile: entry %d",
+                 (int)h[i]);
     /* Positions past MILNOR_MAX_LEN never occur in degrees <= MILNOR_MAX_DEGREE. */
     if (len > MILNOR_MAX_LEN)
         len = MILNOR_MAX_LEN;

@@ -38,6 +38,10 @@ typedef struct fdmod fdmod_t;
  * entries past MILNOR_MAX_LEN never matter in degrees <= MILNOR_MAX_DEGREE
  * and are dropped, so fdmod_profile returns at most MILNOR_MAX_LEN. */
 #define FDMOD_MAX_PROFILE_LEN 16
+/* Largest profile entry h_i: r_i < 2^30 holds for every Milnor basis
+ * element of degree <= MILNOR_MAX_DEGREE, so 30 stands for "infinite" (the
+ * entries of a profile that is not truncated). */
+#define FDMOD_MAX_PROFILE_ENTRY 30
 
 /* New empty module called `name` (copied) whose degrees lie in
  * [min_deg, max_deg] (max_deg >= min_deg, max_deg - min_deg <
@@ -169,7 +173,8 @@ int fdmod_check_module(const fdmod_t *M, const milnor_t *A, char *err,
  * over the sub-Hopf algebra B spanned by the Sq(R) with r_i < 2^{h_i}
  * (r_i = 0 for i > len): [3,2,1] is A(2), and F_2 over A(2) resolves to
  * Ext_{A(2)}, the E2 page of tmf.  len <= FDMOD_MAX_PROFILE_LEN, each h_i
- * in 0..30; entries past MILNOR_MAX_LEN are dropped (they never matter). */
+ * in 0..FDMOD_MAX_PROFILE_ENTRY; entries past MILNOR_MAX_LEN are dropped
+ * (they never matter). */
 void fdmod_set_profile(fdmod_t *M, const int32_t *h, int len);
 /* Writes the profile into h (room for MILNOR_MAX_LEN) and returns its
  * length (<= MILNOR_MAX_LEN); 0 means the whole algebra A. */

@@ -306,3 +306,76 @@ TEST(many_unknown_keys)
     unlink(path);
     sq_free(path);
 }
+
+/* ---- Profiles ------------------------------------------------------------- */
+
+/* Writes text to a new file "/tmp/adams-test-<tag>-XXXXXX.json"; returns
+ * its path (the caller unlinks and frees it). */
+static char *temp_json(const char *tag, const char *text)
+{
+    char *path = sq_malloc(64);
+    snprintf(path, 64, "/tmp/adams-test-%s-XXXXXX.json", tag);
+    int fd = mkstemps(path, 5);
+    ASSERT(fd >= 0);
+    FILE *f = fdopen(fd, "w");
+    ASSERT(f != NULL);
+    ASSERT_EQ(fputs(text, f) >= 0, 1);
+    ASSERT_EQ(fclose(f), 0);
+    return path;
+}
+
+/* A profile may list 1 to FDMOD_MAX_PROFILE_LEN (16) entries; those past
+ * MILNOR_MAX_LEN (11) never matter and are dropped.  [2,1,0,...] with 12
+ * or 16 entries is A(1): it loads, and resolves to ko's chart. */
+TEST(long_profiles)
+{
+    static const char *const files[] = {
+        "{\"gens\": {\"x\": 0}, \"profile\": {\"truncated\": true, \"p_part\": "
+        "[2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}",
+        "{\"gens\": {\"x\": 0}, \"profile\": {\"truncated\": true, \"p_part\": "
+        "[2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}",
+    };
+    char *ko_out, *ko_err;
+    ASSERT_EQ(sq_test_run_adams("resolve ko --stem 16 --max-s 8 --format csv --quiet", &ko_out,
+                                &ko_err),
+              0);
+    for (int f = 0; f < 2; f++) {
+        fdmod_t *M = load_ok(files[f], NULL);
+        int32_t h[FDMOD_MAX_PROFILE_LEN];
+        ASSERT_EQ(fdmod_profile(M, h), MILNOR_MAX_LEN);
+        ASSERT_EQ(h[0], 2);
+        ASSERT_EQ(h[1], 1);
+        ASSERT_EQ(h[2], 0);
+        fdmod_free(M);
+        char *path = temp_json("profile", files[f]), args[256], *out, *err;
+        snprintf(args, sizeof args, "resolve '%s' --stem 16 --max-s 8 --format csv --quiet", path);
+        ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
+        ASSERT_STR_EQ(err, "");
+        ASSERT_STR_EQ(out, ko_out);
+        sq_free(out);
+        sq_free(err);
+        unlink(path);
+        sq_free(path);
+    }
+    sq_free(ko_out);
+    sq_free(ko_err);
+    /* 16 entries not truncated, all "infinite": the whole algebra (as far
+     * as degree 2047 can tell). */
+    fdmod_t *M = load_ok("{\"gens\": {\"x\": 0, \"y\": 1}, \"actions\": [\"Sq1 x = y\"], "
+                         "\"profile\": {\"truncated\": false, \"p_part\": [30, 30, 30, 30, 30, "
+                         "30, 30, 30, 30, 30, 30, 30, 30, 30, 30, 30]}}",
+                         NULL);
+    int32_t h[FDMOD_MAX_PROFILE_LEN];
+    ASSERT_EQ(fdmod_profile(M, h), MILNOR_MAX_LEN);
+    ASSERT_EQ(h[MILNOR_MAX_LEN - 1], FDMOD_MAX_PROFILE_ENTRY);
+    fdmod_free(M);
+    char want[256];
+    snprintf(want, sizeof want,
+             "t.json:1: \"profile\": \"p_part\" must be a list of 1 to %d integers, e.g. [3, 2, "
+             "1] for A(2)",
+             FDMOD_MAX_PROFILE_LEN);
+    expect_error(__LINE__,
+                 "{\"gens\": {\"x\": 0}, \"profile\": {\"truncated\": true, \"p_part\": "
+                 "[2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}",
+                 SQ_E_INVAL, want);
+}
