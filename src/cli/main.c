@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_products.h"
 
 #define ADAMS_VERSION "0.1.0"
 
@@ -20,6 +21,10 @@ static const char usage[] =
     "  resolve [MODULE]   compute a minimal free resolution of MODULE and print\n"
     "                     its Ext groups (the Adams E2 page); see 'adams resolve --help'\n"
     "  modules            list the shipped modules (C2, Ceta, Joker, ko, tmf2, ...)\n"
+    "  products [MODULE]  the products by h_0, h_1, h_2, ... of every class\n"
+    "  product [MODULE]   a class times a class of Ext of the sphere\n"
+    "  massey [MODULE]    the Massey product <a, b, c> and its indeterminacy\n"
+
     "\n"
     "Options:\n"
     "  -h, --help         show this help\n"
@@ -77,6 +82,13 @@ int main(int argc, char **argv)
         return cmd_resolve(argc - 1, argv + 1);
     if (strcmp(verb, "modules") == 0)
         return cmd_modules(argc - 1, argv + 1);
+    if (strcmp(verb, "products") == 0)
+        return cmd_products(argc - 1, argv + 1);
+    if (strcmp(verb, "product") == 0)
+        return cmd_product(argc - 1, argv + 1);
+    if (strcmp(verb, "massey") == 0)
+        return cmd_massey(argc - 1, argv + 1);
+
     cli_error("unknown command '%s' (try 'adams --help')", verb);
     return CLI_USAGE;
 }

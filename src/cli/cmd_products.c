@@ -1,0 +1,463 @@
+/*
+ * cmd_products.c -- `adams products`, `adams product` and `adams massey`:
+ * argument parsing and printing only (the mathematics is in
+ * src/resolution/resol_products.c).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd_products.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_module.h"
+#include "resol_products.h"
+#include "sq_core.h"
+#include "sq_pool.h"
+#include "sq_products.h"
+
+static const char products_usage[] =
+    "Usage: adams products [MODULE] --stem N [--max-s S] [options]\n"
+    "\n"
+    "Prints the products by h_0, h_1, h_2, ... of every class of Ext(MODULE) in the\n"
+    "region, one line each in the format of the peer sseq's filtration_one:\n"
+    "    h_i x_(n, s, k) = [v]\n"
+    "v is h_i x_(n, s, k) in the basis of Ext at (n + 2^i - 1, s + 1); lines whose\n"
+    "target is zero are left out; order: stems, then s, then i, then k.\n"
+    "\n"
+    "Options: --stem N, --max-s S (default (N - bottom)/2 + 3 + span), --algorithm\n"
+    "auto|nassau|classical, --threads K, --quiet, -h/--help (as for 'adams resolve').\n"
+    "Both engines give the same lines as the peer's classical engine where their bases\n"
+    "agree (checked for S_2 and C2; docs/products.md).\n"
+    "\n"
+    "Exit status: 0 ok, 1 output not written, 2 bad argument.\n";
+
+static const char product_usage[] =
+    "Usage: adams product [MODULE] --class N,S,V --by N,S,V [options]\n"
+    "\n"
+    "Multiplies the class x of Ext(MODULE) at stem N, filtration S by the class y of\n"
+    "Ext(S_2) given by --by (Ext(MODULE) is a module over Ext(S_2)) and prints\n"
+    "    x_(N, S) [V] * y_(N', S') [V'] = [U] at (N + N', S + S')\n"
+    "A class is N,S,[v0,v1,...] (a vector over the basis x_(N, S, i)) or N,S,I (the\n"
+    "basis class x_(N, S, I)).  Options: --algorithm, --threads, --quiet, -h.\n"
+    "\n"
+    "Exit status: 0 ok, 1 output not written, 2 bad argument.\n";
+
+static const char massey_usage[] =
+    "Usage: adams massey [MODULE] --a N,S,V --b N,S,V --c N,S,V [options]\n"
+    "\n"
+    "The Massey product <a, b, c> for a, b classes of Ext(S_2) and c a class of\n"
+    "Ext(MODULE) with a b = 0 and b c = 0: prints a representative and a basis of\n"
+    "the indeterminacy a Ext(MODULE) + Ext(S_2) c, in the basis of Ext at\n"
+    "(n_a + n_b + n_c + 1, s_a + s_b + s_c - 1):\n"
+    "    <a, b, c> = [U] at (N, S)\n"
+    "    indeterminacy: [W1], [W2], ...     (or: indeterminacy: 0)\n"
+    "Classes as for 'adams product'.  Options: --algorithm, --threads, --quiet, -h.\n"
+    "\n"
+    "Exit status: 0 ok, 1 output not written, 2 bad argument (including a b != 0 or\n"
+    "b c != 0).\n";
+
+/* A class N,S,V as given on the command line. */
+typedef struct {
+    int32_t n, s;
+    int have_vec;     /* 1: vec holds the listed entries; 0: idx names a basis class */
+    int64_t idx;
+    int64_t len;
+    uint64_t vec[64]; /* up to 4096 entries */
+    const char *text;
+} cls_t;
+
+/* Parses "N,S,[v0,...]" or "N,S,I"; returns 0 or -1 after an error. */
+static int parse_class(const char *opt, const char *text, cls_t *c)
+{
+    memset(c, 0, sizeof *c);
+    c->text = text;
+    char *end;
+    long n = strtol(text, &end, 10);
+    if (end == text || *end != ',')
+        goto bad;
+    const char *p = end + 1;
+    long s = strtol(p, &end, 10);
+    if (end == p || *end != ',' || s < 0 || s > 100000 || n < -100000 || n > 100000)
+        goto bad;
+    c->n = (int32_t)n;
+    c->s = (int32_t)s;
+    p = end + 1;
+    if (*p == '[') {
+        c->have_vec = 1;
+        p++;
+        while (*p && *p != ']') {
+            long v = strtol(p, &end, 10);
+            if (end == p || (v != 0 && v != 1) || c->len >= 64 * 64)
+                goto bad;
+            if (v)
+                c->vec[c->len >> 6] |= 1ULL << (c->len & 63);
+            c->len++;
+            p = end;
+            while (*p == ' ')
+                p++;
+            if (*p == ',')
+                p++;
+            while (*p == ' ')
+                p++;
+        }
+        if (*p != ']' || p[1] != '\0' || c->len == 0)
+            goto bad;
+        return 0;
+    }
+    long idx = strtol(p, &end, 10);
+    if (end == p || *end != '\0' || idx < 0)
+        goto bad;
+    c->idx = idx;
+    return 0;
+bad:
+    cli_error("%s: expected N,S,[v0,v1,...] or N,S,I (stem, filtration, a vector of 0s and 1s "
+              "or a class index), got '%s'",
+              opt, text);
+    return -1;
+}
+
+/* Checks c against Ext of R (what `what` names) and turns an index into a
+ * vector.  Returns 0 or -1 after an error. */
+static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char *what)
+{
+    int64_t dim = resol_ext_dim(R, c->s, c->n);
+    if (dim < 0) {
+        cli_error("%s: (%d, %d) is outside the computed region of %s", opt, (int)c->n, (int)c->s,
+                  what);
+        return -1;
+    }
+    if (dim == 0) {
+        cli_error("%s: Ext of %s at (%d, %d) is zero: there is no class there", opt, what,
+                  (int)c->n, (int)c->s);
+        return -1;
+    }
+    if (!c->have_vec) {
+        if (c->idx >= dim) {
+            cli_error("%s: x_(%d, %d, %lld) does not exist: Ext of %s at (%d, %d) has dimension "
+                      "%lld",
+                      opt, (int)c->n, (int)c->s, (long long)c->idx, what, (int)c->n, (int)c->s,
+                      (long long)dim);
+            return -1;
+        }
+        c->vec[c->idx >> 6] |= 1ULL << (c->idx & 63);
+        c->len = dim;
+        return 0;
+    }
+    if (c->len != dim) {
+        cli_error("%s: the vector has %lld entries but Ext of %s at (%d, %d) has dimension %lld",
+                  opt, (long long)c->len, what, (int)c->n, (int)c->s, (long long)dim);
+        return -1;
+    }
+    return 0;
+}
+
+static void print_vec(FILE *f, const uint64_t *v, int64_t n)
+{
+    fputc('[', f);
+    for (int64_t i = 0; i < n; i++)
+        fprintf(f, i ? ", %d" : "%d", (int)((v[i >> 6] >> (i & 63)) & 1));
+    fputc(']', f);
+}
+
+/* ---- Shared options -------------------------------------------------------- */
+
+typedef struct {
+    const char *module;
+    int64_t stem, max_s, threads;
+    int have_stem, have_max_s, quiet;
+    resol_algo_t algo;
+    const char *cls[3];
+} opts_t;
+
+enum { OPT_STEM = 256, OPT_MAXS, OPT_ALGO, OPT_THREADS, OPT_QUIET, OPT_A, OPT_B, OPT_C };
+
+/* Parses argv for verb (its usage text); returns 0, 1 (help printed) or
+ * -1 after an error. */
+static int parse(opts_t *o, int argc, char **argv, const char *usage, const char *verb)
+{
+    static const struct option longs[] = {
+        {"stem", required_argument, NULL, OPT_STEM},
+        {"max-s", required_argument, NULL, OPT_MAXS},
+        {"algorithm", required_argument, NULL, OPT_ALGO},
+        {"threads", required_argument, NULL, OPT_THREADS},
+        {"quiet", no_argument, NULL, OPT_QUIET},
+        {"class", required_argument, NULL, OPT_A},
+        {"by", required_argument, NULL, OPT_B},
+        {"a", required_argument, NULL, OPT_A},
+        {"b", required_argument, NULL, OPT_B},
+        {"c", required_argument, NULL, OPT_C},
+        {"help", no_argument, NULL, 'h'},
+        {NULL, 0, NULL, 0},
+    };
+    memset(o, 0, sizeof *o);
+    o->algo = RESOL_AUTO;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
+        switch (c) {
+        case 'h':
+            if (fputs(usage, stdout) == EOF || fflush(stdout) != 0) {
+                cli_error("could not write the help");
+                return -1;
+            }
+            return 1;
+        case OPT_STEM:
+            if (cli_parse_int("--stem", optarg, -100000, 100000, &o->stem))
+                return -1;
+            o->have_stem = 1;
+            break;
+        case OPT_MAXS:
+            if (cli_parse_int("--max-s", optarg, 0, 100000, &o->max_s))
+                return -1;
+            o->have_max_s = 1;
+            break;
+        case OPT_ALGO:
+            if (strcmp(optarg, "classical") == 0)
+                o->algo = RESOL_CLASSICAL;
+            else if (strcmp(optarg, "nassau") == 0)
+                o->algo = RESOL_NASSAU;
+            else if (strcmp(optarg, "auto") == 0)
+                o->algo = RESOL_AUTO;
+            else {
+                cli_error("--algorithm: expected 'classical', 'nassau' or 'auto'");
+                return -1;
+            }
+            break;
+        case OPT_THREADS:
+            if (cli_parse_int("--threads", optarg, 1, 4096, &o->threads))
+                return -1;
+            break;
+        case OPT_QUIET:
+            o->quiet = 1;
+            break;
+        case OPT_A:
+        case OPT_B:
+        case OPT_C:
+            o->cls[c - OPT_A] = optarg;
+            break;
+        case ':':
+            cli_error("%s: missing value for '%s'", verb, argv[optind - 1]);
+            return -1;
+        default:
+            cli_error("%s: unknown option '%s' (try 'adams %s --help')", verb, argv[optind - 1],
+                      verb);
+            return -1;
+        }
+    }
+    if (optind < argc)
+        o->module = argv[optind++];
+    if (optind < argc) {
+        cli_error("%s: unexpected argument '%s'", verb, argv[optind]);
+        return -1;
+    }
+    if (!o->module)
+        o->module = "S_2";
+    if (!o->threads) {
+        const char *env = getenv("ADAMS_THREADS");
+        if (env && *env) {
+            if (cli_parse_int("ADAMS_THREADS", env, 1, 4096, &o->threads))
+                return -1;
+        } else {
+            o->threads = sq_num_cores();
+        }
+    }
+    return 0;
+}
+
+/* Loads o->module and resolves it through (max_n, max_s); max_s < 0 means
+ * the default (max_n - bottom)/2 + 3 + span.  Returns the resolution (the
+ * module in *M, what the loader found in *info) or NULL after an error
+ * (*M = NULL). */
+static resol_t *resolve(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t **M,
+                        sq_modspec_info_t *info)
+{
+    *M = cli_load_module(o->module, max_n + 2, info, o->quiet);
+    if (!*M)
+        return NULL;
+    char err[256];
+    int algo = -1;
+    if (info->cofiber)
+        cli_error("products of a cofiber module are not supported (its Ext comes from two "
+                  "resolutions)");
+    else
+        algo = cli_choose_engine(o->algo, *M, info, max_n);
+    if (algo >= 0 && max_s < 0)
+        max_s = (max_n - info->bottom > 0 ? (max_n - info->bottom) / 2 : 0) + 3 + info->span;
+    if (algo >= 0 && resol_check_range(*M, max_s, max_n, err, sizeof err)) {
+        cli_error("%s", err);
+        algo = -1;
+    }
+    sq_pool_t *pool = NULL;
+    if (algo >= 0 && o->threads > 1 && sq_pool_create(&pool, (int)o->threads) != 0) {
+        cli_error("could not start %lld threads", (long long)o->threads);
+        algo = -1;
+    }
+    if (algo < 0) {
+        fdmod_free(*M);
+        *M = NULL;
+        return NULL;
+    }
+    cli_engine_note(o->algo, (resol_algo_t)algo, *M, info, o->quiet);
+    resol_t *R = resol_new(*M, max_s, max_n);
+    resol_run_pool(R, (resol_algo_t)algo, pool, NULL);
+    sq_pool_free(pool);
+    return R;
+}
+
+static resol_t *resolve_sphere(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t **M)
+{
+    opts_t so = *o;
+    sq_modspec_info_t info;
+    so.module = "S_2";
+    so.quiet = 1;
+    return resolve(&so, max_n, max_s, M, &info);
+}
+
+static int finish(int rc)
+{
+    if (fflush(stdout) != 0 || rc) {
+        cli_error("could not write the output");
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* ---- The verbs -------------------------------------------------------------- */
+
+int cmd_products(int argc, char **argv)
+{
+    opts_t o;
+    int p = parse(&o, argc, argv, products_usage, "products");
+    if (p)
+        return p > 0 ? CLI_OK : CLI_USAGE;
+    if (!o.have_stem) {
+        cli_error("products: --stem is required");
+        return CLI_USAGE;
+    }
+    fdmod_t *M;
+    sq_modspec_info_t info;
+    resol_t *R = resolve(&o, (int32_t)o.stem, o.have_max_s ? (int32_t)o.max_s : -1, &M, &info);
+    if (!R)
+        return CLI_USAGE;
+    int rc = sq_products_write(stdout, R, info.bottom, (int32_t)o.stem, resol_max_s(R));
+    resol_free(R);
+    fdmod_free(M);
+    return finish(rc);
+}
+
+int cmd_product(int argc, char **argv)
+{
+    opts_t o;
+    int p = parse(&o, argc, argv, product_usage, "product");
+    if (p)
+        return p > 0 ? CLI_OK : CLI_USAGE;
+    cls_t x, y;
+    if (!o.cls[0] || !o.cls[1]) {
+        cli_error("product: --class and --by are both required (try 'adams product --help')");
+        return CLI_USAGE;
+    }
+    if (parse_class("--class", o.cls[0], &x) || parse_class("--by", o.cls[1], &y))
+        return CLI_USAGE;
+    if (y.n < 0) {
+        cli_error("--by: Ext of S_2 is zero in negative stems");
+        return CLI_USAGE;
+    }
+    fdmod_t *M, *S = NULL;
+    sq_modspec_info_t info;
+    resol_t *R = resolve(&o, x.n + y.n, x.s + y.s, &M, &info);
+    if (!R)
+        return CLI_USAGE;
+    resol_t *RS = resolve_sphere(&o, y.n, y.s, &S);
+    int rc = CLI_USAGE;
+    uint64_t out[64];
+    if (RS && !resolve_class("--class", &x, R, fdmod_name(M)) &&
+        !resolve_class("--by", &y, RS, "S_2")) {
+        if (resol_product(R, RS, x.s, x.s + x.n, x.vec, y.s, y.s + y.n, y.vec, out) != 0)
+            cli_error("product: the region needed was not computed (a bug: please report)");
+        else {
+            printf("x_(%d, %d) ", (int)x.n, (int)x.s);
+            print_vec(stdout, x.vec, x.len);
+            printf(" * y_(%d, %d) ", (int)y.n, (int)y.s);
+            print_vec(stdout, y.vec, y.len);
+            printf(" = ");
+            print_vec(stdout, out, resol_ext_dim(R, x.s + y.s, x.n + y.n));
+            printf(" at (%d, %d)\n", (int)(x.n + y.n), (int)(x.s + y.s));
+            rc = finish(0);
+        }
+    }
+    resol_free(RS);
+    fdmod_free(S);
+    resol_free(R);
+    fdmod_free(M);
+    return rc;
+}
+
+int cmd_massey(int argc, char **argv)
+{
+    opts_t o;
+    int p = parse(&o, argc, argv, massey_usage, "massey");
+    if (p)
+        return p > 0 ? CLI_OK : CLI_USAGE;
+    cls_t a, b, c;
+    if (!o.cls[0] || !o.cls[1] || !o.cls[2]) {
+        cli_error("massey: --a, --b and --c are all required (try 'adams massey --help')");
+        return CLI_USAGE;
+    }
+    if (parse_class("--a", o.cls[0], &a) || parse_class("--b", o.cls[1], &b) ||
+        parse_class("--c", o.cls[2], &c))
+        return CLI_USAGE;
+    if (a.s < 1 || b.s < 1) {
+        cli_error("massey: a and b must have filtration at least 1");
+        return CLI_USAGE;
+    }
+    int32_t n = a.n + b.n + c.n + 1, s = a.s + b.s + c.s - 1;
+    fdmod_t *M, *S = NULL;
+    sq_modspec_info_t info;
+    /* Ext(M) is read up to (n, s) and at b c; Ext(S) up to a b, one stem more. */
+    int32_t mn = n > b.n + c.n ? n : b.n + c.n;
+    int32_t ms = s > b.s + c.s ? s : b.s + c.s;
+    resol_t *R = resolve(&o, mn, ms, &M, &info);
+    if (!R)
+        return CLI_USAGE;
+    resol_t *RS = resolve_sphere(&o, a.n + b.n + 1, a.s + b.s, &S);
+    int rc = CLI_USAGE;
+    uint64_t out[64];
+    if (RS && !resolve_class("--a", &a, RS, "S_2") && !resolve_class("--b", &b, RS, "S_2") &&
+        !resolve_class("--c", &c, R, fdmod_name(M))) {
+        int r = resol_massey(R, RS, a.s, a.s + a.n, a.vec, b.s, b.s + b.n, b.vec, c.s,
+                             c.s + c.n, c.vec, out);
+        f2mat_t ind = {0};
+        if (r == SQ_E_INVAL)
+            cli_error("massey: <a, b, c> is not defined: a b or b c is not zero (check with "
+                      "'adams product')");
+        else if (r == 0 && resol_massey_indeterminacy(R, RS, a.s, a.s + a.n, a.vec, b.s,
+                                                      b.s + b.n, c.s, c.s + c.n, c.vec,
+                                                      &ind) == 0) {
+            int64_t dim = resol_ext_dim(R, s, n);
+            printf("<a, b, c> = ");
+            print_vec(stdout, out, dim);
+            printf(" at (%d, %d)\nindeterminacy: ", (int)n, (int)s);
+            if (ind.rows == 0)
+                printf("0");
+            for (int64_t i = 0; i < ind.rows; i++) {
+                if (i)
+                    printf(", ");
+                print_vec(stdout, f2mat_row(&ind, i), dim);
+            }
+            printf("\n");
+            rc = finish(0);
+        } else
+            cli_error("massey: the region needed was not computed (a bug: please report)");
+        f2mat_clear(&ind);
+    }
+    resol_free(RS);
+    fdmod_free(S);
+    resol_free(R);
+    fdmod_free(M);
+    return rc;
+}
