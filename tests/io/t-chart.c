@@ -1,0 +1,402 @@
+/*
+ * t-chart.c -- the SVG chart and its JSON data (sq_chart_svg.h,
+ * sq_chart_json.h) against the resolution they draw:
+ *   - one circle per generator: the number of circles is the sum of the
+ *     Ext dimensions of the region, and every <title> names x_(n, s, i) of
+ *     an existing class, each class once;
+ *   - one line of the colour of h_i per nonzero entry of the matrices of
+ *     h_i (resol_h_matrix) over the region, i = 0, 1, 2, each running from
+ *     (n, s) towards (n + 2^i - 1, s + 1);
+ *   - the JSON parses (jansson), holds the same classes and, for every h_i
+ *     whose target lies in the region, the same nonzero entries;
+ *   - the file is plausible XML: starts with <svg, ends with </svg>, tags
+ *     balanced; the picture has the size sq_chart_svg_size announces;
+ *   - over a subalgebra without Sq^4 (ko: A(1)) there are no h_2 lines, and
+ *     h_2 is not in the legend;
+ *   - a write error is reported (SQ_E_IO).
+ * The browser's view of the picture is tests/cli/t-chart-browser.c.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fdmod.h"
+#include "resol.h"
+#include "resol_products.h"
+#include "sq_chart_json.h"
+#include "sq_chart_svg.h"
+#include "sq_modspec.h"
+#include "sq_test.h"
+
+#define MAX_N 30
+#define MAX_S 18
+#define MAX_H 31
+
+/* The whole output of a writer, as a string (free with free()). */
+typedef int (*writer_fn)(FILE *f, const resol_t *R, const char *name, int32_t n_min, int32_t n_max,
+                         int32_t s_max);
+
+static char *write_to_string(writer_fn w, const resol_t *R, const char *name, int32_t n_min,
+                             int32_t n_max, int32_t s_max)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ASSERT(f != NULL);
+    ASSERT_EQ(w(f, R, name, n_min, n_max, s_max), 0);
+    ASSERT_EQ(fclose(f), 0);
+    ASSERT(buf != NULL && strlen(buf) == len);
+    return buf;
+}
+
+static int64_t count(const char *hay, const char *needle)
+{
+    int64_t c = 0;
+    size_t n = strlen(needle);
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + n, needle))
+        c++;
+    return c;
+}
+
+static resol_t *sphere(fdmod_t **M)
+{
+    *M = fdmod_sphere();
+    resol_t *R = resol_new(*M, MAX_S, MAX_N);
+    resol_run(R, RESOL_CLASSICAL);
+    return R;
+}
+
+static int64_t ext_total(const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max)
+{
+    int64_t total = 0;
+    for (int32_t n = n_min; n <= n_max; n++)
+        for (int32_t s = 0; s <= s_max; s++)
+            total += resol_ext_dim(R, s, n);
+    return total;
+}
+
+/* The number of nonzero entries of the matrices of h_i over the region
+ * (source and target in it); 0 when h_i does not act. */
+static int64_t h_entries(const resol_t *R, int i, int32_t n_min, int32_t n_max, int32_t s_max)
+{
+    if (!resol_has_h(R, i))
+        return 0;
+    int64_t c = 0;
+    int32_t step = (1 << i) - 1;
+    for (int32_t n = n_min; n + step <= n_max; n++)
+        for (int32_t s = 0; s + 1 <= s_max; s++) {
+            if (resol_ext_dim(R, s, n) <= 0 || resol_ext_dim(R, s + 1, n + step) <= 0)
+                continue;
+            f2mat_t m;
+            ASSERT_EQ(resol_h_matrix(R, i, s, s + n, &m), 0);
+            for (int64_t g = 0; g < m.rows; g++)
+                for (int64_t k = 0; k < m.cols; k++)
+                    c += f2mat_get(&m, g, k);
+            f2mat_clear(&m);
+        }
+    return c;
+}
+
+/* Every <title> names x_(n, s, i) of an existing class of the region, each
+ * class once; returns the number of titles. */
+static int64_t check_titles(const char *svg, const resol_t *R, int32_t n_min, int32_t n_max,
+                            int32_t s_max)
+{
+    int64_t cells = (int64_t)(n_max - n_min + 1) * (s_max + 1);
+    int64_t *seen = sq_calloc((size_t)cells, sizeof *seen);
+    int64_t titles = 0;
+    for (const char *p = strstr(svg, "<title>"); p; p = strstr(p + 1, "<title>")) {
+        int n, s, i, used = 0;
+        if (sscanf(p, "<title>x_(%d, %d, %d)</title>%n", &n, &s, &i, &used) != 3 || used == 0)
+            sq_test_fail(__FILE__, __LINE__, "a title that is not x_(n, s, i): %.40s", p);
+        if (n < n_min || n > n_max || s < 0 || s > s_max || i < 0 || i >= resol_ext_dim(R, s, n))
+            sq_test_fail(__FILE__, __LINE__, "x_(%d, %d, %d) is not a class of the region", n, s,
+                         i);
+        /* Classes of one cell come in order i = 0, 1, ...: count them. */
+        int64_t *c = &seen[(int64_t)(n - n_min) * (s_max + 1) + s];
+        ASSERT_EQ(*c, i);
+        (*c)++;
+        titles++;
+    }
+    for (int32_t n = n_min; n <= n_max; n++)
+        for (int32_t s = 0; s <= s_max; s++)
+            ASSERT_EQ(seen[(int64_t)(n - n_min) * (s_max + 1) + s], resol_ext_dim(R, s, n));
+    sq_free(seen);
+    return titles;
+}
+
+/* Every <line class="hI" runs from the dot block of (n, s) to that of
+ * (n + 2^I - 1, s + 1): dx and dy within the half-width of a cell of the
+ * chart's vectors (2^I - 1) U and -U (y grows downwards). */
+static void check_line_geometry(const char *svg, int i)
+{
+    char needle[32];
+    snprintf(needle, sizeof needle, "<line class=\"h%d\"", i);
+    for (const char *p = strstr(svg, needle); p; p = strstr(p + 1, needle)) {
+        double x1, y1, x2, y2;
+        ASSERT_EQ(sscanf(p, "<line class=\"h%*d\" x1=\"%lf\" y1=\"%lf\" x2=\"%lf\" y2=\"%lf\"/>",
+                         &x1, &y1, &x2, &y2),
+                  4);
+        double dx = x2 - x1, dy = y2 - y1;
+        if (fabs(dx - ((1 << i) - 1) * SQ_CHART_SVG_UNIT) > SQ_CHART_SVG_UNIT / 2.0 ||
+            fabs(dy + SQ_CHART_SVG_UNIT) > SQ_CHART_SVG_UNIT / 2.0)
+            sq_test_fail(__FILE__, __LINE__, "h_%d line %.40s: (dx, dy) = (%g, %g)", i, p, dx, dy);
+    }
+}
+
+/* Crude XML sanity: the document is one <svg> element and its tags are
+ * balanced. */
+static void check_xml_shape(const char *svg)
+{
+    size_t len = strlen(svg);
+    ASSERT(strncmp(svg, "<svg ", 5) == 0);
+    ASSERT(len > 7 && strcmp(svg + len - 7, "</svg>\n") == 0);
+    ASSERT_EQ(count(svg, "<svg"), 1);
+    ASSERT_EQ(count(svg, "<g "), count(svg, "</g>"));
+    ASSERT_EQ(count(svg, "<text "), count(svg, "</text>"));
+    ASSERT_EQ(count(svg, "<tspan "), count(svg, "</tspan>"));
+    ASSERT_EQ(count(svg, "<circle "), count(svg, "</circle>"));
+    ASSERT_EQ(count(svg, "<title>"), count(svg, "</title>"));
+    ASSERT_EQ(count(svg, "<"), count(svg, ">"));
+    /* No stray markup characters in text: every '&' starts an entity. */
+    for (const char *p = strchr(svg, '&'); p; p = strchr(p + 1, '&'))
+        ASSERT(strncmp(p, "&amp;", 5) == 0 || strncmp(p, "&lt;", 4) == 0 ||
+               strncmp(p, "&gt;", 4) == 0 || strncmp(p, "&quot;", 6) == 0);
+}
+
+/* The checks on the SVG of R over the region. */
+static void check_svg(const char *svg, const resol_t *R, int32_t n_min, int32_t n_max,
+                      int32_t s_max)
+{
+    check_xml_shape(svg);
+    int64_t w, h, fw, fh;
+    sq_chart_svg_size(n_min, n_max, s_max, &w, &h);
+    ASSERT_EQ(sscanf(svg,
+                     "<svg xmlns=\"http://www.w3.org/2000/svg\" version=\"1.1\" "
+                     "width=\"%" SCNd64 "\" height=\"%" SCNd64 "\"",
+                     &fw, &fh),
+              2);
+    ASSERT_EQ(fw, w);
+    ASSERT_EQ(fh, h);
+    int64_t total = ext_total(R, n_min, n_max, s_max);
+    ASSERT(total > 0);
+    ASSERT_EQ(count(svg, "<circle "), total);
+    ASSERT_EQ(check_titles(svg, R, n_min, n_max, s_max), total);
+    static const char *const colour[SQ_CHART_SVG_NUM_H] = {
+        SQ_CHART_SVG_H0_COLOUR, SQ_CHART_SVG_H1_COLOUR, SQ_CHART_SVG_H2_COLOUR};
+    for (int i = 0; i < SQ_CHART_SVG_NUM_H; i++) {
+        char needle[80];
+        snprintf(needle, sizeof needle, "<line class=\"h%d\"", i);
+        ASSERT_EQ(count(svg, needle), h_entries(R, i, n_min, n_max, s_max));
+        /* The lines of h_i are exactly the lines of its group, in its colour. */
+        snprintf(needle, sizeof needle, "<g class=\"h%d\" stroke=\"%s\"", i, colour[i]);
+        ASSERT_EQ(count(svg, needle), resol_has_h(R, i) ? 1 : 0);
+        for (int j = 0; j < i; j++)
+            ASSERT(strcmp(colour[i], colour[j]) != 0);
+        check_line_geometry(svg, i);
+    }
+    ASSERT_EQ(count(svg, "<line "), h_entries(R, 0, n_min, n_max, s_max) +
+                                        h_entries(R, 1, n_min, n_max, s_max) +
+                                        h_entries(R, 2, n_min, n_max, s_max));
+}
+
+TEST(chart_svg_s2_counts)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(&M);
+    char *svg = write_to_string(sq_chart_write_svg, R, NULL, 0, MAX_N, MAX_S);
+    check_svg(svg, R, 0, MAX_N, MAX_S);
+    /* The known shape through stem 30: the h_0-tower of stem 0 reaches the
+     * top, h_1 and h_2 act on 1, and there are lines of every colour. */
+    ASSERT(strstr(svg, "<title>x_(0, 18, 0)</title>") != NULL);
+    ASSERT(h_entries(R, 0, 0, MAX_N, MAX_S) > 50);
+    ASSERT(h_entries(R, 1, 0, MAX_N, MAX_S) > 20);
+    ASSERT(h_entries(R, 2, 0, MAX_N, MAX_S) > 20);
+    ASSERT(strstr(svg, "S_2: Ext") != NULL);
+    free(svg);
+    /* A smaller window of the same resolution, and a name to escape. */
+    svg = write_to_string(sq_chart_write_svg, R, "a<b & \"c\"", 0, 12, 5);
+    check_svg(svg, R, 0, 12, 5);
+    ASSERT(strstr(svg, "a&lt;b &amp; &quot;c&quot;") != NULL);
+    free(svg);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* The JSON: same classes, same products as the matrices. */
+static void check_json(const char *text, const resol_t *R, const char *name, int32_t n_min,
+                       int32_t n_max, int32_t s_max)
+{
+    json_error_t jerr;
+    json_t *doc = json_loads(text, 0, &jerr);
+    if (!doc)
+        sq_test_fail(__FILE__, __LINE__, "JSON does not parse: line %d: %s", jerr.line, jerr.text);
+    ASSERT(json_is_object(doc));
+    ASSERT_STR_EQ(json_string_value(json_object_get(doc, "format")), "adams-chart");
+    ASSERT_EQ(json_integer_value(json_object_get(doc, "version")), SQ_CHART_JSON_VERSION);
+    ASSERT_STR_EQ(json_string_value(json_object_get(doc, "module")), name);
+    ASSERT_EQ(json_integer_value(json_object_get(doc, "min_n")), n_min);
+    ASSERT_EQ(json_integer_value(json_object_get(doc, "max_n")), n_max);
+    ASSERT_EQ(json_integer_value(json_object_get(doc, "max_s")), s_max);
+
+    json_t *classes = json_object_get(doc, "classes");
+    ASSERT(json_is_array(classes));
+    ASSERT_EQ(json_array_size(classes), ext_total(R, n_min, n_max, s_max));
+    long long prev = -1;
+    size_t k;
+    json_t *c;
+    json_array_foreach(classes, k, c)
+    {
+        long long n = json_integer_value(json_object_get(c, "n"));
+        long long s = json_integer_value(json_object_get(c, "s"));
+        long long i = json_integer_value(json_object_get(c, "i"));
+        ASSERT_EQ(json_object_size(c), 3);
+        ASSERT(n >= n_min && n <= n_max && s >= 0 && s <= s_max && i >= 0);
+        ASSERT(i < resol_ext_dim(R, (int32_t)s, (int32_t)n));
+        long long key = ((n - n_min) * (s_max + 1) + s) * 1000 + i; /* n, s, i ascending */
+        ASSERT(key > prev);
+        prev = key;
+    }
+
+    int64_t per_h[MAX_H] = {0};
+    json_t *products = json_object_get(doc, "products");
+    ASSERT(json_is_array(products));
+    ASSERT(json_array_size(products) > 0);
+    json_t *p;
+    json_array_foreach(products, k, p)
+    {
+        long long h = json_integer_value(json_object_get(p, "h"));
+        json_t *from = json_object_get(p, "from"), *to = json_object_get(p, "to");
+        ASSERT(h >= 0 && h < MAX_H && json_array_size(from) == 3 && json_is_array(to));
+        long long n = json_integer_value(json_array_get(from, 0));
+        long long s = json_integer_value(json_array_get(from, 1));
+        long long i = json_integer_value(json_array_get(from, 2));
+        ASSERT(i >= 0 && i < resol_ext_dim(R, (int32_t)s, (int32_t)n));
+        long long tn = n + (1LL << h) - 1, ts = s + 1;
+        ASSERT(tn <= n_max && ts <= s_max);
+        f2mat_t m;
+        ASSERT_EQ(resol_h_matrix(R, (int)h, (int32_t)s, (int32_t)(s + n), &m), 0);
+        ASSERT(m.rows > 0);
+        /* "to" lists exactly the nonzero entries of column i, ascending. */
+        size_t j = 0;
+        for (int64_t g = 0; g < m.rows; g++) {
+            if (!f2mat_get(&m, g, i))
+                continue;
+            json_t *e = json_array_get(to, j++);
+            ASSERT(json_array_size(e) == 3);
+            ASSERT_EQ(json_integer_value(json_array_get(e, 0)), tn);
+            ASSERT_EQ(json_integer_value(json_array_get(e, 1)), ts);
+            ASSERT_EQ(json_integer_value(json_array_get(e, 2)), g);
+        }
+        ASSERT_EQ(json_array_size(to), j);
+        per_h[h] += (int64_t)j;
+        f2mat_clear(&m);
+    }
+    for (int h = 0; h < MAX_H && (1 << h) - 1 <= n_max - n_min; h++)
+        ASSERT_EQ(per_h[h], h_entries(R, h, n_min, n_max, s_max));
+    json_decref(doc);
+}
+
+TEST(chart_json_s2_counts)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(&M);
+    char *text = write_to_string(sq_chart_write_json, R, NULL, 0, MAX_N, MAX_S);
+    check_json(text, R, "S_2", 0, MAX_N, MAX_S);
+    /* The counts of the picture's lines are the JSON's entries of h_0..h_2. */
+    char *svg = write_to_string(sq_chart_write_svg, R, NULL, 0, MAX_N, MAX_S);
+    json_t *doc = json_loads(text, 0, NULL);
+    int64_t lines[SQ_CHART_SVG_NUM_H] = {0};
+    size_t k;
+    json_t *p;
+    json_array_foreach(json_object_get(doc, "products"), k, p)
+    {
+        long long h = json_integer_value(json_object_get(p, "h"));
+        if (h < SQ_CHART_SVG_NUM_H)
+            lines[h] += (int64_t)json_array_size(json_object_get(p, "to"));
+    }
+    for (int i = 0; i < SQ_CHART_SVG_NUM_H; i++) {
+        char needle[32];
+        snprintf(needle, sizeof needle, "<line class=\"h%d\"", i);
+        ASSERT_EQ(count(svg, needle), lines[i]);
+    }
+    ASSERT_EQ(count(svg, "<circle "), json_array_size(json_object_get(doc, "classes")));
+    json_decref(doc);
+    free(svg);
+    free(text);
+    /* A name with characters JSON escapes. */
+    text = write_to_string(sq_chart_write_json, R, "q\"\\\n", 0, 6, 3);
+    check_json(text, R, "q\"\\\n", 0, 6, 3);
+    free(text);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* A shipped module, loaded from modules/ in the sources. */
+static fdmod_t *shipped(const char *name)
+{
+    char path[4096], err[1024];
+    snprintf(path, sizeof path, "%s/../../modules/%s.json", SQ_TEST_DATA_DIR, name);
+    fdmod_t *M = NULL;
+    if (sq_modspec_load_file(&M, path, path, NULL, err, sizeof err) != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s: %s", name, err);
+    return M;
+}
+
+TEST(chart_other_modules)
+{
+    /* Joker: several generators in some bidegrees, cells in degrees 0..4. */
+    fdmod_t *M = shipped("Joker");
+    resol_t *R = resol_new(M, 10, 24);
+    resol_run(R, RESOL_CLASSICAL);
+    int wide = 0;
+    for (int32_t n = 0; n <= 24; n++)
+        for (int32_t s = 0; s <= 10; s++)
+            wide |= resol_ext_dim(R, s, n) > 1;
+    ASSERT(wide);
+    char *svg = write_to_string(sq_chart_write_svg, R, NULL, 0, 24, 10);
+    check_svg(svg, R, 0, 24, 10);
+    free(svg);
+    char *text = write_to_string(sq_chart_write_json, R, NULL, 0, 24, 10);
+    check_json(text, R, fdmod_name(M), 0, 24, 10);
+    free(text);
+    resol_free(R);
+    fdmod_free(M);
+
+    /* ko = Ext over A(1): Sq^4 is not in A(1), so h_2 does not act. */
+    M = shipped("ko");
+    R = resol_new(M, 12, 20);
+    resol_run(R, RESOL_CLASSICAL);
+    ASSERT(!resol_has_h(R, 2));
+    svg = write_to_string(sq_chart_write_svg, R, NULL, 0, 20, 12);
+    check_svg(svg, R, 0, 20, 12);
+    ASSERT_EQ(count(svg, "<line class=\"h2\""), 0);
+    ASSERT_EQ(count(svg, SQ_CHART_SVG_H2_COLOUR), 0); /* not in the legend either */
+    ASSERT(count(svg, "<line class=\"h1\"") > 0);
+    free(svg);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+TEST(chart_write_error)
+{
+    FILE *f = fopen("/dev/full", "w");
+    if (!f) {
+        printf("SKIP: no /dev/full here\n");
+        exit(77);
+    }
+    fdmod_t *M;
+    resol_t *R = sphere(&M);
+    /* The SVG through stem 30 is far larger than stdio's buffer. */
+    ASSERT_EQ(sq_chart_write_svg(f, R, NULL, 0, MAX_N, MAX_S), SQ_E_IO);
+    fclose(f);
+    f = fopen("/dev/full", "w");
+    ASSERT(f != NULL);
+    ASSERT_EQ(sq_chart_write_json(f, R, NULL, 0, MAX_N, MAX_S), SQ_E_IO);
+    fclose(f);
+    resol_free(R);
+    fdmod_free(M);
+}
