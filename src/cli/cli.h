@@ -1,20 +1,53 @@
 /*
- * cli.h -- shared helpers of the adams command-line program.
+ * cli.h -- shared helpers of the adams command-line program (cli.c).
+ *
+ * Every message the program prints goes through cli_error or cli_note:
+ * one line on stderr, "adams: ..." (errors) or "adams: note: ..." (notes),
+ * with control characters shown as '?' whatever the strings quoted in it
+ * (names from the command line or from files).  docs/cli.md lists the
+ * exit codes, options, notes and environment variables.
  */
 #ifndef CLI_H
 #define CLI_H
 
 #include <stdint.h>
 
-/* Exit codes: 0 success, 1 runtime failure (I/O), 2 bad usage or input. */
-enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2 };
+/* Exit codes (docs/cli.md).  CLI_NOMEM and CLI_NOTHREAD are reserved for
+ * the resolution's memory and thread failures: the region does not fit in
+ * memory (or an allocation failed), and worker threads could not be
+ * started. */
+enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_NOMEM = 3, CLI_NOTHREAD = 4 };
 
-/* Prints "adams: <message>" on stderr (one line). */
+/* Most worker threads --threads and ADAMS_THREADS accept. */
+#define CLI_MAX_THREADS 4096
+/* Longest string from the command line quoted in a message (longer ones
+ * are cut and end in "..."). */
+#define CLI_NAME_CLIP 256
+
+/* Prints "adams: <message>" on stderr: one line (control characters in the
+ * formatted message become '?'). */
 void cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Prints "adams: note: <message>" on stderr, one line as cli_error. */
+void cli_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* s fit for quoting in a message: control characters as '?', cut to
+ * CLI_NAME_CLIP bytes.  Returns one of four static buffers, reused in turn
+ * (so up to four may appear in one message).  Not thread-safe. */
+const char *cli_str(const char *s);
 
 /* Parses a decimal integer in [lo, hi] for option `opt`; on failure prints
  * a one-line error and returns -1, else 0. */
 int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out);
+
+/* Writes text (a help or version text) to stdout and flushes it.  Returns
+ * CLI_OK, or CLI_FAIL after a one-line error when the write failed
+ * ('adams --help >/dev/full'). */
+int cli_write_stdout(const char *text);
+
+/* Flushes stdout; returns CLI_OK, or CLI_FAIL after a one-line error
+ * ("could not write the output: <why>"). */
+int cli_finish_stdout(void);
 
 /* The verbs. */
 int cmd_resolve(int argc, char **argv);

@@ -22,8 +22,8 @@ static int split_basis(char *base, size_t n, const char *spec, int *adem)
         return 0;
     }
     if (strcmp(at + 1, "milnor") != 0 && strcmp(at + 1, "adem") != 0) {
-        cli_error("module '%s': unknown basis '%s' after '@' (expected milnor or adem)", spec,
-                  at + 1);
+        cli_error("module '%s': unknown basis '%s' after '@' (expected milnor or adem)",
+                  cli_str(spec), cli_str(at + 1));
         return -1;
     }
     *adem = strcmp(at + 1, "adem") == 0;
@@ -34,7 +34,8 @@ static int split_basis(char *base, size_t n, const char *spec, int *adem)
 fdmod_t *cli_load_module(const char *spec, int32_t max_degree, sq_modspec_info_t *info, int quiet)
 {
     static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
-    char named[1024], base[1024], path[4096], err[1024];
+    char named[SQ_MODSPEC_PATH_MAX], base[SQ_MODSPEC_PATH_MAX], path[SQ_MODSPEC_PATH_MAX],
+        shipped[SQ_MODSPEC_PATH_MAX], err[1024];
     int adem;
     if (split_basis(named, sizeof named, spec, &adem))
         return NULL;
@@ -42,11 +43,9 @@ fdmod_t *cli_load_module(const char *spec, int32_t max_degree, sq_modspec_info_t
                             .have_max_degree = 1,
                             .max_degree = max_degree,
                             .info = info};
-    int rc = sq_modspec_split_shift(base, sizeof base, named, &mo.shift);
+    int rc = sq_modspec_parse_name(base, sizeof base, named, &mo.shift, err, sizeof err);
     if (rc) {
-        cli_error("module '%s': %s", spec,
-                  rc == SQ_E_RANGE ? "the shift in [...] is out of range"
-                                   : "expected NAME, PATH, NAME[k] or PATH[k] (k an integer)");
+        cli_error("module '%s': %s", cli_str(spec), err);
         return NULL;
     }
     fdmod_t *M = NULL;
@@ -57,16 +56,20 @@ fdmod_t *cli_load_module(const char *spec, int32_t max_degree, sq_modspec_info_t
     else {
         cli_error("unknown module '%s' (no %s.json here nor among the shipped modules; see "
                   "'adams modules')",
-                  base, base);
+                  cli_str(base), cli_str(base));
         return NULL;
     }
     if (rc) {
         cli_error("%s", err);
         return NULL;
     }
+    /* ./NAME.json was found for a bare NAME that is also shipped. */
+    if (!quiet && strncmp(path, "./", 2) == 0 &&
+        sq_modspec_shipped_path(shipped, sizeof shipped, base, NULL) == 0)
+        cli_note("using %s, which shadows the shipped module %s", cli_str(path), cli_str(base));
     if (adem && !quiet)
-        fprintf(stderr, "adams: note: @adem changes only the names of basis elements; adams "
-                        "works in the Milnor basis, and no dimension depends on the basis\n");
+        cli_note("@adem changes only the names of basis elements; adams works in the Milnor "
+                 "basis, and no dimension depends on the basis");
     return M;
 }
 
@@ -106,7 +109,7 @@ void cli_engine_note(resol_algo_t asked, resol_algo_t used, const fdmod_t *M,
 {
     if (asked != RESOL_AUTO || quiet)
         return;
-    int32_t h[16];
+    int32_t h[MILNOR_MAX_LEN];
     const char *why = classical_only(info);
     if (why)
         fprintf(stderr, "adams: engine: classical (%s is %s)\n", fdmod_name(M), why);

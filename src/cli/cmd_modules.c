@@ -1,7 +1,8 @@
 /*
  * cmd_modules.c -- `adams modules`: the shipped modules, one line each.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* getopt_long */
+#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -20,6 +21,10 @@ static const char modules_usage[] =
     "Exit status: 0 on success, 1 if a shipped module could not be read, 2 on a\n"
     "bad argument.\n";
 
+/* Infinite modules are built up to this degree to be checked (the line
+ * says "degrees N..inf" from what the file says). */
+#define CHECK_DEGREE 24
+
 /* The module name of a path: its last component without ".json". */
 static void path_name(char *buf, size_t n, const char *path)
 {
@@ -28,7 +33,7 @@ static void path_name(char *buf, size_t n, const char *path)
     size_t len = strlen(base);
     if (len > 5 && strcmp(base + len - 5, ".json") == 0)
         len -= 5;
-    snprintf(buf, n, "%.*s", (int)len, base);
+    sq_modspec_printable(buf, n, base, len, n - 1);
 }
 
 /* Prints the line of one module; returns 0, or -1 (after a message on
@@ -37,12 +42,10 @@ static int print_module(const char *path, int width)
 {
     char name[256], desc[512], err[1024], deg[64];
     sq_modspec_info_t info;
-    /* Infinite modules are built only up to a few degrees above the bottom
-     * (enough to check them); the line gives the degrees from info. */
     sq_modspec_opts_t mo = {.description = desc,
                             .description_len = sizeof desc,
                             .have_max_degree = 1,
-                            .max_degree = 24,
+                            .max_degree = CHECK_DEGREE,
                             .info = &info};
     fdmod_t *M;
     path_name(name, sizeof name, path);
@@ -57,19 +60,39 @@ static int print_module(const char *path, int width)
         snprintf(deg, sizeof deg, "degree %d", (int)lo);
     else
         snprintf(deg, sizeof deg, "degrees %d..%d", (int)lo, (int)hi);
-    printf("%-*s  %-15s  %s\n", width, name, deg, desc);
+    char shown[sizeof desc + 8];
+    sq_modspec_printable(shown, sizeof shown, desc, strlen(desc), sizeof desc);
+    printf("%-*s  %-15s  %s\n", width, name, deg, shown);
     fdmod_free(M);
     return 0;
 }
 
 int cmd_modules(int argc, char **argv)
 {
-    for (int i = 1; i < argc; i++) {
-        if (strcmp(argv[i], "-h") == 0 || strcmp(argv[i], "--help") == 0) {
-            fputs(modules_usage, stdout);
-            return CLI_OK;
+    static const struct option longs[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, "-:h", longs, NULL)) != -1) {
+        if (c == 'h')
+            return cli_write_stdout(modules_usage);
+        if (c == 1) {
+            cli_error("modules: unexpected argument '%s' (try 'adams modules --help')",
+                      cli_str(optarg));
+        } else if (optopt == 'h') {
+            cli_error("modules: option --help takes no value (try 'adams modules --help')");
+        } else if (optopt > 0) {
+            char opt[3] = {'-', (char)optopt, '\0'};
+            cli_error("modules: unknown option '%s' (try 'adams modules --help')", cli_str(opt));
+        } else {
+            cli_error("modules: unknown option '%s' (try 'adams modules --help')",
+                      cli_str(argv[optind - 1]));
         }
-        cli_error("modules: unexpected argument '%s' (try 'adams modules --help')", argv[i]);
+        return CLI_USAGE;
+    }
+    if (optind < argc) {
+        cli_error("modules: unexpected argument '%s' (try 'adams modules --help')",
+                  cli_str(argv[optind]));
         return CLI_USAGE;
     }
     char **paths;
@@ -90,9 +113,7 @@ int cmd_modules(int argc, char **argv)
         if (print_module(paths[i], width))
             rc = CLI_FAIL;
     sq_modspec_list_free(paths, n);
-    if (fflush(stdout) != 0) {
-        cli_error("could not write the output");
+    if (cli_finish_stdout() != CLI_OK)
         rc = CLI_FAIL;
-    }
     return rc;
 }

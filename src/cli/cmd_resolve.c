@@ -1,13 +1,15 @@
 /*
  * cmd_resolve.c -- `adams resolve`: argument parsing and printing only.
  */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* getopt_long */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_module.h"
 #include "fdmod.h"
 #include "resol.h"
 #include "resol_cofiber.h"
@@ -52,6 +54,11 @@ static const char resolve_usage[] =
     "  --progress           show progress on stderr even when it is not a terminal\n"
     "  --quiet              no progress and no notes on stderr\n"
     "  -h, --help           show this help\n"
+    "  --                   end of the options: what follows is the module, even if\n"
+    "                       it begins with '-'\n"
+    "\n"
+    "Options may come before or after MODULE, as --opt VALUE or --opt=VALUE, and\n"
+    "may be shortened while unambiguous (--alg for --algorithm).\n"
     "\n"
     "Examples:\n"
     "  adams resolve S_2 --stem 40\n"
@@ -61,7 +68,7 @@ static const char resolve_usage[] =
     "prints trace events, one key=value line each, on stderr or to ADAMS_LOG_FILE.\n"
     "\n"
     "Exit status: 0 on success, 1 if the output could not be written, 2 on a bad\n"
-    "argument.\n";
+    "argument or module file (docs/cli.md lists every code).\n";
 
 typedef struct {
     const char *module;
@@ -73,25 +80,55 @@ typedef struct {
     int progress;      /* -1 quiet, 0 when stderr is a terminal, 1 forced */
 } resolve_opts_t;
 
-/* Returns the value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"),
- * advancing *i; "" when the value is missing; NULL if the option is not
- * `name`. */
-static const char *opt_value(const char *name, int argc, char **argv, int *i)
+enum { OPT_STEM = 256, OPT_MAXS, OPT_FORMAT, OPT_ALGO, OPT_THREADS, OPT_PROGRESS, OPT_QUIET };
+
+static const struct option resolve_longs[] = {
+    {"stem", required_argument, NULL, OPT_STEM},
+    {"max-s", required_argument, NULL, OPT_MAXS},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"algorithm", required_argument, NULL, OPT_ALGO},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"progress", no_argument, NULL, OPT_PROGRESS},
+    {"quiet", no_argument, NULL, OPT_QUIET},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+/* "--name" of the long option whose value is val. */
+static const char *long_name(int val)
 {
-    size_t n = strlen(name);
-    const char *a = argv[*i];
-    if (strncmp(a, name, n) != 0)
-        return NULL;
-    if (a[n] == '=')
-        return a + n + 1;
-    if (a[n] != '\0')
-        return NULL;
-    if (*i + 1 >= argc)
-        return ""; /* reported as a missing value by the caller */
-    return argv[++*i];
+    static char buf[32];
+    for (int i = 0; resolve_longs[i].name; i++)
+        if (resolve_longs[i].val == val) {
+            snprintf(buf, sizeof buf, "--%s", resolve_longs[i].name);
+            return buf;
+        }
+    return "?";
 }
 
-static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
+/* One-line error for getopt_long's '?' or ':' (the option at argv[optind
+ * - 1], or a short option char). */
+static void option_error(int c, int argc, char **argv)
+{
+    if (c == ':')
+        cli_error("%s: missing value", optopt >= 256 ? long_name(optopt) : "-?");
+    else if (optopt >= 256)
+        cli_error("resolve: option %s takes no value (try 'adams resolve --help')",
+                  long_name(optopt));
+    else if (optopt > 0) {
+        char opt[3] = {'-', (char)optopt, '\0'};
+        cli_error("resolve: unknown option '%s' (try 'adams resolve --help')", cli_str(opt));
+    } else
+        cli_error("resolve: unknown option '%s' (try 'adams resolve --help')",
+                  cli_str(optind - 1 < argc ? argv[optind - 1] : "?"));
+}
+
+/* Parses the arguments as getopt_long does: options and the module in any
+ * order, "--opt value" or "--opt=value", unambiguous abbreviations of long
+ * options, and "--" ending the options (so a module called "-x" is given
+ * as "adams resolve -- -x").  Returns 0 (*done = 1 after printing the help,
+ * *rc its exit code) or -1 after a one-line error. */
+static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done, int *rc)
 {
     o->module = NULL;
     o->stem = 40;
@@ -100,21 +137,37 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
     o->algo = RESOL_AUTO;
     o->threads = 0;
     o->progress = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
-            fputs(resolve_usage, stdout);
+    opterr = 0;
+    optind = 1;
+    int c;
+    /* '-': operands come back in order as option 1 (no permutation, so the
+     * result does not depend on POSIXLY_CORRECT); ':': a missing value is
+     * ':' rather than '?'. */
+    while ((c = getopt_long(argc, argv, "-:h", resolve_longs, NULL)) != -1) {
+        const char *v = optarg;
+        switch (c) {
+        case 'h':
             *done = 1;
+            *rc = cli_write_stdout(resolve_usage);
             return 0;
-        }
-        if ((v = opt_value("--stem", argc, argv, &i))) {
-            if (cli_parse_int("--stem", v, -1000000, 1000000, &o->stem))
+        case 1:
+            if (o->module) {
+                cli_error("resolve: more than one module given ('%s' and '%s')",
+                          cli_str(o->module), cli_str(v));
                 return -1;
-        } else if ((v = opt_value("--max-s", argc, argv, &i))) {
-            if (cli_parse_int("--max-s", v, 0, 1000000, &o->max_s))
+            }
+            o->module = v;
+            break;
+        case OPT_STEM:
+            if (cli_parse_int("--stem", v, -RESOL_MAX_T, RESOL_MAX_T, &o->stem))
+                return -1;
+            break;
+        case OPT_MAXS:
+            if (cli_parse_int("--max-s", v, 0, RESOL_MAX_T, &o->max_s))
                 return -1;
             o->have_max_s = 1;
-        } else if ((v = opt_value("--format", argc, argv, &i))) {
+            break;
+        case OPT_FORMAT:
             if (!*v) {
                 cli_error("--format: missing value");
                 return -1;
@@ -123,10 +176,11 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
             } else if (strcmp(v, "csv") == 0) {
                 o->csv = 1;
             } else {
-                cli_error("--format: expected 'chart' or 'csv', got '%s'", v);
+                cli_error("--format: expected 'chart' or 'csv', got '%s'", cli_str(v));
                 return -1;
             }
-        } else if ((v = opt_value("--algorithm", argc, argv, &i))) {
+            break;
+        case OPT_ALGO:
             if (!*v) {
                 cli_error("--algorithm: missing value");
                 return -1;
@@ -137,100 +191,46 @@ static int parse_args(resolve_opts_t *o, int argc, char **argv, int *done)
             } else if (strcmp(v, "auto") == 0) {
                 o->algo = RESOL_AUTO;
             } else {
-                cli_error("--algorithm: expected 'classical', 'nassau' or 'auto', got '%s'", v);
+                cli_error("--algorithm: expected 'classical', 'nassau' or 'auto', got '%s'",
+                          cli_str(v));
                 return -1;
             }
-        } else if ((v = opt_value("--threads", argc, argv, &i))) {
-            if (cli_parse_int("--threads", v, 1, 4096, &o->threads))
+            break;
+        case OPT_THREADS:
+            if (cli_parse_int("--threads", v, 1, CLI_MAX_THREADS, &o->threads))
                 return -1;
-        } else if (strcmp(a, "--progress") == 0) {
+            break;
+        case OPT_PROGRESS:
             o->progress = 1;
-        } else if (strcmp(a, "--quiet") == 0) {
+            break;
+        case OPT_QUIET:
             o->progress = -1;
-        } else if (a[0] == '-' && a[1] != '\0') {
-            cli_error("resolve: unknown option '%s' (try 'adams resolve --help')", a);
+            break;
+        default:
+            option_error(c, argc, argv);
             return -1;
-        } else if (o->module) {
-            cli_error("resolve: more than one module given ('%s' and '%s')", o->module, a);
-            return -1;
-        } else {
-            o->module = a;
         }
+    }
+    for (; optind < argc; optind++) { /* after "--" */
+        if (o->module) {
+            cli_error("resolve: more than one module given ('%s' and '%s')", cli_str(o->module),
+                      cli_str(argv[optind]));
+            return -1;
+        }
+        o->module = argv[optind];
     }
     if (!o->module)
         o->module = "S_2";
     if (o->threads == 0) {
         const char *env = getenv("ADAMS_THREADS");
         if (env && *env) {
-            if (cli_parse_int("ADAMS_THREADS", env, 1, 4096, &o->threads))
+            if (cli_parse_int("ADAMS_THREADS", env, 1, CLI_MAX_THREADS, &o->threads))
                 return -1;
         } else {
             o->threads = sq_num_cores();
         }
     }
     return 0;
-}
-
-/* The basis suffix of a module spec, the peer's "NAME@milnor" or
- * "NAME@adem" (also after a shift: "Ceta[2]@adem"): cut from spec into
- * base (n bytes).  Returns 0 (*adem set), or -1 after a one-line error. */
-static int split_basis(char *base, size_t n, const char *spec, int *adem)
-{
-    *adem = 0;
-    const char *at = strrchr(spec, '@');
-    if (!at || strchr(at, '/')) {
-        snprintf(base, n, "%s", spec);
-        return 0;
-    }
-    if (strcmp(at + 1, "milnor") != 0 && strcmp(at + 1, "adem") != 0) {
-        cli_error("module '%s': unknown basis '%s' after '@' (expected milnor or adem)", spec,
-                  at + 1);
-        return -1;
-    }
-    *adem = strcmp(at + 1, "adem") == 0;
-    snprintf(base, n, "%.*s", (int)(at - spec), spec);
-    return 0;
-}
-
-/* The module named by spec ("NAME", "PATH", either with a shift "[k]" and a
- * basis "@milnor"/"@adem"): its JSON file found by
- * sq_modspec_resolve_name, else the built-in S_2.  An infinite module is
- * truncated to degrees <= max_degree.  Returns NULL after a one-line
- * error.  Warnings about the file go to stderr. */
-static fdmod_t *load_module(const char *spec, int32_t max_degree, sq_modspec_info_t *info,
-                            int quiet)
-{
-    static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
-    char named[1024], base[1024], path[4096], err[1024];
-    int adem;
-    if (split_basis(named, sizeof named, spec, &adem))
-        return NULL;
-    if (adem && !quiet)
-        fprintf(stderr, "adams: note: @adem changes only the names of basis elements; adams "
-                        "works in the Milnor basis, and no dimension depends on the basis\n");
-    sq_modspec_opts_t mo = {
-        .warn = quiet ? NULL : stderr, .have_max_degree = 1, .max_degree = max_degree, .info = info};
-    int rc = sq_modspec_split_shift(base, sizeof base, named, &mo.shift);
-    if (rc) {
-        cli_error("module '%s': %s", spec,
-                  rc == SQ_E_RANGE ? "the shift in [...] is out of range"
-                                   : "expected NAME, PATH, NAME[k] or PATH[k] (k an integer)");
-        return NULL;
-    }
-    fdmod_t *M = NULL;
-    if (sq_modspec_resolve_name(path, sizeof path, base, NULL) == 0)
-        rc = sq_modspec_load_file(&M, path, path, &mo, err, sizeof err);
-    else if (strcmp(base, "S_2") == 0)
-        rc = sq_modspec_load_buffer(&M, sphere, sizeof sphere - 1, "S_2", &mo, err, sizeof err);
-    else {
-        cli_error("unknown module '%s' (no %s.json here nor among the shipped modules; see "
-                  "'adams modules')",
-                  base, base);
-        return NULL;
-    }
-    if (rc)
-        cli_error("%s", err);
-    return M;
 }
 
 /* The engine for M: infinite modules (truncated) and cofibers need the
@@ -268,7 +268,7 @@ static void engine_note(const resolve_opts_t *o, const fdmod_t *M, const sq_mods
                                               : "an infinite projective space")
                                        : NULL;
     if (o->algo == RESOL_AUTO && o->progress >= 0) {
-        int32_t h[16];
+        int32_t h[MILNOR_MAX_LEN];
         if (why)
             fprintf(stderr, "adams: engine: classical (%s is %s)\n", fdmod_name(M), why);
         else if (fdmod_profile(M, h) > 0)
@@ -290,6 +290,19 @@ static void notes(const resolve_opts_t *o, const fdmod_t *M, const sq_modspec_in
                 "nonzero group of stems <= %lld except the h_0-tower)\n",
                 (long long)o->max_s, (int)info->span, (long long)o->stem);
     engine_note(o, M, info);
+}
+
+/* The exit code once the chart is written (wrc: the writer's code): stdout
+ * flushed, and one line if anything failed. */
+static int finish_output(int wrc)
+{
+    if (cli_finish_stdout() != CLI_OK)
+        return CLI_FAIL;
+    if (wrc) {
+        cli_error("could not write the output: %s", sq_strerror(wrc));
+        return CLI_FAIL;
+    }
+    return CLI_OK;
 }
 
 static int64_t cofiber_ext(const void *C, int32_t s, int32_t n)
@@ -316,30 +329,24 @@ static int run_cofiber(const resolve_opts_t *o, const fdmod_t *M, const sq_modsp
                                         (int32_t)o->max_s)
                 : sq_chart_write_dots_fn(stdout, cofiber_ext, C, bottom, (int32_t)o->stem,
                                          (int32_t)o->max_s);
-    if (fflush(stdout) != 0)
-        rc = SQ_E_IO;
     resol_cofiber_free(C);
-    if (rc) {
-        cli_error("could not write the output: %s", sq_strerror(rc));
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    return finish_output(rc);
 }
 
 int cmd_resolve(int argc, char **argv)
 {
     resolve_opts_t o;
-    int done = 0;
-    if (parse_args(&o, argc, argv, &done))
+    int done = 0, rc = CLI_OK;
+    if (parse_args(&o, argc, argv, &done, &rc))
         return CLI_USAGE;
     if (done)
-        return CLI_OK;
+        return rc;
     /* Ext through stem N needs the module in degrees <= N + 1; a cofiber's
      * resolution of the module reaches stem N + 1, so one more. */
     sq_modspec_info_t info;
     int32_t max_degree = o.stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE
                                                               : (int32_t)o.stem + 2;
-    fdmod_t *M = load_module(o.module, max_degree, &info, o.progress < 0);
+    fdmod_t *M = cli_load_module(o.module, max_degree, &info, o.progress < 0);
     if (!M)
         return CLI_USAGE;
     int algo = choose_engine(&o, M, &info);
@@ -357,7 +364,7 @@ int cmd_resolve(int argc, char **argv)
         return CLI_USAGE;
     }
     if (info.cofiber) {
-        int rc = run_cofiber(&o, M, &info, bottom);
+        rc = run_cofiber(&o, M, &info, bottom);
         fdmod_free(M);
         return rc;
     }
@@ -370,15 +377,9 @@ int cmd_resolve(int argc, char **argv)
     resol_run_pool(R, (resol_algo_t)algo, pool, prog ? &obs : NULL);
     sq_progress_free(prog);
     sq_pool_free(pool);
-    int rc = o.csv ? sq_chart_write_csv(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s)
-                   : sq_chart_write_dots(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s);
-    if (fflush(stdout) != 0)
-        rc = SQ_E_IO;
+    rc = o.csv ? sq_chart_write_csv(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s)
+               : sq_chart_write_dots(stdout, R, bottom, (int32_t)o.stem, (int32_t)o.max_s);
     resol_free(R);
     fdmod_free(M);
-    if (rc) {
-        cli_error("could not write the output: %s", sq_strerror(rc));
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    return finish_output(rc);
 }

@@ -71,11 +71,16 @@ typedef struct {
     int have_rel[2];
     char clip[4][SPEC_CLIP + 8];
     int clip_next;
+    char file_shown[SQ_MODSPEC_NAME_CLIP + 8]; /* file, fit for a message */
 } spec_t;
 
 /* Writes "<file>:<line>: <message>" (pos a byte offset in the text) or
  * "<file>: <message>" (pos == SPEC_NOPOS) into S->err; returns rc. */
 int spec_fail(spec_t *S, int rc, size_t pos, const char *fmt, ...) SQ_PRINTF(4, 5);
+
+/* S->file fit for a message (sq_modspec_printable, SQ_MODSPEC_NAME_CLIP);
+ * valid until the next call. */
+const char *spec_file(spec_t *S);
 
 /* The line (1-based) of byte offset pos of the text. */
 size_t spec_line(const spec_t *S, size_t pos);

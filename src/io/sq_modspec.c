@@ -156,11 +156,11 @@ static int syntax_error(spec_t *S, const json_error_t *e)
     if (json_error_code(e) == json_error_duplicate_key) {
         const char *name = near_name(S, text);
         int gen = is_gen_name(S, name);
-        snprintf(S->err, S->errlen, "%s%s: duplicate %s \"%s\"%s", S->file, where,
+        snprintf(S->err, S->errlen, "%s%s: duplicate %s \"%s\"%s", spec_file(S), where,
                  gen ? "generator" : "key", name, gen ? " in \"gens\"" : "");
         return SQ_E_INVAL;
     }
-    snprintf(S->err, S->errlen, "%s%s: JSON syntax: %s", S->file, where, text);
+    snprintf(S->err, S->errlen, "%s%s: JSON syntax: %s", spec_file(S), where, text);
     return SQ_E_PARSE;
 }
 
@@ -584,11 +584,11 @@ static char *module_name(const char *display, int32_t shift)
     size_t n = strlen(base);
     if (n > 5 && strcmp(base + n - 5, ".json") == 0)
         n -= 5;
+    /* Printable: the name appears in messages and notes. */
     char *name = sq_malloc(n + 16);
+    size_t k = sq_modspec_printable(name, n + 1, base, n, n);
     if (shift)
-        snprintf(name, n + 16, "%.*s[%d]", (int)n, base, (int)shift);
-    else
-        snprintf(name, n + 16, "%.*s", (int)n, base);
+        snprintf(name + k, 16, "[%d]", (int)shift);
     return name;
 }
 
@@ -804,9 +804,12 @@ int sq_modspec_load_string(fdmod_t **out, const char *json, const char *display_
 }
 
 /* Reads at most SQ_MODSPEC_MAX_FILE bytes of path into *buf. */
-static int read_file(const char *path, const char *display, char **buf, size_t *len, char *err,
+static int read_file(const char *path, const char *display_raw, char **buf, size_t *len, char *err,
                      size_t errlen)
 {
+    char display[SQ_MODSPEC_NAME_CLIP + 8];
+    sq_modspec_printable(display, sizeof display, display_raw, strlen(display_raw),
+                         SQ_MODSPEC_NAME_CLIP);
     *buf = NULL;
     FILE *f = fopen(path, "rb");
     if (!f) {

@@ -19,9 +19,11 @@
  * "<file>:<line>: <message>" (a key, generator or action whose place in the
  * text was found) or "<file>: <message>", where <file> is the caller's
  * display name.  Strings taken from the input are cut to a few dozen
- * characters and their control characters replaced by '?', so a message is
- * always one line.  Warnings (an unknown key) go, one line each, to the
- * FILE the caller names, or nowhere.
+ * characters, the display name to SQ_MODSPEC_NAME_CLIP bytes, and their
+ * control characters replaced by '?' (sq_modspec_printable), so a message
+ * is always one line.  Warnings (an unknown key) go, one line each, to the
+ * FILE the caller names, or nowhere; after ten, one line gives the number
+ * of the rest.
  *
  * Nothing here keeps state between calls; every function may be called
  * from several threads at once.
@@ -141,12 +143,33 @@ int sq_modspec_load_file(fdmod_t **out, const char *path, const char *display_na
  * shifted up by k degrees ("Ceta[2]", "S_2[-3]"); NAME is a file path when
  * it contains '/' or ends in ".json", else a shipped module. */
 
+/* Longest name or path quoted in a message (sq_modspec_printable). */
+#define SQ_MODSPEC_NAME_CLIP 512
+
 /* Splits spec "NAME[k]" into NAME (copied into base, n bytes) and *shift =
- * k; a spec without a trailing "[...]" gives itself and 0.  Returns 0, or
- * SQ_E_PARSE when the brackets do not hold an integer, SQ_E_RANGE when
- * |k| > SQ_MODSPEC_MAX_DEGREE, SQ_E_INVAL when NAME is empty or does not
- * fit in n bytes.  base may not alias spec. */
+ * k; a spec whose last path component has no '[' or ']' gives itself and
+ * 0.  In the last component a bracket must belong to one "[k]" at the very
+ * end ("C2[", "C2[1", "C2]", "C2[1]x", "C2[1][2]" are errors, not names;
+ * brackets in directories are part of the path).  Returns 0, or
+ * SQ_E_PARSE for misplaced brackets or brackets that do not hold an
+ * integer, SQ_E_RANGE when |k| > SQ_MODSPEC_MAX_DEGREE, SQ_E_INVAL when
+ * NAME is empty or does not fit in n bytes; then err (errlen bytes; may be
+ * NULL with errlen 0) receives what is wrong, one line without the name,
+ * e.g. "unclosed '[' in the shift (expected NAME[k], k an integer)".  base
+ * may not alias spec. */
+int sq_modspec_parse_name(char *base, size_t n, const char *spec, int32_t *shift, char *err,
+                          size_t errlen) SQ_WARN_UNUSED;
+
+/* sq_modspec_parse_name without the message. */
 int sq_modspec_split_shift(char *base, size_t n, const char *spec, int32_t *shift) SQ_WARN_UNUSED;
+
+/* Copies s[0..len) into buf (n bytes, n > 0; always NUL-terminated) fit
+ * for a one-line message: control characters (bytes below 0x20, 0x7f, and
+ * the UTF-8 encodings of U+0080..U+009F) become '?', and more than max
+ * bytes are cut, with "..." appended.  Returns the length written.  Every
+ * message of the loader and of the adams program passes the names and
+ * strings it quotes through this. */
+size_t sq_modspec_printable(char *buf, size_t n, const char *s, size_t len, size_t max);
 
 /* Finds the file of module `name` (no shift suffix) and writes its path
  * into path (n bytes).  A name containing '/' or ending in ".json" is a
@@ -163,6 +186,14 @@ int sq_modspec_split_shift(char *base, size_t n, const char *spec, int32_t *shif
  * Returns 0, or SQ_E_IO when no file is found (path then holds ""), or
  * SQ_E_INVAL for an empty name or one that does not fit in n bytes. */
 int sq_modspec_resolve_name(char *path, size_t n, const char *name,
+                            const char *argv0) SQ_WARN_UNUSED;
+
+/* As sq_modspec_resolve_name for a bare NAME, but among the shipped
+ * directories only (not ./NAME.json): so a caller can tell that
+ * ./NAME.json shadows a shipped module.  Returns 0 and the path, SQ_E_IO
+ * when there is no shipped module NAME, SQ_E_INVAL for a path (a name with
+ * '/' or ending in ".json"), an empty name or one that does not fit. */
+int sq_modspec_shipped_path(char *path, size_t n, const char *name,
                             const char *argv0) SQ_WARN_UNUSED;
 
 /* The shipped modules: every NAME.json in the shipped directories above

@@ -35,12 +35,20 @@ size_t spec_line(const spec_t *S, size_t pos)
     return line;
 }
 
+const char *spec_file(spec_t *S)
+{
+    sq_modspec_printable(S->file_shown, sizeof S->file_shown, S->file, strlen(S->file),
+                         SQ_MODSPEC_NAME_CLIP);
+    return S->file_shown;
+}
+
 int spec_fail(spec_t *S, int rc, size_t pos, const char *fmt, ...)
 {
     if (!S->errlen)
         return rc;
-    int k = pos == SPEC_NOPOS ? snprintf(S->err, S->errlen, "%s: ", S->file)
-                              : snprintf(S->err, S->errlen, "%s:%zu: ", S->file, spec_line(S, pos));
+    const char *file = spec_file(S);
+    int k = pos == SPEC_NOPOS ? snprintf(S->err, S->errlen, "%s: ", file)
+                              : snprintf(S->err, S->errlen, "%s:%zu: ", file, spec_line(S, pos));
     if (k >= 0 && (size_t)k < S->errlen) {
         va_list ap;
         va_start(ap, fmt);
@@ -54,10 +62,11 @@ void spec_warn(spec_t *S, size_t pos, const char *fmt, ...)
 {
     if (!S->warn)
         return;
+    const char *file = spec_file(S);
     if (pos == SPEC_NOPOS)
-        fprintf(S->warn, "%s: warning: ", S->file);
+        fprintf(S->warn, "%s: warning: ", file);
     else
-        fprintf(S->warn, "%s:%zu: warning: ", S->file, spec_line(S, pos));
+        fprintf(S->warn, "%s:%zu: warning: ", file, spec_line(S, pos));
     va_list ap;
     va_start(ap, fmt);
     vfprintf(S->warn, fmt, ap);
@@ -69,16 +78,7 @@ const char *spec_clip(spec_t *S, const char *s, size_t n)
 {
     char *b = S->clip[S->clip_next];
     S->clip_next = (S->clip_next + 1) % 4;
-    size_t k = 0;
-    for (; k < n && k < SPEC_CLIP; k++) {
-        unsigned char c = (unsigned char)s[k];
-        b[k] = c < 0x20 || c == 0x7f ? '?' : (char)c;
-    }
-    if (k < n) {
-        memcpy(b + k, "...", 3);
-        k += 3;
-    }
-    b[k] = '\0';
+    sq_modspec_printable(b, sizeof S->clip[0], s, n, SPEC_CLIP);
     return b;
 }
 

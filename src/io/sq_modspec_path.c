@@ -29,34 +29,107 @@
 #define PATH_CAP SQ_MODSPEC_PATH_MAX
 #define NUM_DIRS 5
 
-int sq_modspec_split_shift(char *base, size_t n, const char *spec, int32_t *shift)
+/* The shift suffix is looked for in the last component of the name only
+ * (brackets in a directory name are part of the path).  There it must be
+ * the whole of "[k]" at the very end, or absent: a '[' or ']' anywhere else
+ * is an error rather than part of a name, so a typo such as "C2[1" or
+ * "C2[1]x" is reported instead of being looked up as a module. */
+int sq_modspec_parse_name(char *base, size_t n, const char *spec, int32_t *shift, char *err,
+                          size_t errlen)
 {
+    char dummy[1];
+    if (!errlen) {
+        err = dummy;
+        errlen = sizeof dummy;
+    }
+    err[0] = '\0';
     size_t len = strlen(spec);
     *shift = 0;
-    const char *open = len && spec[len - 1] == ']' ? strrchr(spec, '[') : NULL;
+    const char *last = strrchr(spec, '/');
+    last = last ? last + 1 : spec;
+    const char *open = strchr(last, '['), *close = strchr(last, ']');
+    if (open && (strchr(open + 1, '[') || (close && strchr(close + 1, ']')))) {
+        snprintf(err, errlen, "more than one '[' or ']' (expected NAME[k], k an integer)");
+        return SQ_E_PARSE;
+    }
+    if (open && !close) {
+        snprintf(err, errlen, "unclosed '[' in the shift (expected NAME[k], k an integer)");
+        return SQ_E_PARSE;
+    }
+    if (close && (!open || close < open)) {
+        snprintf(err, errlen, "']' without '[' (expected NAME[k], k an integer)");
+        return SQ_E_PARSE;
+    }
+    if (close && close != spec + len - 1) {
+        snprintf(err, errlen, "text after the shift '[...]' (expected NAME[k], the shift last)");
+        return SQ_E_PARSE;
+    }
     size_t blen = open ? (size_t)(open - spec) : len;
-    if (blen == 0 || blen >= n)
+    if (blen == 0) {
+        snprintf(err, errlen, "no module name before the shift (expected NAME[k])");
         return SQ_E_INVAL;
+    }
+    if (blen >= n) {
+        snprintf(err, errlen, "the name is longer than %zu bytes", n ? n - 1 : 0);
+        return SQ_E_INVAL;
+    }
     if (open) {
         const char *p = open + 1;
         int neg = *p == '-';
         p += *p == '-' || *p == '+';
         long long k = 0;
-        if (p == spec + len - 1)
+        if (p == close) {
+            snprintf(err, errlen, "expected NAME, PATH, NAME[k] or PATH[k] (k an integer)");
             return SQ_E_PARSE;
-        for (; p < spec + len - 1; p++) {
-            if (*p < '0' || *p > '9')
+        }
+        for (; p < close; p++) {
+            if (*p < '0' || *p > '9') {
+                snprintf(err, errlen, "expected NAME, PATH, NAME[k] or PATH[k] (k an integer)");
                 return SQ_E_PARSE;
+            }
             if (k <= SQ_MODSPEC_MAX_DEGREE)
                 k = k * 10 + (*p - '0');
         }
-        if (k > SQ_MODSPEC_MAX_DEGREE)
+        if (k > SQ_MODSPEC_MAX_DEGREE) {
+            snprintf(err, errlen, "the shift in [...] is out of range (|k| <= %d)",
+                     SQ_MODSPEC_MAX_DEGREE);
             return SQ_E_RANGE;
+        }
         *shift = (int32_t)(neg ? -k : k);
     }
     memcpy(base, spec, blen);
     base[blen] = '\0';
     return 0;
+}
+
+int sq_modspec_split_shift(char *base, size_t n, const char *spec, int32_t *shift)
+{
+    return sq_modspec_parse_name(base, n, spec, shift, NULL, 0);
+}
+
+size_t sq_modspec_printable(char *buf, size_t n, const char *s, size_t len, size_t max)
+{
+    if (n == 0)
+        return 0;
+    size_t k = 0, i = 0;
+    for (; i < len && i < max && k + 1 < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        /* C1 controls U+0080..U+009F arrive as 0xC2 0x80..0x9F (a terminal
+         * may take 0x9B as CSI): both bytes become one '?'. */
+        if (c == 0xC2 && i + 1 < len && (unsigned char)s[i + 1] >= 0x80 &&
+            (unsigned char)s[i + 1] <= 0x9F) {
+            buf[k++] = '?';
+            i++;
+        } else {
+            buf[k++] = c < 0x20 || c == 0x7f ? '?' : (char)c;
+        }
+    }
+    if (i < len && k + 4 <= n) {
+        memcpy(buf + k, "...", 3);
+        k += 3;
+    }
+    buf[k] = '\0';
+    return k;
 }
 
 /* The directory of the running program (no trailing '/'), or "" . */
@@ -133,6 +206,16 @@ int sq_modspec_resolve_name(char *path, size_t n, const char *name, const char *
         snprintf(path, n, "%s", cand);
         return 0;
     }
+    return sq_modspec_shipped_path(path, n, name, argv0);
+}
+
+int sq_modspec_shipped_path(char *path, size_t n, const char *name, const char *argv0)
+{
+    if (n)
+        path[0] = '\0';
+    if (!name[0] || strlen(name) >= n || strchr(name, '/') || ends_with(name, ".json"))
+        return SQ_E_INVAL;
+    char cand[PATH_CAP + 256];
     char(*dirs)[PATH_CAP] = sq_malloc(sizeof(char[NUM_DIRS][PATH_CAP]));
     shipped_dirs(dirs, argv0);
     int rc = SQ_E_IO;

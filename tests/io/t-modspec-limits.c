@@ -379,3 +379,68 @@ TEST(long_profiles)
                  "[2, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]}}",
                  SQ_E_INVAL, want);
 }
+
+/* ---- Names in messages ---------------------------------------------------- */
+
+TEST(parse_name_messages)
+{
+    static const struct {
+        const char *spec;
+        int rc;
+        const char *msg;
+    } cases[] = {
+        {"C2[", SQ_E_PARSE, "unclosed '[' in the shift (expected NAME[k], k an integer)"},
+        {"C2[1", SQ_E_PARSE, "unclosed '[' in the shift (expected NAME[k], k an integer)"},
+        {"C2]", SQ_E_PARSE, "']' without '[' (expected NAME[k], k an integer)"},
+        {"C2][1", SQ_E_PARSE, "']' without '[' (expected NAME[k], k an integer)"},
+        {"C2[[1]", SQ_E_PARSE, "more than one '[' or ']' (expected NAME[k], k an integer)"},
+        {"C2[1]x", SQ_E_PARSE, "text after the shift '[...]' (expected NAME[k], the shift last)"},
+        {"C2[x]", SQ_E_PARSE, "expected NAME, PATH, NAME[k] or PATH[k] (k an integer)"},
+        {"C2[10001]", SQ_E_RANGE, "the shift in [...] is out of range (|k| <= 10000)"},
+        {"[2]", SQ_E_INVAL, "no module name before the shift (expected NAME[k])"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        char base[64], err[256];
+        int32_t k;
+        int rc = sq_modspec_parse_name(base, sizeof base, cases[i].spec, &k, err, sizeof err);
+        if (rc != cases[i].rc || strcmp(err, cases[i].msg) != 0)
+            sq_test_fail(__FILE__, __LINE__, "%s: rc %d '%s'", cases[i].spec, rc, err);
+    }
+    /* Brackets in directories are part of the path; the shift is last. */
+    char base[64], err[256];
+    int32_t k;
+    ASSERT_EQ(sq_modspec_parse_name(base, sizeof base, "d[1]/m.json[-2]", &k, err, sizeof err), 0);
+    ASSERT_STR_EQ(base, "d[1]/m.json");
+    ASSERT_EQ(k, -2);
+    ASSERT_STR_EQ(err, "");
+    ASSERT_EQ(sq_modspec_parse_name(base, sizeof base, "d]/m.json", &k, NULL, 0), 0);
+    ASSERT_STR_EQ(base, "d]/m.json");
+    ASSERT_EQ(k, 0);
+}
+
+TEST(printable)
+{
+    char b[32];
+    ASSERT_EQ(sq_modspec_printable(b, sizeof b, "a\nb\x1b[1m", 7, 100), 7);
+    ASSERT_STR_EQ(b, "a?b?[1m");
+    /* U+009B (CSI) as UTF-8 is one '?'; other UTF-8 stays. */
+    ASSERT_STR_EQ((sq_modspec_printable(b, sizeof b, "x\xc2\x9by\xc3\xa9", 6, 100), b),
+                  "x?y\xc3\xa9");
+    /* Cut at max, "..." after; never past the buffer. */
+    ASSERT_STR_EQ((sq_modspec_printable(b, sizeof b, "abcdefgh", 8, 4), b), "abcd...");
+    char tiny[4];
+    sq_modspec_printable(tiny, sizeof tiny, "abcdefgh", 8, 100);
+    ASSERT_STR_EQ(tiny, "abc");
+    /* The loader's messages show the display name printable, and so does
+     * the module's name. */
+    fdmod_t *M;
+    char err[256];
+    ASSERT_EQ(sq_modspec_load_string(&M, "{}", "a\nb.json", err, sizeof err), SQ_E_INVAL);
+    ASSERT_STR_EQ(err, "a?b.json: missing \"gens\": an object {\"name\": degree, ...} listing "
+                       "the basis");
+    ASSERT_EQ(sq_modspec_load_string(&M, "{\"gens\": {\"x\": 0}}", "d/\x1b[1mM.json", err,
+                                     sizeof err),
+              0);
+    ASSERT_STR_EQ(fdmod_name(M), "?[1mM");
+    fdmod_free(M);
+}

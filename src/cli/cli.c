@@ -1,0 +1,94 @@
+/*
+ * cli.c -- the helpers every verb of the adams program shares (cli.h).
+ */
+#include "cli.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sq_modspec.h"
+
+/* Longest message printed (longer ones are cut). */
+#define MSG_CAP 8192
+
+static void say(const char *prefix, const char *fmt, va_list ap)
+{
+    char raw[MSG_CAP], shown[MSG_CAP + 8];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    sq_modspec_printable(shown, sizeof shown, raw, strlen(raw), MSG_CAP);
+    fprintf(stderr, "adams: %s%s\n", prefix, shown);
+}
+
+void cli_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say("", fmt, ap);
+    va_end(ap);
+}
+
+void cli_note(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say("note: ", fmt, ap);
+    va_end(ap);
+}
+
+const char *cli_str(const char *s)
+{
+    static char buf[4][CLI_NAME_CLIP + 8];
+    static int next;
+    char *b = buf[next];
+    next = (next + 1) % 4;
+    sq_modspec_printable(b, sizeof buf[0], s ? s : "", s ? strlen(s) : 0, CLI_NAME_CLIP);
+    return b;
+}
+
+int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out)
+{
+    if (!text || !*text) {
+        cli_error("%s: missing value", opt);
+        return -1;
+    }
+    char *end;
+    errno = 0;
+    long long v = strtoll(text, &end, 10);
+    if (*end != '\0' || end == text) {
+        cli_error("%s: expected an integer, got '%s'", opt, cli_str(text));
+        return -1;
+    }
+    if (errno == ERANGE || v < lo || v > hi) {
+        cli_error("%s: %s is out of range [%lld, %lld]", opt, cli_str(text), (long long)lo,
+                  (long long)hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
+int cli_write_stdout(const char *text)
+{
+    if (fputs(text, stdout) == EOF) {
+        int e = errno;
+        fflush(stdout);
+        clearerr(stdout);
+        cli_error("could not write the output: %s", strerror(e));
+        return CLI_FAIL;
+    }
+    return cli_finish_stdout();
+}
+
+int cli_finish_stdout(void)
+{
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        int e = errno;
+        clearerr(stdout);
+        cli_error("could not write the output: %s", e ? strerror(e) : "write error");
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
