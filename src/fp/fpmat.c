@@ -1,0 +1,558 @@
+/*
+ * fpmat.c -- F_p vectors and matrices, row reduction (see fpmat.h).
+ */
+#include "fpmat.h"
+
+#include <string.h>
+
+int fp_prime_ok(uint32_t p)
+{
+    if (p < 2 || p > 255)
+        return 0;
+    for (uint32_t d = 2; d * d <= p; d++)
+        if (p % d == 0)
+            return 0;
+    return 1;
+}
+
+uint32_t fp_inv(uint32_t a, uint32_t p)
+{
+    a %= p;
+    SQ_CHECK(a != 0, "fp_inv: 0 has no inverse mod %u", (unsigned)p);
+    /* Extended Euclid on small numbers. */
+    int64_t t = 0, nt = 1, r = p, nr = a;
+    while (nr) {
+        int64_t q = r / nr, x;
+        x = t - q * nt, t = nt, nt = x;
+        x = r - q * nr, r = nr, nr = x;
+    }
+    if (t < 0)
+        t += p;
+    return (uint32_t)t;
+}
+
+/* ---- Vectors ---------------------------------------------------------------- */
+
+void fpvec_addmul(uint8_t *dst, const uint8_t *src, int64_t n, uint32_t c, uint32_t p)
+{
+    c %= p;
+    if (!c)
+        return;
+    for (int64_t k = 0; k < n; k++)
+        dst[k] = (uint8_t)((dst[k] + c * src[k]) % p);
+}
+
+void fpvec_scale(uint8_t *v, int64_t n, uint32_t c, uint32_t p)
+{
+    c %= p;
+    if (c == 1)
+        return;
+    for (int64_t k = 0; k < n; k++)
+        v[k] = (uint8_t)((c * v[k]) % p);
+}
+
+/*
+ * The reducer's inner loop.  d - s wraps below zero exactly when d < s,
+ * and then adding p (mod 256) gives d - s + p in [0, p); no division, no
+ * widening, so gcc -O3 turns it into byte-wise SIMD (psubb, a compare via
+ * pminub/pcmpeqb, pand, paddb) for every p < 256.
+ */
+void fpvec_sub_raw(uint8_t *restrict dst, const uint8_t *restrict src, int64_t n, uint32_t p)
+{
+    const uint8_t pp = (uint8_t)p;
+    for (int64_t k = 0; k < n; k++) {
+        uint8_t d = dst[k], s = src[k];
+        uint8_t t = (uint8_t)(d - s);
+        uint8_t wrap = (uint8_t)(0 - (uint8_t)(d < s));
+        dst[k] = (uint8_t)(t + (wrap & pp));
+    }
+}
+
+int64_t fpvec_first_nonzero(const uint8_t *v, int64_t n)
+{
+    int64_t k = 0;
+    for (; k + 8 <= n; k += 8) {
+        uint64_t w;
+        memcpy(&w, v + k, 8);
+        if (w)
+            break;
+    }
+    for (; k < n; k++)
+        if (v[k])
+            return k;
+    return -1;
+}
+
+int fpvec_is_zero(const uint8_t *v, int64_t n)
+{
+    return fpvec_first_nonzero(v, n) < 0;
+}
+
+/* ---- Matrices ----------------------------------------------------------------- */
+
+void fpmat_init(fpmat_t *m, int64_t rows, int64_t cols, uint32_t p)
+{
+    SQ_CHECK(rows >= 0 && cols >= 0, "fpmat_init: negative dimensions");
+    SQ_CHECK(fp_prime_ok(p), "fpmat_init: %u is not a prime below 256", (unsigned)p);
+    m->rows = rows;
+    m->cols = cols;
+    m->p = p;
+    m->stride = fp_seg_start(cols);
+    if (m->stride == 0)
+        m->stride = FP_ALIGN;
+    m->data = (rows && cols) ? sq_aligned_calloc(sq_mul_size((size_t)rows, (size_t)m->stride), 1)
+                             : NULL;
+}
+
+void fpmat_clear(fpmat_t *m)
+{
+    if (m->data)
+        sq_aligned_free(m->data);
+    memset(m, 0, sizeof *m);
+}
+
+void fpmat_init_set(fpmat_t *m, const fpmat_t *src)
+{
+    fpmat_init(m, src->rows, src->cols, src->p ? src->p : 2);
+    m->p = src->p;
+    for (int64_t i = 0; i < src->rows && src->cols; i++)
+        memcpy(fpmat_row(m, i), fpmat_row(src, i), (size_t)src->cols);
+}
+
+void fpmat_swap(fpmat_t *a, fpmat_t *b)
+{
+    fpmat_t t = *a;
+    *a = *b;
+    *b = t;
+}
+
+void fpmat_zero(fpmat_t *m)
+{
+    if (m->data)
+        memset(m->data, 0, (size_t)m->rows * (size_t)m->stride);
+}
+
+int fpmat_equal(const fpmat_t *a, const fpmat_t *b)
+{
+    if (a->rows != b->rows || a->cols != b->cols || a->p != b->p)
+        return 0;
+    for (int64_t i = 0; i < a->rows && a->cols; i++)
+        if (memcmp(fpmat_row(a, i), fpmat_row(b, i), (size_t)a->cols) != 0)
+            return 0;
+    return 1;
+}
+
+int fpmat_is_canonical(const fpmat_t *m)
+{
+    if (!m->data)
+        return 1;
+    for (int64_t i = 0; i < m->rows; i++) {
+        const uint8_t *r = fpmat_row(m, i);
+        for (int64_t j = 0; j < m->cols; j++)
+            if (r[j] >= m->p)
+                return 0;
+        for (int64_t j = m->cols; j < m->stride; j++)
+            if (r[j])
+                return 0;
+    }
+    return 1;
+}
+
+void fpmat_randomize(fpmat_t *m, sq_rand_t *r, uint32_t density_256)
+{
+    for (int64_t i = 0; i < m->rows; i++) {
+        uint8_t *row = fpmat_row(m, i);
+        for (int64_t j = 0; j < m->cols; j++) {
+            if (density_256 < 256 && sq_rand_below(r, 256) >= density_256)
+                row[j] = 0;
+            else
+                row[j] = (uint8_t)sq_rand_below(r, m->p);
+        }
+    }
+}
+
+void fpmat_mul_naive(fpmat_t *c, const fpmat_t *a, const fpmat_t *b)
+{
+    SQ_CHECK(a->cols == b->rows && a->p == b->p, "fpmat_mul_naive: shapes or primes differ");
+    fpmat_init(c, a->rows, b->cols, a->p);
+    for (int64_t i = 0; i < a->rows; i++)
+        for (int64_t k = 0; k < a->cols; k++) {
+            uint32_t x = fpmat_get(a, i, k);
+            if (x)
+                fpvec_addmul(fpmat_row(c, i), fpmat_row(b, k), b->cols, x, a->p);
+        }
+}
+
+/* ---- Row reduction --------------------------------------------------------------- */
+
+static void swap_rows(fpmat_t *m, int64_t i, int64_t j, int64_t from)
+{
+    uint8_t *a = fpmat_row(m, i), *b = fpmat_row(m, j);
+    for (int64_t k = from; k < m->stride; k++) {
+        uint8_t t = a[k];
+        a[k] = b[k];
+        b[k] = t;
+    }
+}
+
+int64_t fpmat_rref_naive(fpmat_t *m, int64_t *pivots)
+{
+    const int64_t rows = m->rows, cols = m->cols;
+    const uint32_t p = m->p;
+    if (pivots)
+        for (int64_t c = 0; c < cols; c++)
+            pivots[c] = -1;
+    int64_t r = 0;
+    for (int64_t c = 0; c < cols && r < rows; c++) {
+        int64_t i = r;
+        while (i < rows && fpmat_get(m, i, c) == 0)
+            i++;
+        if (i == rows)
+            continue;
+        if (i != r)
+            swap_rows(m, i, r, 0);
+        uint8_t *pr = fpmat_row(m, r);
+        uint32_t inv = fp_inv(pr[c], p);
+        for (int64_t k = 0; k < cols; k++)
+            pr[k] = (uint8_t)(pr[k] * inv % p);
+        for (int64_t q = 0; q < rows; q++) {
+            if (q == r)
+                continue;
+            uint8_t *rq = fpmat_row(m, q);
+            uint32_t a = rq[c];
+            if (!a)
+                continue;
+            for (int64_t k = 0; k < cols; k++)
+                rq[k] = (uint8_t)((rq[k] + (p - a) * pr[k]) % p);
+        }
+        if (pivots)
+            pivots[c] = r;
+        r++;
+    }
+    return r;
+}
+
+/*
+ * The fast reducer: Gauss-Jordan by columns like the naive one, but
+ *   - rows at or below the current rank are zero left of the pivot column,
+ *     and so is the pivot row, so swaps and subtractions start at the
+ *     aligned block of the pivot column;
+ *   - the multiples a * (pivot row), a = 2..p-1, are formed once per pivot
+ *     (lazily, only those some row needs; a = 1 is the row itself), so each
+ *     elimination is one fpvec_sub_raw over the row: no multiplication or
+ *     division in the inner loop.
+ */
+int64_t fpmat_rref_bytes(fpmat_t *m, int64_t *pivots)
+{
+    const int64_t rows = m->rows, cols = m->cols, stride = m->stride;
+    const uint32_t p = m->p;
+    if (pivots)
+        for (int64_t c = 0; c < cols; c++)
+            pivots[c] = -1;
+    if (!rows || !cols)
+        return 0;
+    uint8_t *mult = sq_aligned_calloc(sq_mul_size((size_t)p, (size_t)stride), 1);
+    uint8_t have[256];
+    uint8_t mul_tab[256];
+    int64_t r = 0;
+    for (int64_t c = 0; c < cols && r < rows; c++) {
+        int64_t i = r;
+        while (i < rows && fpmat_row(m, i)[c] == 0)
+            i++;
+        if (i == rows)
+            continue;
+        int64_t c0 = c / FP_ALIGN * FP_ALIGN;
+        if (i != r)
+            swap_rows(m, i, r, c0);
+        uint8_t *pr = fpmat_row(m, r);
+        if (pr[c] != 1) {
+            uint32_t inv = fp_inv(pr[c], p);
+            for (uint32_t x = 0; x < p; x++)
+                mul_tab[x] = (uint8_t)(x * inv % p);
+            for (int64_t k = c; k < cols; k++)
+                pr[k] = mul_tab[pr[k]];
+        }
+        memset(have, 0, p);
+        for (int64_t q = 0; q < rows; q++) {
+            if (q == r)
+                continue;
+            uint8_t *rq = fpmat_row(m, q);
+            uint32_t a = rq[c];
+            if (!a)
+                continue;
+            const uint8_t *src = pr;
+            if (a != 1) {
+                uint8_t *mu = mult + (size_t)a * (size_t)stride;
+                if (!have[a]) {
+                    for (uint32_t x = 0; x < p; x++)
+                        mul_tab[x] = (uint8_t)(x * a % p);
+                    for (int64_t k = c0; k < stride; k++)
+                        mu[k] = mul_tab[pr[k]];
+                    have[a] = 1;
+                }
+                src = mu;
+            }
+            fpvec_sub_raw(rq + c0, src + c0, stride - c0, p);
+        }
+        if (pivots)
+            pivots[c] = r;
+        r++;
+    }
+    sq_aligned_free(mult);
+    return r;
+}
+
+/*
+ * p = 3, bitsliced.  An entry is two bits, h = [x == 2] and l = [x == 1];
+ * a row is the two bit planes, each f2_limbs(cols) words.  The sum of two
+ * rows is six word operations per 64 entries (Harrison's formula, checked
+ * against all nine pairs in t-fpmat.c through the reducer):
+ *     t = (a_l | b_h) ^ (a_h | b_l),  c_l = (a_h | b_h) ^ t,
+ *                                     c_h = (a_l | b_l) ^ t,
+ * and -b is b with its planes exchanged.  So "row_q -= x row_r" is an add of
+ * -row_r (x = 1) or of row_r (x = 2), and normalising a pivot 2 exchanges
+ * the planes of its row.  Same Gauss-Jordan order as the byte reducer, so
+ * the same canonical result; the packing costs two passes over the bytes.
+ */
+static void gf3_add(uint64_t *restrict qh, uint64_t *restrict ql, const uint64_t *restrict bh,
+                    const uint64_t *restrict bl, int64_t n)
+{
+    for (int64_t k = 0; k < n; k++) {
+        uint64_t ah = qh[k], al = ql[k], xh = bh[k], xl = bl[k];
+        uint64_t t = (al | xh) ^ (ah | xl);
+        ql[k] = (ah | xh) ^ t;
+        qh[k] = (al | xl) ^ t;
+    }
+}
+
+static int64_t rref_gf3(fpmat_t *m, int64_t *pivots)
+{
+    const int64_t rows = m->rows, cols = m->cols;
+    const int64_t L = (cols + 63) / 64, W = 2 * L;
+    uint64_t *buf = sq_aligned_calloc(sq_mul_size((size_t)rows, (size_t)W), sizeof(uint64_t));
+    /* Packing 8 entries at a time: entries are 0, 1, 2, so bit 0 of each
+     * byte is the l plane and bit 1 the h plane; the multiply gathers bit 0
+     * of the eight bytes into the top byte.  The row's padding is zero (the
+     * stride is a multiple of 32 >= 8), so reading whole words is safe. */
+    const uint64_t ones = 0x0101010101010101ULL, gather = 0x0102040810204080ULL;
+    for (int64_t i = 0; i < rows; i++) {
+        const uint8_t *r = fpmat_row(m, i);
+        uint64_t *h = buf + i * W, *l = h + L;
+        for (int64_t j = 0; j < cols; j += 8) {
+            uint64_t w8;
+            memcpy(&w8, r + j, 8);
+            if (!w8)
+                continue;
+            uint64_t lb = ((w8 & ones) * gather) >> 56;
+            uint64_t hb = (((w8 >> 1) & ones) * gather) >> 56;
+            l[j >> 6] |= lb << (j & 63);
+            h[j >> 6] |= hb << (j & 63);
+        }
+    }
+    /* colw[q] = the word of column block w of row q, both planes or-ed, for
+     * the rows in `act`: at the start of a block, the rows with an entry in
+     * it.  Only rows of act are ever changed within the block (a row is
+     * cleared only where it has an entry in the pivot column), so the scans
+     * for the pivot and for the rows to clear walk this short list instead
+     * of one cache line per row of the matrix.  Rows that lose their last
+     * entry in the block drop out as the scans pass. */
+    uint64_t *colw = sq_calloc((size_t)rows, sizeof *colw);
+    int64_t *act = sq_malloc(sq_mul_size((size_t)rows, sizeof *act));
+    uint8_t *inact = sq_calloc((size_t)rows, 1);
+    int64_t nact = 0, cur_w = -1;
+    /* below = the or of colw over the listed rows >= r: a column of the
+     * block without its bit has no pivot and is skipped without a scan.
+     * It is recomputed by every pass over the list. */
+    uint64_t below = 0;
+    int64_t r = 0;
+    for (int64_t c = 0; c < cols && r < rows; c++) {
+        const int64_t w = c >> 6;
+        const uint64_t bit = 1ULL << (c & 63);
+        if (w != cur_w) {
+            nact = 0;
+            below = 0;
+            for (int64_t q = 0; q < rows; q++) {
+                colw[q] = buf[q * W + w] | buf[q * W + L + w];
+                inact[q] = colw[q] != 0;
+                if (inact[q]) {
+                    act[nact++] = q;
+                    if (q >= r)
+                        below |= colw[q];
+                }
+            }
+            cur_w = w;
+        }
+        if (!(below & bit))
+            continue;
+        /* The pivot: the lowest-numbered row >= r with an entry at c. */
+        int64_t i = rows;
+        for (int64_t a = 0; a < nact; a++) {
+            int64_t q = act[a];
+            if (q >= r && q < i && (colw[q] & bit))
+                i = q;
+        }
+        if (i == rows)
+            continue;
+        uint64_t *ph = buf + r * W, *pl = ph + L;
+        if (i != r) {
+            uint64_t *qh = buf + i * W;
+            for (int64_t k = w; k < L; k++) {
+                uint64_t t = ph[k];
+                ph[k] = qh[k];
+                qh[k] = t;
+                t = pl[k];
+                pl[k] = qh[L + k];
+                qh[L + k] = t;
+            }
+            uint64_t t = colw[i];
+            colw[i] = colw[r];
+            colw[r] = t;
+            if (!inact[r]) { /* row r now holds the pivot: it must be listed */
+                inact[r] = 1;
+                act[nact++] = r;
+            }
+        }
+        if (ph[w] & bit) { /* pivot 2: multiply the row by 2 = -1 */
+            for (int64_t k = w; k < L; k++) {
+                uint64_t t = ph[k];
+                ph[k] = pl[k];
+                pl[k] = t;
+            }
+        }
+        int64_t keep = 0;
+        below = 0;
+        for (int64_t a = 0; a < nact; a++) {
+            int64_t q = act[a];
+            if (q != r && (colw[q] & bit)) {
+                uint64_t *qh = buf + q * W, *ql = qh + L;
+                if (ql[w] & bit) /* entry 1: add -row_r */
+                    gf3_add(qh + w, ql + w, pl + w, ph + w, L - w);
+                else /* entry 2: add row_r */
+                    gf3_add(qh + w, ql + w, ph + w, pl + w, L - w);
+                colw[q] = qh[w] | ql[w];
+            }
+            if (colw[q]) {
+                act[keep++] = q;
+                if (q > r)
+                    below |= colw[q];
+            } else {
+                inact[q] = 0;
+            }
+        }
+        nact = keep;
+        if (pivots)
+            pivots[c] = r;
+        r++;
+    }
+    sq_free(colw);
+    sq_free(act);
+    sq_free(inact);
+    /* Unpacking 8 entries at a time: spread[b] has byte k = bit k of b. */
+    uint64_t spread[256];
+    for (int b = 0; b < 256; b++) {
+        uint64_t x = 0;
+        for (int k = 0; k < 8; k++)
+            if ((b >> k) & 1)
+                x |= (uint64_t)1 << (8 * k);
+        spread[b] = x;
+    }
+    for (int64_t i = 0; i < rows; i++) {
+        uint8_t *row = fpmat_row(m, i);
+        const uint64_t *h = buf + i * W, *l = h + L;
+        for (int64_t k = 0; k < L; k++) {
+            uint64_t hw = h[k], lw = l[k];
+            int64_t j0 = k * 64;
+            if (!(hw | lw)) {
+                int64_t n = cols - j0 < 64 ? cols - j0 : 64;
+                memset(row + j0, 0, (size_t)n);
+                continue;
+            }
+            for (int b = 0; b < 8 && j0 + 8 * b < cols; b++) {
+                uint64_t v = spread[(lw >> (8 * b)) & 255] + 2 * spread[(hw >> (8 * b)) & 255];
+                memcpy(row + j0 + 8 * b, &v, 8);
+            }
+        }
+    }
+    sq_aligned_free(buf);
+    return r;
+}
+
+int64_t fpmat_rref(fpmat_t *m, int64_t *pivots)
+{
+    if (m->p == 3 && m->rows && m->cols) {
+        if (pivots)
+            for (int64_t c = 0; c < m->cols; c++)
+                pivots[c] = -1;
+        return rref_gf3(m, pivots);
+    }
+    return fpmat_rref_bytes(m, pivots);
+}
+
+int64_t fpmat_rank(const fpmat_t *m)
+{
+    fpmat_t t = {0};
+    fpmat_init_set(&t, m);
+    int64_t r = t.data ? fpmat_rref(&t, NULL) : 0;
+    fpmat_clear(&t);
+    return r;
+}
+
+/* ---- Augmented matrices ------------------------------------------------------------- */
+
+void fpmat_init_aug(fpmat_t *m, int64_t rows, int64_t a_cols, uint32_t p)
+{
+    int64_t seg = fp_seg_start(a_cols);
+    fpmat_init(m, rows, seg + rows, p);
+    for (int64_t i = 0; i < rows; i++)
+        fpmat_row(m, i)[seg + i] = 1;
+}
+
+int64_t fpmat_aug_rank(const fpmat_t *m, const int64_t *pivots, int64_t a_cols)
+{
+    int64_t r = 0;
+    for (int64_t c = 0; c < a_cols; c++)
+        r += pivots[c] >= 0;
+    return r;
+}
+
+void fpmat_aug_kernel(fpmat_t *ker, const fpmat_t *m, const int64_t *pivots, int64_t a_cols)
+{
+    int64_t seg = fp_seg_start(a_cols);
+    int64_t rank = fpmat_aug_rank(m, pivots, a_cols);
+    int64_t n = m->rows;
+    fpmat_init(ker, n - rank, n, m->p);
+    for (int64_t i = rank; i < n; i++)
+        memcpy(fpmat_row(ker, i - rank), fpmat_row(m, i) + seg, (size_t)n);
+}
+
+void fpmat_aug_qi_apply(uint8_t *out, const fpmat_t *m, const int64_t *pivots, int64_t a_cols,
+                        const uint8_t *v)
+{
+    int64_t seg = fp_seg_start(a_cols);
+    for (int64_t c = 0; c < a_cols; c++)
+        if (v[c] && pivots[c] >= 0)
+            fpvec_addmul(out, fpmat_row(m, pivots[c]) + seg, m->rows, v[c], m->p);
+}
+
+/* ---- Extending images ------------------------------------------------------------------ */
+
+int64_t fp_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,
+                                int64_t end)
+{
+    int64_t k = 0;
+    for (int64_t c = start; c < end; c++)
+        if (pivots[c] < 0)
+            new_cols[k++] = c;
+    return k;
+}
+
+int64_t fp_extend_image(int64_t *rows_out, const int64_t *image_pivots, const fpmat_t *sub)
+{
+    int64_t k = 0;
+    for (int64_t i = 0; i < sub->rows; i++) {
+        int64_t c = fpvec_first_nonzero(fpmat_row(sub, i), sub->cols);
+        if (c >= 0 && image_pivots[c] < 0)
+            rows_out[k++] = i;
+    }
+    return k;
+}

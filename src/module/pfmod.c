@@ -1,0 +1,158 @@
+/*
+ * pfmod.c -- free modules at odd primes (see pfmod.h); the same storage as fmod.c.
+ *
+ * Storage is two arrays over the degree range: the number of generators of
+ * each degree and the global index of its first generator.  Dimensions are
+ * sums over degrees, O(span) per call; callers that need many offsets in
+ * one degree compute them once per step.
+ */
+#include "pfmod.h"
+
+#include <stdatomic.h>
+
+#include "sq_core.h"
+
+/*
+ * Threads: one writer (the step that owns the next degree) and many readers
+ * of lower degrees.  The per-degree entries of a degree are written before
+ * `through` is advanced with release order, and readers load `through`
+ * with acquire order, so a reader that sees a degree sees its entries.
+ * Readers never look above the degrees their step depends on.
+ */
+struct pfmod {
+    const pmilnor_t *A;
+    int32_t min_deg, max_deg;
+    _Atomic int32_t through;  /* highest degree set */
+    int64_t *ngens;           /* per degree */
+    int64_t *first;           /* global index of the first generator of each degree */
+    _Atomic int64_t total;
+};
+
+pfmod_t *pfmod_new(const pmilnor_t *A, int32_t min_deg, int32_t max_deg)
+{
+    SQ_CHECK(max_deg >= min_deg - 1, "pfmod_new: bad degree range");
+    pfmod_t *F = sq_calloc(1, sizeof *F);
+    F->A = A;
+    F->min_deg = min_deg;
+    F->max_deg = max_deg;
+    atomic_init(&F->through, min_deg - 1);
+    atomic_init(&F->total, 0);
+    size_t span = (size_t)(max_deg - min_deg + 1);
+    F->ngens = sq_calloc(span + 1, sizeof *F->ngens);
+    F->first = sq_calloc(span + 1, sizeof *F->first);
+    return F;
+}
+
+void pfmod_free(pfmod_t *F)
+{
+    if (!F)
+        return;
+    sq_free(F->ngens);
+    sq_free(F->first);
+    sq_free(F);
+}
+
+const pmilnor_t *pfmod_algebra(const pfmod_t *F)
+{
+    return F->A;
+}
+
+int32_t pfmod_min_degree(const pfmod_t *F)
+{
+    return F->min_deg;
+}
+
+int32_t pfmod_max_degree(const pfmod_t *F)
+{
+    return F->max_deg;
+}
+
+int32_t pfmod_gens_through(const pfmod_t *F)
+{
+    return atomic_load_explicit(&((pfmod_t *)F)->through, memory_order_acquire);
+}
+
+int32_t pfmod_top_below(const pfmod_t *F, int32_t bound)
+{
+    int32_t through = pfmod_gens_through(F);
+    return bound - 1 < through ? bound - 1 : through;
+}
+
+int64_t pfmod_set_gens(pfmod_t *F, int32_t deg, int64_t count)
+{
+    int32_t through = atomic_load_explicit(&F->through, memory_order_relaxed);
+    int64_t total = atomic_load_explicit(&F->total, memory_order_relaxed);
+    SQ_CHECK(deg > through && deg <= F->max_deg, "pfmod_set_gens: degree %d not after %d",
+             (int)deg, (int)through);
+    SQ_CHECK(count >= 0, "pfmod_set_gens: negative count");
+    for (int32_t d = through + 1; d < deg; d++) {
+        F->ngens[d - F->min_deg] = 0;
+        F->first[d - F->min_deg] = total;
+    }
+    F->ngens[deg - F->min_deg] = count;
+    F->first[deg - F->min_deg] = total;
+    atomic_store_explicit(&F->total, total + count, memory_order_release);
+    atomic_store_explicit(&F->through, deg, memory_order_release);
+    return total;
+}
+
+int64_t pfmod_num_gens(const pfmod_t *F, int32_t deg)
+{
+    if (deg < F->min_deg || deg > pfmod_gens_through(F))
+        return 0;
+    return F->ngens[deg - F->min_deg];
+}
+
+int64_t pfmod_gen_global(const pfmod_t *F, int32_t deg, int64_t i)
+{
+    SQ_CHECK(i >= 0 && i < pfmod_num_gens(F, deg), "pfmod_gen_global: no generator %lld in degree %d",
+             (long long)i, (int)deg);
+    return F->first[deg - F->min_deg] + i;
+}
+
+int64_t pfmod_total_gens(const pfmod_t *F)
+{
+    return atomic_load_explicit(&((pfmod_t *)F)->total, memory_order_acquire);
+}
+
+int32_t pfmod_gen_degree(const pfmod_t *F, int64_t g)
+{
+    SQ_CHECK(g >= 0 && g < pfmod_total_gens(F), "pfmod_gen_degree: bad generator %lld",
+             (long long)g);
+    /* Binary search for the last degree whose first index is <= g and that has generators. */
+    int32_t lo = F->min_deg, hi = pfmod_gens_through(F);
+    while (lo < hi) {
+        int32_t mid = lo + (hi - lo + 1) / 2;
+        if (F->first[mid - F->min_deg] <= g)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    while (F->ngens[lo - F->min_deg] == 0)
+        lo--;
+    return lo;
+}
+
+int64_t pfmod_dim_below(const pfmod_t *F, int32_t t, int32_t bound)
+{
+    int32_t top = pfmod_top_below(F, bound);
+    if (top > t)
+        top = t;
+    int64_t dim = 0;
+    for (int32_t d = F->min_deg; d <= top; d++) {
+        int64_t n = F->ngens[d - F->min_deg];
+        if (n)
+            dim += n * pmilnor_dim(F->A, t - d);
+    }
+    return dim;
+}
+
+int64_t pfmod_dim(const pfmod_t *F, int32_t t)
+{
+    return pfmod_dim_below(F, t, t + 1);
+}
+
+int64_t pfmod_block_offset(const pfmod_t *F, int32_t t, int32_t deg, int64_t i)
+{
+    return pfmod_dim_below(F, t, deg) + i * pmilnor_dim(F->A, t - deg);
+}

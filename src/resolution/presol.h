@@ -1,0 +1,115 @@
+/*
+ * presol.h -- minimal free resolutions F_s -> ... -> F_0 -> M of a finite
+ * module M over the mod p Steenrod algebra at an odd prime p (or over a
+ * sub-Hopf algebra given by M's profile), by the classical algorithm, and
+ * the Ext groups they give: the odd-prime counterpart of resol.h.
+ *
+ * The region of a run "through stem N, filtration S" is 0 <= s <= S and
+ * bottom(M) <= t - s <= N.  Ext^{s,t}(M, F_p) has dimension the number of
+ * generators of F_s in degree t; generator i of F_s in degree t is named
+ * x_(t - s, s, i).  Generators are created with the conventions of the p = 2
+ * engine (fpmat.h: canonical RREF with pivots 1, extend_image, extend_to_
+ * surjection), so the names are fixed by the algebra's basis order (the
+ * peer's) and do not depend on threads or schedule.
+ *
+ * A step presol_step(R, s, t) is pure mathematics: it reads only what its
+ * predecessors (s, t - 1) and (s - 1, t) published and writes the
+ * generators of F_s in degree t.  The drivers (presol_run, serial;
+ * presol_run_pool, a wavefront on a thread pool) only choose the order.
+ */
+#ifndef PRESOL_H
+#define PRESOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "pfdmod.h"
+#include "pfhom.h"
+#include "pfmod.h"
+#include "pmilnor.h"
+#include "sq_pool.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct presol presol_t;
+
+/* Largest internal degree t of a run (max_s + max_n + 1). */
+#define PRESOL_MAX_T 100000
+
+/* The largest degree of the algebra a run of a module with cells in
+ * degrees bottom..top through stem max_n uses: max(max_n + 2 - bottom,
+ * top - bottom, 1), whatever the filtration (as resol_algebra_degree: F_s is
+ * generated in degrees >= bottom + s and a step has t <= max_n + s + 1). */
+int64_t presol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n);
+
+/* Checks that a run of M through stem max_n and filtration max_s is within
+ * what the algebra supports (degree, element count).  Returns 0, or
+ * SQ_E_RANGE with a one-line reason in err. */
+int presol_check_range(const pfdmod_t *M, int32_t max_s, int32_t max_n, char *err, size_t errlen);
+
+/* New resolution of M (borrowed; must outlive R) through stem max_n and
+ * filtration max_s.  Nothing is computed yet.  The range must pass
+ * presol_check_range (SQ_CHECK). */
+presol_t *presol_new(const pfdmod_t *M, int32_t max_s, int32_t max_n);
+/* Frees R and everything it computed; NULL is a no-op. */
+void presol_free(presol_t *R);
+
+uint32_t presol_prime(const presol_t *R);
+int32_t presol_max_s(const presol_t *R);
+int32_t presol_max_n(const presol_t *R);
+/* The lowest stem of the region: the bottom degree of M. */
+int32_t presol_min_n(const presol_t *R);
+const pmilnor_t *presol_algebra(const presol_t *R);
+const pfdmod_t *presol_input(const presol_t *R);
+/* F_s and d_s : F_s -> F_{s-1} (d_0 : F_0 -> M), 0 <= s <= max_s. */
+const pfmod_t *presol_free_module(const presol_t *R, int32_t s);
+const pfhom_t *presol_differential(const presol_t *R, int32_t s);
+
+/* One step of the classical algorithm at (s, t): row reduces [D | I], D the
+ * matrix of d_s on the part of F_s in degree t spanned by generators of
+ * lower degree; keeps its kernel for (s + 1, t); adds the generators of F_s
+ * in degree t that cover ker d_{s-1} (extend_image; for s = 0, M_t by
+ * extend_to_surjection).  Needs (s, t - 1) and (s - 1, t) done.  At stem
+ * max_n + 1 it only computes the kernel. */
+void presol_step(presol_t *R, int32_t s, int32_t t);
+
+/* 1 when (s, t) is a step of the run (the region plus the kernel-only edge
+ * at stem max_n + 1 for s < max_s). */
+int presol_is_step(const presol_t *R, int32_t s, int32_t t);
+
+/* Computes the whole region, one step at a time: t increasing, then s. */
+void presol_run(presol_t *R);
+
+/* Receives progress from presol_run_pool: step_done is called once per
+ * finished step by the scheduler with its lock held (keep it short). */
+typedef struct {
+    void (*step_done)(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t);
+    void *ctx;
+} presol_observer_t;
+
+/* Computes the whole region on the threads of pool (NULL: presol_run): a
+ * coordinator releases (s, t) when (s, t - 1) and (s - 1, t) are done,
+ * lowest degree first; matrix builds inside a step are split over idle
+ * threads.  The result does not depend on the pool.  obs may be NULL. */
+void presol_run_pool(presol_t *R, sq_pool_t *pool, const presol_observer_t *obs);
+
+/* Number of steps a run performs. */
+int64_t presol_num_steps(const presol_t *R);
+
+/* dim Ext^{s, s+n}: the number of generators of F_s in degree s + n, or -1
+ * when that bidegree has not been computed (or lies outside the region). */
+int64_t presol_ext_dim(const presol_t *R, int32_t s, int32_t n);
+
+/* d o d = 0 and the augmentation is onto, checked on every computed
+ * generator: d_{s-1}(d_s(g)) = 0 for s >= 1 and the images of F_0 span M_t
+ * in every computed degree.  Returns 0, or SQ_E_INVAL with the first
+ * failure in err.  For tests; cost about one more resolution's products. */
+int presol_verify(const presol_t *R, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PRESOL_H */
