@@ -79,7 +79,38 @@ int64_t f2mat_rref(f2mat_t *m, int64_t *pivots)
     return f2mat_rref_pool(m, pivots, NULL);
 }
 
+/*
+ * GPU offload hook (issue 15, docs/gpu.md).  The gpu layer sits above fp, so
+ * fp cannot call it; instead sq_gpu_init (src/gpu/sq_gpu.c, which declares
+ * the same two types) installs a function here and sq_gpu_shutdown removes
+ * it.  The hook gets the CPU reducer below (rref_cpu, which emits the
+ * path=cpu trace event) to fall back to or to verify against; it applies
+ * the gate ADAMS_GPU_RR_MIN and emits the path=gpu events itself.  With no
+ * hook installed (the default) the cost is one load of a pointer per call.
+ */
+typedef int64_t (*f2mat_rref_cpu_fn)(f2mat_t *m, int64_t *pivots, sq_pool_t *pool);
+typedef int64_t (*f2mat_rref_offload_fn)(f2mat_t *m, int64_t *pivots, sq_pool_t *pool,
+                                         f2mat_rref_cpu_fn cpu);
+static f2mat_rref_offload_fn rref_offload;
+
+void f2mat_rref_set_offload(f2mat_rref_offload_fn fn);
+void f2mat_rref_set_offload(f2mat_rref_offload_fn fn)
+{
+    __atomic_store_n(&rref_offload, fn, __ATOMIC_RELEASE);
+}
+
+static int64_t rref_cpu(f2mat_t *m, int64_t *pivots, sq_pool_t *pool);
+
 int64_t f2mat_rref_pool(f2mat_t *m, int64_t *pivots, sq_pool_t *pool)
+{
+    f2mat_rref_offload_fn off = __atomic_load_n(&rref_offload, __ATOMIC_ACQUIRE);
+    if (SQ_UNLIKELY(off != NULL))
+        return off(m, pivots, pool, rref_cpu);
+    return rref_cpu(m, pivots, pool);
+}
+
+/* The CPU reducer with its trace event (path=cpu). */
+static int64_t rref_cpu(f2mat_t *m, int64_t *pivots, sq_pool_t *pool)
 {
     int64_t mn = m->rows < m->cols ? m->rows : m->cols;
     if (SQ_LIKELY(mn < RR_TRACE_MIN) || !sq_trace_on(SQ_TRACE_RR))

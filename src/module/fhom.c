@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "sq_core.h"
+#include "sq_gpu.h"
 
 /*
  * Images are stored per source degree: img[e - min][i] is d of generator i
@@ -271,14 +272,21 @@ static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t 
     split_clear(&sp);
 }
 
+static int gpu_offer(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                     const int64_t *idx, int64_t n, sq_pool_t *pool);
+
 void fhom_build_rows(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound)
 {
+    if (SQ_UNLIKELY(sq_gpu_on()) && gpu_offer(d, m, row0, t, bound, NULL, 0, NULL) == 0)
+        return; /* built on the device (issue 15; see the end of this file) */
     build(d, m, row0, t, bound, NULL, 0, 0, INT64_MAX);
 }
 
 void fhom_build_rows_subset(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
                             const int64_t *idx, int64_t n)
 {
+    if (SQ_UNLIKELY(sq_gpu_on()) && gpu_offer(d, m, row0, t, bound, idx, n, NULL) == 0)
+        return; /* built on the device (issue 15) */
     build(d, m, row0, t, bound, idx, n, 0, 0);
 }
 
@@ -311,17 +319,26 @@ static void build_chunk(void *ctx, int64_t k)
  */
 #define PAR_BUILD_MIN_ROWS 256
 
-void fhom_build_rows_par(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
-                         const int64_t *idx, int64_t n, sq_pool_t *pool)
+/* The CPU build of fhom_build_rows_par (n already the row count). */
+static void build_rows_cpu(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                           const int64_t *idx, int64_t n, sq_pool_t *pool)
 {
-    if (!idx)
-        n = fmod_dim_below(d->src, t, bound);
     if (!pool || sq_pool_size(pool) == 1 || n < PAR_BUILD_MIN_ROWS) {
         build(d, m, row0, t, bound, idx, n, 0, idx ? 0 : INT64_MAX);
         return;
     }
     par_build_t c = {d, m, row0, n, 4 * (int64_t)sq_pool_size(pool), t, bound, idx};
     sq_pool_parallel_for(pool, c.chunks, build_chunk, &c);
+}
+
+void fhom_build_rows_par(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                         const int64_t *idx, int64_t n, sq_pool_t *pool)
+{
+    if (!idx)
+        n = fmod_dim_below(d->src, t, bound);
+    if (SQ_UNLIKELY(sq_gpu_on()) && gpu_offer(d, m, row0, t, bound, idx, n, pool) == 0)
+        return; /* built on the device (issue 15) */
+    build_rows_cpu(d, m, row0, t, bound, idx, n, pool);
 }
 
 /* fhom_apply_add on the bits of v at positions [lo, hi) only. */
@@ -427,4 +444,137 @@ void fhom_apply_add_par(const fhom_t *d, uint64_t *out, int64_t out_bits, int32_
         }
     sq_free(p.bufs);
     sq_free(cut);
+}
+
+/* ---- GPU offload (issue 15, docs/gpu.md) -----------------------------------
+ *
+ * The three fhom_build_rows* offer their matrix to the device (src/gpu) when
+ * the GPU path is on and the build has at least ADAMS_GPU_MIN_WORK products
+ * (rows x set bits of their generator's image).  The offer describes the
+ * build in the terms of sq_gpu_build_t: each generator with rows, its image
+ * cut into blocks by split_image (as the CPU multiplies it), and each row's
+ * (generator, R).  On a decline (busy, memory, degree above 511, no device)
+ * the CPU builds as before.  Verify mode (ADAMS_GPU_VERIFY=1) builds the
+ * rows both ways into scratch matrices, stops the program naming the step
+ * on any difference (sq_gpu_verify_rows), and XORs the CPU's rows into m.
+ * When the path is off none of this runs: the callers test one flag.
+ */
+
+/* Rows of generator block [pos, pos + nr) requested by the build: all of
+ * them (idx == NULL), or the idx entries from *next on that fall in it. */
+static int64_t gpu_rows_of(const int64_t *idx, int64_t n, int64_t *next, int64_t pos, int64_t nr)
+{
+    if (!idx)
+        return nr;
+    int64_t first = *next;
+    while (*next < n && idx[*next] >= pos && idx[*next] < pos + nr)
+        (*next)++;
+    return *next - first;
+}
+
+static int gpu_offer(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                     const int64_t *idx, int64_t n, sq_pool_t *pool)
+{
+    if (!d->tgt)
+        return SQ_E_NOGPU;
+    const milnor_t *A = fmod_algebra(d->src);
+    const int32_t top = fmod_top_below(d->src, bound);
+    if (!idx)
+        n = fmod_dim_below(d->src, t, bound);
+
+    /* Pass 1: the products, for the work gate. */
+    int64_t work = 0, ngens = 0, pos = 0, next = 0;
+    for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
+        int64_t ng = fmod_num_gens(d->src, e), nr = milnor_dim(A, t - e);
+        for (int64_t i = 0; i < ng; i++, pos += nr) {
+            int64_t rows = gpu_rows_of(idx, n, &next, pos, nr);
+            if (!rows)
+                continue;
+            int64_t nbits;
+            const uint64_t *img = fhom_image(d, fmod_gen_global(d->src, e, i), &nbits);
+            int64_t pop = 0;
+            for (int64_t k = 0; k < f2_limbs(nbits); k++)
+                pop += __builtin_popcountll(img[k]);
+            work += rows * pop;
+            ngens++;
+        }
+    }
+    if ((idx && next != n) || !sq_gpu_build_wanted(work))
+        return SQ_E_NOGPU; /* bad positions are the CPU path's to report */
+
+    /* Pass 2: the job. */
+    int32_t *gen_deg = sq_malloc(sq_mul_size((size_t)ngens + 1, sizeof *gen_deg));
+    int64_t *gen_block0 = sq_malloc(sq_mul_size((size_t)ngens + 1, sizeof *gen_block0));
+    int64_t *row_gen = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *row_gen));
+    int64_t *row_ridx = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *row_ridx));
+    sq_gpu_block_t *blocks = NULL;
+    uint64_t *bits = NULL;
+    int64_t nblocks = 0, capblocks = 0, nlimbs = 0, caplimbs = 0, j = 0, nrows = 0;
+    split_t sp = {0};
+    pos = 0;
+    next = 0;
+    for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
+        int64_t ng = fmod_num_gens(d->src, e), nr = milnor_dim(A, t - e);
+        for (int64_t i = 0; i < ng; i++, pos += nr) {
+            int64_t first = next, rows = gpu_rows_of(idx, n, &next, pos, nr);
+            if (!rows)
+                continue;
+            split_image(&sp, d, fmod_gen_global(d->src, e, i), e, t);
+            if (nblocks + sp.nblocks > capblocks) {
+                capblocks = 2 * (nblocks + sp.nblocks) + 16;
+                blocks = sq_realloc(blocks, sq_mul_size((size_t)capblocks, sizeof *blocks));
+            }
+            if (nlimbs + sp.nlimbs > caplimbs) {
+                caplimbs = 2 * (nlimbs + sp.nlimbs) + 16;
+                bits = sq_realloc(bits, sq_mul_size((size_t)caplimbs, sizeof *bits));
+            }
+            gen_deg[j] = e;
+            gen_block0[j] = nblocks;
+            for (int64_t b = 0; b < sp.nblocks; b++)
+                blocks[nblocks++] = (sq_gpu_block_t){sp.blocks[b].off,
+                                                     nlimbs + sp.blocks[b].limb0,
+                                                     sp.blocks[b].deg};
+            if (sp.nlimbs)
+                memcpy(bits + nlimbs, sp.bits, (size_t)sp.nlimbs * sizeof *bits);
+            nlimbs += sp.nlimbs;
+            for (int64_t r = 0; r < rows; r++) {
+                row_gen[nrows] = j;
+                row_ridx[nrows++] = idx ? idx[first + r] - pos : r;
+            }
+            j++;
+        }
+    }
+    gen_block0[j] = nblocks;
+    split_clear(&sp);
+    SQ_CHECK(nrows == n, "fhom: GPU offer of %lld rows for %lld", (long long)nrows, (long long)n);
+    sq_gpu_build_t job = {A, t, m->cols, j, gen_deg, gen_block0, blocks, bits,
+                          nrows, row_gen, row_ridx};
+    int rc;
+    if (!sq_gpu_verify_on()) {
+        rc = sq_gpu_build_rows(&job, m, row0);
+    } else {
+        f2mat_t g = {0}, c = {0};
+        f2mat_init(&g, nrows, m->cols);
+        rc = sq_gpu_build_rows(&job, &g, 0);
+        if (rc == 0) {
+            f2mat_init(&c, nrows, m->cols);
+            build_rows_cpu(d, &c, 0, t, bound, idx, n, pool);
+            sq_gpu_verify_rows("matrix build", &c, &g);
+            for (int64_t r = 0; r < nrows; r++) {
+                uint64_t *dst = f2mat_row(m, row0 + r);
+                const uint64_t *src = f2mat_row(&c, r);
+                for (int64_t l = 0; l < f2_limbs(m->cols); l++)
+                    dst[l] ^= src[l];
+            }
+            f2mat_clear(&c);
+        }
+        f2mat_clear(&g);
+    }
+    sq_free(gen_deg);
+    sq_free(gen_block0);
+    sq_free(row_gen);
+    sq_free(row_ridx);
+    sq_free(blocks);
+    sq_free(bits);
+    return rc;
 }
