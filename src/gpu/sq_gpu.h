@@ -41,7 +41,7 @@ extern "C" {
 #endif
 
 /* Exit status of the program when verify mode finds a difference. */
-#define SQ_GPU_VERIFY_EXIT 3
+#define SQ_GPU_VERIFY_EXIT 5
 
 /* ---- Settings ---------------------------------------------------------- */
 
