@@ -37,10 +37,25 @@ struct pmilnor {
     pmilnor_blk_t *blk;
     /* Product tables (pmilnor_mul.c). */
     int ndig;                           /* digits per entry */
-    uint8_t *digits;                    /* (max_red + 1) x ndig base-p digits */
+    int lw;                             /* lane width of packed digits: 4, 8 or 16 bits */
+    uint64_t *pdig;                     /* per value: its base-p digits, one per lane */
+    uint64_t bias, high;                /* carry test: (a + b + bias) & high != 0 */
     uint8_t *ifd;                       /* per value: prod over digits of 1/digit! mod p */
     uint8_t fact[256];                  /* k! mod p, k < p */
+    int32_t pw[PMILNOR_MAX_LEN + 1];    /* p^j, saturated at INT32_MAX */
 };
+
+/* A growing list of (index, coefficient) terms of a product, indices
+ * possibly repeated (the caller merges them). */
+typedef struct {
+    uint32_t *idx;
+    uint8_t *coef;
+    int64_t n, cap;
+} pmilnor_terms_t;
+
+/* Appends the terms of r * s to T (coefficients mod p, unmerged). */
+void pmilnor_mul_elts_terms(const pmilnor_t *A, pmilnor_terms_t *T, const pmilnor_elt_t *r,
+                            const pmilnor_elt_t *s);
 
 /* Rank of the p-part r[0..len) of reduced degree red among the p-parts of
  * that reduced degree (lexicographic on (r_K, ..., r_1)). */

@@ -30,6 +30,15 @@
 
 #include "pmilnor_internal.h"
 
+/*
+ * Packed digits.  A value's base-p digits sit in lanes of lw bits of one
+ * word, so the digit sums of an anti-diagonal are one word too, and adding
+ * an entry is one addition.  A carry (a lane sum >= p) is detected by adding
+ * bias = 2^{lw-1} - p to every lane and testing the top bit of each lane:
+ * the lane sum is at most 2p - 2, so lw = 4 works for p <= 7 (sixteen
+ * lanes), lw = 8 for p <= 127 (eight lanes; p >= 11 needs at most four
+ * digits below 2048) and lw = 16 above (four lanes; two digits).
+ */
 void pmilnor_mul_tables_init(pmilnor_t *A)
 {
     uint32_t p = A->p;
@@ -39,7 +48,20 @@ void pmilnor_mul_tables_init(pmilnor_t *A)
         nd++;
     SQ_CHECK(nd <= PMILNOR_MAX_DIGITS, "pmilnor: entries need %d digits", nd);
     A->ndig = nd;
-    A->digits = sq_calloc(sq_mul_size((size_t)V, (size_t)nd), 1);
+    A->lw = p <= 7 ? 4 : p <= 127 ? 8 : 16;
+    SQ_CHECK(nd * A->lw <= 64, "pmilnor: %d digits of %d bits do not fit a word", nd, A->lw);
+    A->bias = A->high = 0;
+    for (int k = 0; k < nd; k++) {
+        A->bias |= (uint64_t)((1u << (A->lw - 1)) - p) << (k * A->lw);
+        A->high |= (uint64_t)(1u << (A->lw - 1)) << (k * A->lw);
+    }
+    int64_t pj = 1;
+    for (int j = 0; j <= PMILNOR_MAX_LEN; j++) {
+        A->pw[j] = (int32_t)(pj > INT32_MAX ? INT32_MAX : pj);
+        if (pj <= INT32_MAX)
+            pj *= p;
+    }
+    A->pdig = sq_calloc((size_t)V, sizeof *A->pdig);
     A->ifd = sq_calloc((size_t)V, 1);
     uint8_t invfact[256];
     uint32_t f = 1;
@@ -62,29 +84,32 @@ void pmilnor_mul_tables_init(pmilnor_t *A)
     for (int64_t v = 0; v < V; v++) {
         int64_t x = v;
         uint32_t c = 1;
+        uint64_t packed = 0;
         for (int k = 0; k < nd; k++) {
-            uint8_t d = (uint8_t)(x % p);
-            A->digits[v * nd + k] = d;
+            uint32_t d = (uint32_t)(x % p);
+            packed |= (uint64_t)d << (k * A->lw);
             c = c * invfact[d] % p;
             x /= p;
         }
+        A->pdig[v] = packed;
         A->ifd[v] = (uint8_t)c;
     }
 }
 
 void pmilnor_mul_tables_clear(pmilnor_t *A)
 {
-    sq_free(A->digits);
+    sq_free(A->pdig);
     sq_free(A->ifd);
-    A->digits = A->ifd = NULL;
+    A->pdig = NULL;
+    A->ifd = NULL;
 }
 
 /* The state of one product's walks. */
 typedef struct {
     const pmilnor_t *A;
     uint32_t p;
-    int nd;
-    uint8_t *out;
+    uint8_t *out;                           /* dense output, or NULL: append to terms */
+    pmilnor_terms_t *terms;
     uint32_t coef;                          /* the caller's factor */
     /* stage 2 */
     uint32_t q, qcoef;                      /* the term's mask and coefficient */
@@ -94,31 +119,23 @@ typedef struct {
     int32_t rowrem[PMILNOR_MAX_LEN + 1];
     int32_t colrem[PMILNOR_MAX_LEN + 1];
     int32_t pw[PMILNOR_MAX_LEN + 1];        /* p^j, saturated */
-    uint8_t dsum[2 * PMILNOR_MAX_LEN + 2][PMILNOR_MAX_DIGITS];
+    uint64_t dsum[2 * PMILNOR_MAX_LEN + 2]; /* packed digit sums per anti-diagonal */
 } mul_t;
 
-/* Adds the digits of v to the digit sums ds if no sum reaches p; returns 1
- * if added, 0 (ds unchanged) on a carry. */
-static inline int dig_add(const mul_t *M, uint8_t *ds, int32_t v)
+/* Adds the digits of v to the digit sums *ds if no sum reaches p; returns 1
+ * if added, 0 (*ds unchanged) on a carry. */
+static inline int dig_add(const mul_t *M, uint64_t *ds, int32_t v)
 {
-    if (!v)
-        return 1;
-    const uint8_t *dv = M->A->digits + (int64_t)v * M->nd;
-    for (int k = 0; k < M->nd; k++)
-        if ((uint32_t)ds[k] + dv[k] >= M->p)
-            return 0;
-    for (int k = 0; k < M->nd; k++)
-        ds[k] = (uint8_t)(ds[k] + dv[k]);
+    uint64_t x = *ds + M->A->pdig[v];
+    if ((x + M->A->bias) & M->A->high)
+        return 0;
+    *ds = x;
     return 1;
 }
 
-static inline void dig_sub(const mul_t *M, uint8_t *ds, int32_t v)
+static inline void dig_sub(const mul_t *M, uint64_t *ds, int32_t v)
 {
-    if (!v)
-        return;
-    const uint8_t *dv = M->A->digits + (int64_t)v * M->nd;
-    for (int k = 0; k < M->nd; k++)
-        ds[k] = (uint8_t)(ds[k] - dv[k]);
+    *ds -= M->A->pdig[v];
 }
 
 /* All entries placed except the column remainders x_{0j}: add them, read
@@ -128,7 +145,7 @@ static void leaf(mul_t *M, uint32_t cx)
     const uint32_t p = M->p;
     int j = 1;
     for (; j <= M->sl; j++) {
-        if (!dig_add(M, M->dsum[j], M->colrem[j]))
+        if (!dig_add(M, &M->dsum[j], M->colrem[j]))
             break;
         cx = cx * M->A->ifd[M->colrem[j]] % p;
     }
@@ -138,13 +155,16 @@ static void leaf(mul_t *M, uint32_t cx)
         t.len = 0;
         int ndiag = M->rl + M->sl;
         uint32_t c = cx;
+        const int lw = M->A->lw;
+        const uint64_t lmask = ((uint64_t)1 << lw) - 1;
         for (int n = 1; n <= ndiag; n++) {
             int32_t tn = 0, pk = 1;
-            for (int k = 0; k < M->nd; k++) {
-                uint8_t d = M->dsum[n][k];
+            uint64_t ds = M->dsum[n];
+            for (int k = 0; ds; k++, ds >>= lw) {
+                uint32_t d = (uint32_t)(ds & lmask);
                 if (d) {
                     c = c * M->A->fact[d] % p;
-                    tn += d * pk;
+                    tn += (int32_t)d * pk;
                 }
                 pk *= (int32_t)p;
             }
@@ -159,12 +179,23 @@ static void leaf(mul_t *M, uint32_t cx)
             int64_t idx = pmilnor_index(M->A, &t);
             if (idx >= 0) {
                 uint32_t add = M->coef * M->qcoef % p * c % p;
-                M->out[idx] = (uint8_t)((M->out[idx] + add) % p);
+                if (M->out) {
+                    M->out[idx] = (uint8_t)((M->out[idx] + add) % p);
+                } else {
+                    pmilnor_terms_t *T = M->terms;
+                    if (T->n == T->cap) {
+                        T->cap = T->cap ? 2 * T->cap : 16;
+                        T->idx = sq_realloc(T->idx, sq_mul_size((size_t)T->cap, sizeof *T->idx));
+                        T->coef = sq_realloc(T->coef, (size_t)T->cap);
+                    }
+                    T->idx[T->n] = (uint32_t)idx;
+                    T->coef[T->n++] = (uint8_t)add;
+                }
             }
         }
     }
     for (j--; j >= 1; j--)
-        dig_sub(M, M->dsum[j], M->colrem[j]);
+        dig_sub(M, &M->dsum[j], M->colrem[j]);
 }
 
 /* Chooses x_{ij} (i >= 1, j >= 1) row by row; x_{i0} closes row i. */
@@ -176,17 +207,17 @@ static void cell(mul_t *M, int i, int j, uint32_t cx)
     }
     if (j > M->sl) {
         int32_t v = M->rowrem[i];
-        if (!dig_add(M, M->dsum[i], v))
+        if (!dig_add(M, &M->dsum[i], v))
             return;
         cell(M, i + 1, 1, cx * M->A->ifd[v] % M->p);
-        dig_sub(M, M->dsum[i], v);
+        dig_sub(M, &M->dsum[i], v);
         return;
     }
     int32_t pj = M->pw[j];
     int32_t maxv = M->rowrem[i] / pj;
     if (maxv > M->colrem[j])
         maxv = M->colrem[j];
-    uint8_t *ds = M->dsum[i + j];
+    uint64_t *ds = &M->dsum[i + j];
     for (int32_t v = 0; v <= maxv; v++) {
         if (!dig_add(M, ds, v))
             continue;
@@ -247,8 +278,8 @@ static void qstep(mul_t *M, uint32_t fq, int from, uint32_t q, uint32_t c, const
     }
 }
 
-void pmilnor_mul_elts_add(const pmilnor_t *A, uint8_t *out, uint32_t coef, const pmilnor_elt_t *r,
-                          const pmilnor_elt_t *s)
+static void mul_run(const pmilnor_t *A, uint8_t *out, pmilnor_terms_t *terms, uint32_t coef,
+                    const pmilnor_elt_t *r, const pmilnor_elt_t *s)
 {
     coef %= A->p;
     if (!coef)
@@ -256,8 +287,8 @@ void pmilnor_mul_elts_add(const pmilnor_t *A, uint8_t *out, uint32_t coef, const
     mul_t M;
     M.A = A;
     M.p = A->p;
-    M.nd = A->ndig;
     M.out = out;
+    M.terms = terms;
     M.coef = coef;
     memset(M.dsum, 0, sizeof M.dsum);
     int32_t rr[PMILNOR_MAX_LEN + 1] = {0};
@@ -274,14 +305,21 @@ void pmilnor_mul_elts_add(const pmilnor_t *A, uint8_t *out, uint32_t coef, const
         if (s->r[j])
             M.sl = j + 1;
     }
-    int64_t pj = 1;
-    for (int j = 0; j <= PMILNOR_MAX_LEN; j++) {
-        M.pw[j] = (int32_t)(pj > INT32_MAX ? INT32_MAX : pj);
-        if (pj <= INT32_MAX)
-            pj *= A->p;
-    }
+    memcpy(M.pw, A->pw, sizeof M.pw);
     SQ_ASSERT(pmilnor_elt_degree(A->p, r) + pmilnor_elt_degree(A->p, s) <= A->max_deg);
     qstep(&M, s->q, 0, r->q, 1, rr, rl);
+}
+
+void pmilnor_mul_elts_add(const pmilnor_t *A, uint8_t *out, uint32_t coef, const pmilnor_elt_t *r,
+                          const pmilnor_elt_t *s)
+{
+    mul_run(A, out, NULL, coef, r, s);
+}
+
+void pmilnor_mul_elts_terms(const pmilnor_t *A, pmilnor_terms_t *T, const pmilnor_elt_t *r,
+                            const pmilnor_elt_t *s)
+{
+    mul_run(A, NULL, T, 1, r, s);
 }
 
 void pmilnor_mul_add(const pmilnor_t *A, uint8_t *out, uint32_t coef, int32_t rdeg, int64_t ridx,

@@ -325,6 +325,74 @@ static void gf3_add(uint64_t *restrict qh, uint64_t *restrict ql, const uint64_t
     }
 }
 
+/* Entry c of a packed row: 0, 1 or 2. */
+static inline uint32_t gf3_get(const uint64_t *h, const uint64_t *l, int64_t c)
+{
+    uint64_t b = 1ULL << (c & 63);
+    return (l[c >> 6] & b) ? 1u : (h[c >> 6] & b) ? 2u : 0u;
+}
+
+/* row -= x * piv over words k.. (x = 1 or 2; -1 * piv is piv with planes
+ * exchanged, -2 * piv = piv). */
+static inline void gf3_submul(uint64_t *h, uint64_t *l, const uint64_t *ph, const uint64_t *pl,
+                              uint32_t x, int64_t k, int64_t L)
+{
+    if (x == 1)
+        gf3_add(h + k, l + k, pl + k, ph + k, L - k);
+    else
+        gf3_add(h + k, l + k, ph + k, pl + k, L - k);
+}
+
+/* row[0..n) = the entries of the packed planes h, l (n entries; bytes
+ * past n up to the next multiple of 8 are written too, with zeros: the
+ * planes are zero there and the row's stride is a multiple of 32). */
+/* SPREAD[b]: byte k is bit k of b (a constant table, built by the
+ * preprocessor). */
+#define SP1(b)                                                                                     \
+    ((((uint64_t)(b) >> 0) & 1) | ((((uint64_t)(b) >> 1) & 1) << 8) |                              \
+     ((((uint64_t)(b) >> 2) & 1) << 16) | ((((uint64_t)(b) >> 3) & 1) << 24) |                     \
+     ((((uint64_t)(b) >> 4) & 1) << 32) | ((((uint64_t)(b) >> 5) & 1) << 40) |                     \
+     ((((uint64_t)(b) >> 6) & 1) << 48) | ((((uint64_t)(b) >> 7) & 1) << 56))
+#define SP4(b) SP1(b), SP1((b) + 1), SP1((b) + 2), SP1((b) + 3)
+#define SP16(b) SP4(b), SP4((b) + 4), SP4((b) + 8), SP4((b) + 12)
+#define SP64(b) SP16(b), SP16((b) + 16), SP16((b) + 32), SP16((b) + 48)
+static const uint64_t SPREAD[256] = {SP64(0), SP64(64), SP64(128), SP64(192)};
+
+static void gf3_unpack(uint8_t *row, const uint64_t *h, const uint64_t *l, int64_t n)
+{
+    for (int64_t k = 0; k * 64 < n; k++) {
+        uint64_t hw = h[k], lw = l[k];
+        int64_t j0 = k * 64, m = n - j0 < 64 ? n - j0 : 64;
+        if (!(hw | lw)) {
+            memset(row + j0, 0, (size_t)m);
+            continue;
+        }
+        for (int b = 0; 8 * b < m; b++) {
+            uint64_t v = SPREAD[(lw >> (8 * b)) & 255] + 2 * SPREAD[(hw >> (8 * b)) & 255];
+            memcpy(row + j0 + 8 * b, &v, 8);
+        }
+    }
+}
+
+/*
+ * Row by row rather than column by column: the column-oriented
+ * Gauss-Jordan of the byte reducer scans every row for every pivot, which
+ * for the sparse [D | I] matrices of a resolution costs more than the
+ * eliminations.  Here
+ *   1. forward: each row in turn is reduced by the pivot rows found so far
+ *      at its leading column, while that column is a pivot; a row whose
+ *      leading column is new becomes the pivot of that column (scaled to
+ *      lead with 1).  Pivot rows are zero left of their lead, so a
+ *      subtraction starts at the lead's word;
+ *   2. backward: pivot rows in decreasing order of lead clear their entries
+ *      at the pivot columns to their right with the (already reduced) pivot
+ *      rows of those columns; a pivot row is zero at every other pivot
+ *      column, so subtracting it changes only that column and non-pivot
+ *      columns, and each entry is cleared once.
+ * The result is the reduced echelon form, which is unique: written back in
+ * the canonical order (pivot rows by lead, zero rows last) it is
+ * byte-for-byte what the byte reducer and the naive oracle give.
+ */
 static int64_t rref_gf3(fpmat_t *m, int64_t *pivots)
 {
     const int64_t rows = m->rows, cols = m->cols;
@@ -349,132 +417,72 @@ static int64_t rref_gf3(fpmat_t *m, int64_t *pivots)
             h[j >> 6] |= hb << (j & 63);
         }
     }
-    /* colw[q] = the word of column block w of row q, both planes or-ed, for
-     * the rows in `act`: at the start of a block, the rows with an entry in
-     * it.  Only rows of act are ever changed within the block (a row is
-     * cleared only where it has an entry in the pivot column), so the scans
-     * for the pivot and for the rows to clear walk this short list instead
-     * of one cache line per row of the matrix.  Rows that lose their last
-     * entry in the block drop out as the scans pass. */
-    uint64_t *colw = sq_calloc((size_t)rows, sizeof *colw);
-    int64_t *act = sq_malloc(sq_mul_size((size_t)rows, sizeof *act));
-    uint8_t *inact = sq_calloc((size_t)rows, 1);
-    int64_t nact = 0, cur_w = -1;
-    /* below = the or of colw over the listed rows >= r: a column of the
-     * block without its bit has no pivot and is skipped without a scan.
-     * It is recomputed by every pass over the list. */
-    uint64_t below = 0;
-    int64_t r = 0;
-    for (int64_t c = 0; c < cols && r < rows; c++) {
-        const int64_t w = c >> 6;
-        const uint64_t bit = 1ULL << (c & 63);
-        if (w != cur_w) {
-            nact = 0;
-            below = 0;
-            for (int64_t q = 0; q < rows; q++) {
-                colw[q] = buf[q * W + w] | buf[q * W + L + w];
-                inact[q] = colw[q] != 0;
-                if (inact[q]) {
-                    act[nact++] = q;
-                    if (q >= r)
-                        below |= colw[q];
-                }
-            }
-            cur_w = w;
-        }
-        if (!(below & bit))
-            continue;
-        /* The pivot: the lowest-numbered row >= r with an entry at c. */
-        int64_t i = rows;
-        for (int64_t a = 0; a < nact; a++) {
-            int64_t q = act[a];
-            if (q >= r && q < i && (colw[q] & bit))
-                i = q;
-        }
-        if (i == rows)
-            continue;
-        uint64_t *ph = buf + r * W, *pl = ph + L;
-        if (i != r) {
-            uint64_t *qh = buf + i * W;
-            for (int64_t k = w; k < L; k++) {
-                uint64_t t = ph[k];
-                ph[k] = qh[k];
-                qh[k] = t;
-                t = pl[k];
-                pl[k] = qh[L + k];
-                qh[L + k] = t;
-            }
-            uint64_t t = colw[i];
-            colw[i] = colw[r];
-            colw[r] = t;
-            if (!inact[r]) { /* row r now holds the pivot: it must be listed */
-                inact[r] = 1;
-                act[nact++] = r;
-            }
-        }
-        if (ph[w] & bit) { /* pivot 2: multiply the row by 2 = -1 */
-            for (int64_t k = w; k < L; k++) {
-                uint64_t t = ph[k];
-                ph[k] = pl[k];
-                pl[k] = t;
-            }
-        }
-        int64_t keep = 0;
-        below = 0;
-        for (int64_t a = 0; a < nact; a++) {
-            int64_t q = act[a];
-            if (q != r && (colw[q] & bit)) {
-                uint64_t *qh = buf + q * W, *ql = qh + L;
-                if (ql[w] & bit) /* entry 1: add -row_r */
-                    gf3_add(qh + w, ql + w, pl + w, ph + w, L - w);
-                else /* entry 2: add row_r */
-                    gf3_add(qh + w, ql + w, ph + w, pl + w, L - w);
-                colw[q] = qh[w] | ql[w];
-            }
-            if (colw[q]) {
-                act[keep++] = q;
-                if (q > r)
-                    below |= colw[q];
-            } else {
-                inact[q] = 0;
-            }
-        }
-        nact = keep;
-        if (pivots)
-            pivots[c] = r;
-        r++;
-    }
-    sq_free(colw);
-    sq_free(act);
-    sq_free(inact);
-    /* Unpacking 8 entries at a time: spread[b] has byte k = bit k of b. */
-    uint64_t spread[256];
-    for (int b = 0; b < 256; b++) {
-        uint64_t x = 0;
-        for (int k = 0; k < 8; k++)
-            if ((b >> k) & 1)
-                x |= (uint64_t)1 << (8 * k);
-        spread[b] = x;
-    }
-    for (int64_t i = 0; i < rows; i++) {
-        uint8_t *row = fpmat_row(m, i);
-        const uint64_t *h = buf + i * W, *l = h + L;
-        for (int64_t k = 0; k < L; k++) {
-            uint64_t hw = h[k], lw = l[k];
-            int64_t j0 = k * 64;
-            if (!(hw | lw)) {
-                int64_t n = cols - j0 < 64 ? cols - j0 : 64;
-                memset(row + j0, 0, (size_t)n);
+    int64_t *prow = sq_malloc(sq_mul_size((size_t)cols, sizeof *prow)); /* lead -> row */
+    uint64_t *pmask = sq_calloc((size_t)L + 1, sizeof *pmask);          /* pivot columns */
+    for (int64_t c = 0; c < cols; c++)
+        prow[c] = -1;
+    int64_t rank = 0;
+    /* 1. forward */
+    for (int64_t q = 0; q < rows; q++) {
+        uint64_t *h = buf + q * W, *l = h + L;
+        int64_t k = 0;
+        for (;;) {
+            while (k < L && !(h[k] | l[k]))
+                k++;
+            if (k == L)
+                break; /* a zero row */
+            int64_t c = k * 64 + __builtin_ctzll(h[k] | l[k]);
+            if (pmask[k] & (1ULL << (c & 63))) {
+                const uint64_t *ph = buf + prow[c] * W;
+                gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c), k, L);
                 continue;
             }
-            for (int b = 0; b < 8 && j0 + 8 * b < cols; b++) {
-                uint64_t v = spread[(lw >> (8 * b)) & 255] + 2 * spread[(hw >> (8 * b)) & 255];
-                memcpy(row + j0 + 8 * b, &v, 8);
+            if (gf3_get(h, l, c) == 2) /* lead with 1: negate */
+                for (int64_t x = k; x < L; x++) {
+                    uint64_t t = h[x];
+                    h[x] = l[x];
+                    l[x] = t;
+                }
+            prow[c] = q;
+            pmask[k] |= 1ULL << (c & 63);
+            rank++;
+            break;
+        }
+    }
+    /* 2. backward */
+    for (int64_t c = cols - 1; c >= 0; c--) {
+        if (prow[c] < 0)
+            continue;
+        uint64_t *h = buf + prow[c] * W, *l = h + L;
+        int64_t k0 = c >> 6;
+        for (int64_t k = k0; k < L; k++) {
+            uint64_t x = (h[k] | l[k]) & pmask[k];
+            if (k == k0)
+                x &= (c & 63) == 63 ? 0 : ~0ULL << ((c & 63) + 1);
+            while (x) {
+                int64_t c2 = k * 64 + __builtin_ctzll(x);
+                const uint64_t *ph = buf + prow[c2] * W;
+                gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c2), k, L);
+                x &= x - 1;
             }
         }
     }
+    /* Write back: pivot rows by lead, then zero rows. */
+    int64_t out = 0;
+    for (int64_t c = 0; c < cols; c++) {
+        if (prow[c] < 0)
+            continue;
+        const uint64_t *h = buf + prow[c] * W;
+        if (pivots)
+            pivots[c] = out;
+        gf3_unpack(fpmat_row(m, out++), h, h + L, cols);
+    }
+    for (; out < rows; out++)
+        memset(fpmat_row(m, out), 0, (size_t)cols);
+    sq_free(prow);
+    sq_free(pmask);
     sq_aligned_free(buf);
-    return r;
+    return rank;
 }
 
 int64_t fpmat_rref(fpmat_t *m, int64_t *pivots)
@@ -532,6 +540,123 @@ void fpmat_aug_qi_apply(uint8_t *out, const fpmat_t *m, const int64_t *pivots, i
     for (int64_t c = 0; c < a_cols; c++)
         if (v[c] && pivots[c] >= 0)
             fpvec_addmul(out, fpmat_row(m, pivots[c]) + seg, m->rows, v[c], m->p);
+}
+
+/* ---- Kernel and image pivots in one pass ------------------------------------------------- */
+
+/* fpmat_kernel for p = 3, bitsliced like rref_gf3: [A | I] packed directly
+ * (the identity is a bit per row, never written as bytes), the forward
+ * phase of rref_gf3 on all rows, then the backward phase among the kernel
+ * rows only (their A part is zero, so they never need the image rows), and
+ * only the kernel's identity parts unpacked.  Equal to the generic path. */
+static int64_t kernel_gf3(fpmat_t *ker, int64_t *pivots, const fpmat_t *a)
+{
+    const int64_t rows = a->rows, cols = a->cols;
+    const int64_t ioff = (cols + 63) / 64 * 64; /* the identity's first column */
+    const int64_t tot = ioff + rows, L = (tot + 63) / 64, W = 2 * L;
+    uint64_t *buf = sq_aligned_calloc(sq_mul_size((size_t)(rows ? rows : 1), (size_t)W),
+                                      sizeof(uint64_t));
+    const uint64_t ones = 0x0101010101010101ULL, gather = 0x0102040810204080ULL;
+    for (int64_t i = 0; i < rows; i++) {
+        const uint8_t *r = cols ? fpmat_row(a, i) : NULL;
+        uint64_t *h = buf + i * W, *l = h + L;
+        for (int64_t j = 0; j < cols; j += 8) {
+            uint64_t w8;
+            memcpy(&w8, r + j, 8);
+            if (!w8)
+                continue;
+            l[j >> 6] |= (((w8 & ones) * gather) >> 56) << (j & 63);
+            h[j >> 6] |= ((((w8 >> 1) & ones) * gather) >> 56) << (j & 63);
+        }
+        l[(ioff + i) >> 6] |= 1ULL << ((ioff + i) & 63);
+    }
+    int64_t *prow = sq_malloc(sq_mul_size((size_t)tot + 1, sizeof *prow));
+    uint64_t *pmask = sq_calloc((size_t)L + 1, sizeof *pmask);
+    for (int64_t c = 0; c < tot; c++)
+        prow[c] = -1;
+    int64_t rank_a = 0;
+    for (int64_t q = 0; q < rows; q++) {
+        uint64_t *h = buf + q * W, *l = h + L;
+        int64_t k = 0;
+        for (;;) {
+            while (k < L && !(h[k] | l[k]))
+                k++;
+            SQ_CHECK(k < L, "fpmat_kernel: a row of [A | I] vanished");
+            int64_t c = k * 64 + __builtin_ctzll(h[k] | l[k]);
+            if (pmask[k] & (1ULL << (c & 63))) {
+                const uint64_t *ph = buf + prow[c] * W;
+                gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c), k, L);
+                continue;
+            }
+            if (gf3_get(h, l, c) == 2)
+                for (int64_t x = k; x < L; x++) {
+                    uint64_t t = h[x];
+                    h[x] = l[x];
+                    l[x] = t;
+                }
+            prow[c] = q;
+            pmask[k] |= 1ULL << (c & 63);
+            rank_a += c < cols;
+            break;
+        }
+    }
+    int64_t nk = 0;
+    for (int64_t c = 0; c < cols; c++)
+        if (pivots)
+            pivots[c] = prow[c] >= 0 ? nk++ : -1;
+    for (int64_t c = tot - 1; c >= ioff; c--) {
+        if (prow[c] < 0)
+            continue;
+        uint64_t *h = buf + prow[c] * W, *l = h + L;
+        int64_t k0 = c >> 6;
+        for (int64_t k = k0; k < L; k++) {
+            uint64_t x = (h[k] | l[k]) & pmask[k];
+            if (k == k0)
+                x &= (c & 63) == 63 ? 0 : ~0ULL << ((c & 63) + 1);
+            while (x) {
+                int64_t c2 = k * 64 + __builtin_ctzll(x);
+                const uint64_t *ph = buf + prow[c2] * W;
+                gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c2), k, L);
+                x &= x - 1;
+            }
+        }
+    }
+    fpmat_init(ker, rows - rank_a, rows, 3);
+    int64_t out = 0;
+    for (int64_t c = ioff; c < tot; c++) {
+        if (prow[c] < 0)
+            continue;
+        const uint64_t *h = buf + prow[c] * W, *l = h + L;
+        gf3_unpack(fpmat_row(ker, out++), h + ioff / 64, l + ioff / 64, rows);
+    }
+    SQ_CHECK(out == rows - rank_a, "fpmat_kernel: %lld kernel rows, expected %lld",
+             (long long)out, (long long)(rows - rank_a));
+    sq_free(prow);
+    sq_free(pmask);
+    sq_aligned_free(buf);
+    return rank_a;
+}
+
+int64_t fpmat_kernel(fpmat_t *ker, int64_t *pivots, const fpmat_t *a)
+{
+    if (a->p == 3 && a->rows)
+        return kernel_gf3(ker, pivots, a);
+    fpmat_t m = {0};
+    fpmat_init_aug(&m, a->rows, a->cols, a->p);
+    for (int64_t i = 0; i < a->rows && a->cols; i++)
+        memcpy(fpmat_row(&m, i), fpmat_row(a, i), (size_t)a->cols);
+    int64_t *piv = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *piv));
+    for (int64_t c = 0; c < m.cols; c++)
+        piv[c] = -1;
+    if (m.data)
+        fpmat_rref(&m, piv);
+    int64_t rank = fpmat_aug_rank(&m, piv, a->cols);
+    fpmat_aug_kernel(ker, &m, piv, a->cols);
+    if (pivots)
+        memcpy(pivots, piv, sizeof(int64_t) * (size_t)a->cols);
+    sq_free(piv);
+    fpmat_clear(&m);
+    return rank;
 }
 
 /* ---- Extending images ------------------------------------------------------------------ */

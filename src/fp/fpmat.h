@@ -195,6 +195,16 @@ void fpmat_aug_kernel(fpmat_t *ker, const fpmat_t *m, const int64_t *pivots, int
 void fpmat_aug_qi_apply(uint8_t *out, const fpmat_t *m, const int64_t *pivots, int64_t a_cols,
                         const uint8_t *v);
 
+/* The kernel and the image pivots of A at once, as fpmat_init_aug + fpmat_rref
+ * + fpmat_aug_kernel would give them, without forming [A | I] as bytes:
+ * pivots[c] (A->cols entries, may be NULL) as the first A->cols entries of
+ * the pivots of the RREF of [A | I] (the row of column c among the pivot
+ * rows of A, or -1), ker (a zeroed struct, initialised here) the kernel of
+ * x -> x A in canonical RREF.  Returns the rank of A; A is not modified.
+ * At p = 3 a bitsliced elimination that reduces back only the kernel rows
+ * (the resolution's step needs nothing else); elsewhere the generic path. */
+int64_t fpmat_kernel(fpmat_t *ker, int64_t *pivots, const fpmat_t *a);
+
 /* ---- Extending images (the conventions that name generators) ------------------------ */
 
 /* Writes into new_cols, in increasing order, the columns c in [start, end)

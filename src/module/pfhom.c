@@ -28,6 +28,7 @@ struct pfhom {
     uint32_t p;
     int32_t min_deg, span;
     uint8_t ***img;
+    pmilnor_cache_t *cache; /* products, or NULL */
 };
 
 static pfhom_t *pfhom_alloc(const pfmod_t *src)
@@ -72,6 +73,11 @@ void pfhom_free(pfhom_t *d)
     }
     sq_free(d->img);
     sq_free(d);
+}
+
+void pfhom_set_cache(pfhom_t *d, pmilnor_cache_t *C)
+{
+    d->cache = C;
 }
 
 const pfmod_t *pfhom_source(const pfhom_t *d)
@@ -136,7 +142,9 @@ const uint8_t *pfhom_image(const pfhom_t *d, int64_t g, int64_t *len)
 typedef struct {
     int64_t off;            /* offset of h's block in degree t */
     uint32_t c;
-    pmilnor_elt_t e;        /* a' */
+    int32_t deg;            /* a' is basis element idx of degree deg */
+    int64_t idx;
+    pmilnor_elt_t e;        /* a', unpacked */
 } term_t;
 
 typedef struct {
@@ -166,6 +174,8 @@ static void split_image(terms_t *T, const pfhom_t *d, int64_t g, int32_t e, int3
                 term_t *x = &T->terms[T->n++];
                 x->off = off_t;
                 x->c = img[off_e + k];
+                x->deg = e - h;
+                x->idx = k;
                 pmilnor_get(d->A, e - h, k, &x->e);
             }
     }
@@ -208,16 +218,31 @@ static void walk(const pfhom_t *d, fpmat_t *m, int64_t row0, uint8_t *out, const
             split_image(&T, d, g, e, t);
             if (!T.n)
                 continue;
-            for (int64_t a = a0; a < a1; a++) {
-                uint32_t c = v ? v[r + a] : 1;
-                if (!c)
+            const uint32_t p = d->p;
+            for (int64_t k = 0; k < T.n; k++) {
+                const term_t *x = &T.terms[k];
+                pmilnor_col_t col;
+                if (d->cache && pmilnor_cache_col(d->cache, t - e, x->deg, x->idx, &col)) {
+                    for (int64_t a = a0; a < a1; a++) {
+                        uint32_t c = v ? v[r + a] : 1;
+                        if (!c)
+                            continue;
+                        uint32_t cc = c * x->c % p;
+                        uint8_t *o = (v ? out : fpmat_row(m, row0 + r + a)) + x->off;
+                        for (int32_t j = col.off[a]; j < col.off[a + 1]; j++)
+                            o[col.idx[j]] = (uint8_t)((o[col.idx[j]] + cc * col.coef[j]) % p);
+                    }
                     continue;
-                uint8_t *dst = v ? out : fpmat_row(m, row0 + r + a);
-                pmilnor_elt_t ae;
-                pmilnor_get(A, t - e, a, &ae);
-                for (int64_t k = 0; k < T.n; k++)
-                    pmilnor_mul_elts_add(A, dst + T.terms[k].off, c * T.terms[k].c, &ae,
-                                         &T.terms[k].e);
+                }
+                for (int64_t a = a0; a < a1; a++) {
+                    uint32_t c = v ? v[r + a] : 1;
+                    if (!c)
+                        continue;
+                    pmilnor_elt_t ae;
+                    pmilnor_get(A, t - e, a, &ae);
+                    uint8_t *dst = v ? out : fpmat_row(m, row0 + r + a);
+                    pmilnor_mul_elts_add(A, dst + x->off, c * x->c % p, &ae, &x->e);
+                }
             }
         }
     }

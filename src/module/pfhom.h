@@ -33,6 +33,11 @@ pfhom_t *pfhom_new_fd(const pfmod_t *src, const pfdmod_t *M);
 /* Frees d; NULL is a no-op. */
 void pfhom_free(pfhom_t *d);
 
+/* Products in pfhom_build_rows and pfhom_apply_add go through C (NULL: they
+ * are computed every time).  C must be over the source's algebra and
+ * outlive d; the results are the same either way. */
+void pfhom_set_cache(pfhom_t *d, pmilnor_cache_t *C);
+
 const pfmod_t *pfhom_source(const pfhom_t *d);
 /* The target free module, or NULL when the target is M. */
 const pfmod_t *pfhom_target(const pfhom_t *d);

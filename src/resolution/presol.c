@@ -86,11 +86,13 @@ presol_t *presol_new(const pfdmod_t *M, int32_t max_s, int32_t max_n)
     R->t_max = max_s + max_n + 1;
     int32_t adeg = (int32_t)presol_algebra_degree(R->min_n, pfdmod_top(M), max_n);
     R->A = pmilnor_new(R->p, adeg, pfdmod_profile(M));
+    R->cache = pmilnor_cache_new(R->A, PRESOL_CACHE_BYTES);
     R->F = sq_calloc((size_t)max_s + 1, sizeof *R->F);
     R->d = sq_calloc((size_t)max_s + 1, sizeof *R->d);
     for (int32_t s = 0; s <= max_s; s++) {
         R->F[s] = pfmod_new(R->A, R->t_min, R->t_max);
         R->d[s] = s == 0 ? pfhom_new_fd(R->F[0], M) : pfhom_new_free(R->F[s], R->F[s - 1]);
+        pfhom_set_cache(R->d[s], R->cache);
     }
     size_t nslots = sq_mul_size((size_t)max_s + 1, (size_t)(R->t_max - R->t_min + 1));
     R->K = sq_calloc(nslots, sizeof *R->K);
@@ -113,6 +115,7 @@ void presol_free(presol_t *R)
     }
     sq_free(R->F);
     sq_free(R->d);
+    pmilnor_cache_free(R->cache);
     pmilnor_free(R->A);
     sq_free(R);
 }
@@ -211,20 +214,17 @@ void presol_step(presol_t *R, int32_t s, int32_t t)
     int64_t rows = pfmod_dim_below(R->F[s], t, t);
     int64_t cols = pfhom_target_dim(R->d[s], t);
     fpmat_t m = {0};
-    if (need_kernel)
-        fpmat_init_aug(&m, rows, cols, R->p);
-    else
-        fpmat_init(&m, rows, cols, R->p);
+    fpmat_init(&m, rows, cols, R->p);
     presol_build_rows(R, s, &m, t);
-    int64_t *pivots = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *pivots));
-    for (int64_t c = 0; c < m.cols; c++)
+    int64_t *pivots = sq_malloc(sq_mul_size((size_t)cols + 1, sizeof *pivots));
+    for (int64_t c = 0; c < cols; c++)
         pivots[c] = -1;
-    if (m.data)
-        fpmat_rref(&m, pivots);
     if (need_kernel) {
         int64_t slot = presol_kslot(R, s, t);
-        fpmat_aug_kernel(&R->K[slot], &m, pivots, cols);
+        fpmat_kernel(&R->K[slot], pivots, &m);
         R->K_set[slot] = 1;
+    } else if (m.data) {
+        fpmat_rref(&m, pivots);
     }
     if (!kernel_only) {
         if (s == 0)

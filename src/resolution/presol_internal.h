@@ -8,6 +8,11 @@
 #include "fpmat.h"
 #include "presol.h"
 
+/* The product cache of a run stops growing at this size.  Resolving S_3
+ * through stem 200 (s <= 50) stores about (see docs/odd-primes.md) tens of
+ * MB; past the cap products are recomputed, which is correct, only slower. */
+#define PRESOL_CACHE_BYTES ((size_t)1 << 30)
+
 struct presol {
     const pfdmod_t *M;
     pmilnor_t *A;
@@ -19,6 +24,7 @@ struct presol {
     fpmat_t *K;             /* kernel of d_s in degree t, kept for (s + 1, t) */
     uint8_t *K_set;
     sq_pool_t *pool;        /* threads for the matrix builds inside steps, or NULL */
+    pmilnor_cache_t *cache; /* products of basis elements, shared by every d_s */
 };
 
 /* Slot of the kernel of d_s in degree t. */

@@ -189,3 +189,45 @@ TEST(fpmat_arith)
     ASSERT(fp_prime_ok(3) && fp_prime_ok(251) && !fp_prime_ok(9) && !fp_prime_ok(1) &&
            !fp_prime_ok(257));
 }
+
+/* fpmat_kernel equals fpmat_init_aug + fpmat_rref + fpmat_aug_kernel (the
+ * bitsliced p = 3 path and the generic one). */
+TEST(fpmat_kernel_vs_aug)
+{
+    sq_rand_t *rng = sq_test_rand();
+    for (size_t ip = 0; ip < NPRIMES; ip++)
+        for (size_t a = 0; a < NSIZES; a++)
+            for (size_t b = 0; b < NSIZES; b++)
+                for (int di = 0; di < 2; di++) {
+                    uint32_t p = primes[ip];
+                    int64_t rows = sizes[a], cols = sizes[b];
+                    fpmat_t A = {0}, m = {0}, K1 = {0}, K2 = {0};
+                    fpmat_init(&A, rows, cols, p);
+                    fpmat_randomize(&A, rng, di ? 20 : 256);
+                    for (int64_t i = 1; i < rows; i += 2)
+                        if (sq_rand_below(rng, 3) == 0)
+                            fpvec_addmul(fpmat_row(&A, i), fpmat_row(&A, i - 1), cols, 1, p);
+                    fpmat_init_aug(&m, rows, cols, p);
+                    for (int64_t i = 0; i < rows; i++)
+                        for (int64_t j = 0; j < cols; j++)
+                            fpmat_set(&m, i, j, fpmat_get(&A, i, j));
+                    int64_t *p1 = sq_malloc(sizeof(int64_t) * (size_t)(m.cols + 1));
+                    int64_t *p2 = sq_malloc(sizeof(int64_t) * (size_t)(cols + 1));
+                    for (int64_t c = 0; c < m.cols; c++)
+                        p1[c] = -1;
+                    if (m.data)
+                        fpmat_rref_naive(&m, p1);
+                    fpmat_aug_kernel(&K1, &m, p1, cols);
+                    int64_t r2 = fpmat_kernel(&K2, p2, &A);
+                    ASSERT_EQ(r2, fpmat_aug_rank(&m, p1, cols));
+                    ASSERT(fpmat_equal(&K1, &K2));
+                    for (int64_t c = 0; c < cols; c++)
+                        ASSERT_EQ(p2[c], p1[c]);
+                    sq_free(p1);
+                    sq_free(p2);
+                    fpmat_clear(&A);
+                    fpmat_clear(&m);
+                    fpmat_clear(&K1);
+                    fpmat_clear(&K2);
+                }
+}
