@@ -55,6 +55,7 @@ typedef struct {
     size_t errlen;
     FILE *warn;
     int64_t nwarn, more_warnings; /* warnings printed, and those only counted */
+    int64_t max_tables;           /* the size limit of the load (bytes) */
     spec_gen_t *gens; /* sorted by (fdeg, order) */
     int64_t ngens;
     spec_name_t *by_name; /* every generator once, sorted by name */

@@ -532,7 +532,8 @@ static int read_actions(spec_t *S, json_t *root)
 /* ---- Building the module ---------------------------------------------------- */
 
 /* Refuses a module whose action tables, or the largest row reduction that
- * deriving them needs, would exceed SQ_MODSPEC_MAX_TABLES, before any
+ * deriving them needs, would exceed the load's limit (S->max_tables, at
+ * most SQ_MODSPEC_MAX_TABLES), before any
  * action is set.  M holds the basis (every generator of every degree); the
  * given Sq^{2^k} are those of S->acts with a nonzero right side.  The
  * estimate (fdmod_complete_cost) counts the pairs of degrees the action
@@ -554,14 +555,14 @@ static int check_tables(spec_t *S, const fdmod_t *M, const milnor_t *A, int32_t 
     fdmod_cost_t c;
     fdmod_complete_cost(&c, M, A, given);
     sq_free(given);
-    const double limit = (double)SQ_MODSPEC_MAX_TABLES, mib = 1048576.0;
+    const double limit = (double)S->max_tables, mib = 1048576.0;
     /* The names of the basis: a pointer, the string and malloc's overhead. */
     double names = 64.0 * (double)S->ngens;
     if (c.table_bytes + names > limit)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
                          "the module is too large: its action tables would take %.0f MiB "
                          "(at most %lld)",
-                         (c.table_bytes + names) / mib, (long long)(SQ_MODSPEC_MAX_TABLES >> 20));
+                         (c.table_bytes + names) / mib, (long long)(S->max_tables >> 20));
     if (c.table_bytes + names + c.reduce_bytes > limit)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
                          "the module is too large: deriving its action from degree %d to degree %d "
@@ -569,7 +570,35 @@ static int check_tables(spec_t *S, const fdmod_t *M, const milnor_t *A, int32_t 
                          "most %lld MiB with the tables)",
                          (int)c.reduce_from, (int)(c.reduce_from + c.reduce_deg),
                          c.reduce_bytes / mib, (int)c.reduce_deg,
-                         (long long)(SQ_MODSPEC_MAX_TABLES >> 20));
+                         (long long)(S->max_tables >> 20));
+    return 0;
+}
+
+/* The degree *adeg the subalgebra of the profile is built to: the span,
+ * or the top degree of the subalgebra (sum (2^{h_i} - 1)(2^i - 1)) when
+ * that is less -- A(1) needs degree 6 however far apart the cells are.
+ * milnor_new_profile lists every basis element of A through that degree
+ * (12 bytes and an unranking each), so a span of 300 over a profile that
+ * is not truncated is refused here rather than left to run for minutes. */
+static int check_subalgebra(spec_t *S, int32_t *adeg)
+{
+    int64_t top = 0;
+    for (int i = 1; i <= S->plen && top <= *adeg; i++)
+        top += (((int64_t)1 << S->profile[i - 1]) - 1) * (((int64_t)1 << i) - 1);
+    if (top < *adeg)
+        *adeg = top > 1 ? (int32_t)top : 1;
+    milnor_t *F = milnor_new(*adeg);
+    double elements = 0;
+    for (int32_t d = 0; d <= *adeg; d++)
+        elements += (double)milnor_dim(F, d);
+    milnor_free(F);
+    if (12.0 * elements > (double)S->max_tables)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "the module is too large: over the subalgebra of its profile, a span of "
+                         "%d needs the %.0f basis elements of A through degree %d listed, %.0f "
+                         "MiB (at most %lld)",
+                         (int)*adeg, elements, (int)*adeg, 12.0 * elements / 1048576.0,
+                         (long long)(S->max_tables >> 20));
     return 0;
 }
 
@@ -628,13 +657,16 @@ static int build(spec_t *S, const char *display, int32_t shift, int32_t max_span
                          (int)max_span);
     /* Over a subalgebra the action is completed and checked inside it. */
     int32_t span = hi - lo > 0 ? hi - lo : 1;
+    int rc = S->plen ? check_subalgebra(S, &span) : 0;
+    if (rc)
+        return rc;
     milnor_t *A = S->plen ? milnor_new_profile(span, S->profile, S->plen) : milnor_new(span);
     char *name = module_name(display, shift);
     fdmod_t *M = fdmod_new(name, lo + shift, hi + shift);
     sq_free(name);
     for (int64_t i = 0; i < S->ngens; i++)
         S->gens[i].idx = fdmod_add_basis(M, S->gens[i].fdeg + shift, S->gens[i].name);
-    int rc = check_tables(S, M, A, shift);
+    rc = check_tables(S, M, A, shift);
     if (!rc)
         rc = set_actions(S, M, A, shift);
     milnor_free(A);
@@ -778,6 +810,9 @@ int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const cha
     S.errlen = errlen ? errlen : sizeof dummy;
     S.err[0] = '\0';
     S.warn = opts ? opts->warn : NULL;
+    S.max_tables = opts && opts->max_tables > 0 && opts->max_tables < SQ_MODSPEC_MAX_TABLES
+                       ? opts->max_tables
+                       : SQ_MODSPEC_MAX_TABLES;
     *out = NULL;
     if (opts && opts->description && opts->description_len)
         opts->description[0] = '\0';

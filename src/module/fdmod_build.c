@@ -201,6 +201,31 @@ static void xor_action(uint64_t *w, const fdmod_t *M, int32_t k, int64_t op, int
 /* Checks (Sq^a phi) x = Sq^a (phi x) for every phi of degree d - a > 0 and
  * every basis element x of the degrees es[0..nes) (in increasing order).
  * Scratch is sized once for the largest degree of M (maxdim). */
+/* The top degree of the algebra A: of a subalgebra from a profile h,
+ * sum_i (2^{h_i} - 1)(2^i - 1) (its largest element Sq(2^{h_1} - 1, ...));
+ * INT32_MAX for the whole algebra (or a profile that is not truncated).
+ * Above it every degree of A is zero, so a module over a finite
+ * subalgebra such as A(1) (top degree 6) needs the algebra only to there
+ * however far apart its cells are. */
+static int32_t algebra_top(const milnor_t *A)
+{
+    int32_t h[MILNOR_MAX_LEN];
+    int len = milnor_profile(A, h);
+    if (len == 0)
+        return INT32_MAX;
+    int64_t top = 0;
+    for (int i = 1; i <= len && top < INT32_MAX; i++)
+        top += (((int64_t)1 << h[i - 1]) - 1) * (((int64_t)1 << i) - 1);
+    return top < INT32_MAX ? (int32_t)top : INT32_MAX;
+}
+
+/* The degree A must reach for M: the span, or A's top degree if smaller. */
+static int32_t needed_degree(const fdmod_t *M, const milnor_t *A)
+{
+    int32_t span = fdmod_top(M) - fdmod_bottom(M), top = algebra_top(A);
+    return span < top ? span : top;
+}
+
 static int check_degree(const fdmod_t *M, const milnor_t *A, int32_t d, const int32_t *es,
                         int64_t nes, int64_t maxdim, char *err, size_t errlen)
 {
@@ -216,7 +241,8 @@ static int check_degree(const fdmod_t *M, const milnor_t *A, int32_t d, const in
         int64_t ia = sq_index(A, a);
         for (int64_t phi = 0; phi < milnor_dim(A, d - a) && !rc; phi++) {
             memset(prod, 0, (size_t)(f2_limbs(dim) + 1) * 8);
-            milnor_mul_add(A, prod, 0, a, ia, d - a, phi);
+            if (d <= milnor_max_degree(A)) /* beyond, B is zero (algebra_top) */
+                milnor_mul_add(A, prod, 0, a, ia, d - a, phi);
             nterms = 0; /* the Sq(T) in the product, as a list: scanned per x below */
             for (int64_t l = 0; l < f2_limbs(dim); l++)
                 for (uint64_t w = prod[l]; w; w &= w - 1)
@@ -273,7 +299,7 @@ int fdmod_check_module(const fdmod_t *M, const milnor_t *A, char *err, size_t er
     int32_t lo = fdmod_bottom(M), hi = fdmod_top(M), span = hi - lo;
     if (span <= 1)
         return 0; /* only Sq^1 * 1 = Sq^1: nothing to check */
-    SQ_CHECK(milnor_max_degree(A) >= span, "fdmod_check_module: algebra too small");
+    SQ_CHECK(milnor_max_degree(A) >= needed_degree(M, A), "fdmod_check_module: algebra too small");
     int64_t maxdim = 1, n = 0;
     int32_t *nz = sq_malloc(sq_mul_size((size_t)span + 1, sizeof *nz));
     int32_t *es = sq_malloc(sq_mul_size((size_t)span + 1, sizeof *es));
@@ -436,7 +462,7 @@ int fdmod_complete(fdmod_t *M, const milnor_t *A, char *err, size_t errlen)
     int32_t lo = fdmod_bottom(M), hi = fdmod_top(M), span = hi - lo;
     if (span <= 0)
         return 0;
-    SQ_CHECK(milnor_max_degree(A) >= span, "fdmod_complete: algebra too small");
+    SQ_CHECK(milnor_max_degree(A) >= needed_degree(M, A), "fdmod_complete: algebra too small");
     int32_t bad_deg;
     int64_t bad;
     char el[64];
@@ -462,8 +488,8 @@ int fdmod_complete(fdmod_t *M, const milnor_t *A, char *err, size_t errlen)
                 reached_twice(&R, lo, i, d))
                 es[nes++] = R.nz[i];
         }
-        if (!nes)
-            continue;
+        if (!nes || d > milnor_max_degree(A))
+            continue; /* nothing, or beyond the top of a finite subalgebra: A_d = 0 */
         decomp_t D;
         decomp_init(&D, A, d);
         if (complete_degree(M, A, &D, d, es, nes, &bad)) {
@@ -500,7 +526,8 @@ void fdmod_complete_cost(fdmod_cost_t *c, const fdmod_t *M, const milnor_t *A,
     int32_t lo = fdmod_bottom(M), hi = fdmod_top(M), span = hi - lo;
     if (span <= 0)
         return;
-    SQ_CHECK(milnor_max_degree(A) >= span, "fdmod_complete_cost: algebra too small");
+    SQ_CHECK(milnor_max_degree(A) >= needed_degree(M, A),
+             "fdmod_complete_cost: algebra too small");
     reach_t R;
     reach_init(&R, M, A, given);
     for (int64_t i = 0; i < R.n; i++)
@@ -511,7 +538,7 @@ void fdmod_complete_cost(fdmod_cost_t *c, const fdmod_t *M, const milnor_t *A,
             double t = (double)milnor_dim(A, d) * (double)fdmod_dim(M, e) * 8.0 *
                        (double)f2_limbs(fdmod_dim(M, R.nz[j]));
             c->table_bytes += t;
-            if (d < 2 || !reached_twice(&R, lo, i, d))
+            if (d < 2 || d > milnor_max_degree(A) || !reached_twice(&R, lo, i, d))
                 continue;
             /* f2mat_init_aug: rows x (the columns of A_d rounded to limbs + rows). */
             int64_t rows = decomp_rows(A, d);

@@ -521,7 +521,8 @@ TEST(fuzz_corpus_replay)
         fclose(f);
         fdmod_t *M;
         char err[512];
-        sq_modspec_opts_t o = {.max_span = 32};
+        /* As tests/fuzz/fuzz_modspec.c loads them. */
+        sq_modspec_opts_t o = {.max_tables = 4 << 20, .have_max_degree = 1, .max_degree = 24};
         int rc = sq_modspec_load_buffer(&M, buf, n, e->d_name, &o, err, sizeof err);
         if (rc == 0)
             ok++;
