@@ -7,7 +7,7 @@
 #include "pmilnor.h"
 #include "sq_test.h"
 
-static const uint32_t primes[] = {3, 5, 7, 11, 13, 17, 19};
+static const uint32_t primes[] = {3, 5, 7, 11, 13, 17, 19, 131, 251};
 #define NPRIMES (sizeof primes / sizeof primes[0])
 
 /* Coefficients of prod_k (1 + x^{2p^k - 1}) prod_i 1/(1 - x^{2(p^i - 1)})
@@ -404,8 +404,8 @@ static void add_word(const pmilnor_t *A, uint8_t *out, uint32_t c, int e1, int32
 
 TEST(pmilnor_adem)
 {
-    uint32_t ps[] = {3, 5, 7};
-    for (int ip = 0; ip < 3; ip++) {
+    uint32_t ps[] = {3, 5, 7, 131};
+    for (int ip = 0; ip < 4; ip++) {
         uint32_t p = ps[ip];
         int32_t q = 2 * (int32_t)p - 2;
         int32_t D = p == 3 ? 160 : 12 * q + 1;

@@ -5,6 +5,7 @@
  * presol_cli_resolve.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <dirent.h>
 #include <unistd.h>
 
 #include "podd_util.h"
@@ -359,4 +360,38 @@ TEST(pmodspec_peer_files)
         pfdmod_free(M);
     }
     podd_table_clear(&T);
+}
+
+/* The folder's odd-prime files are exactly the 14 above: every *.json whose
+ * "p" is not 2 is listed (so a new one is not silently left out), and the
+ * listed ones are odd. */
+TEST(pmodspec_peer_census)
+{
+    DIR *d = opendir(PODD_PEER);
+    if (!d) {
+        printf("skipped: %s is absent\n", PODD_PEER);
+        exit(77);
+    }
+    int odd = 0;
+    struct dirent *e;
+    while ((e = readdir(d)) != NULL) {
+        size_t n = strlen(e->d_name);
+        if (n < 6 || strcmp(e->d_name + n - 5, ".json") != 0)
+            continue;
+        char path[512], err[512], name[256];
+        snprintf(path, sizeof path, "%s/%s", PODD_PEER, e->d_name);
+        uint32_t p = 0;
+        ASSERT_EQ(sq_pmodspec_file_prime(path, NULL, &p, err, sizeof err), 0);
+        if (p == 2)
+            continue;
+        snprintf(name, sizeof name, "%.*s", (int)(n - 5), e->d_name);
+        int listed = 0;
+        for (int i = 0; peer_odd[i]; i++)
+            listed |= strcmp(peer_odd[i], name) == 0;
+        if (!listed)
+            sq_test_fail(__FILE__, __LINE__, "%s has p = %u but is not in peer_odd", name, p);
+        odd++;
+    }
+    closedir(d);
+    ASSERT_EQ(odd, 14);
 }
