@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages adams needs to build and test, if missing.
 # libm4ri-dev is only a test oracle and benchmark baseline, never linked
-# into the adams program or library.  libjansson-dev reads module files.
+# into the adams program or library.  libjansson-dev reads module files;
+# libsqlite3-dev and libzstd-dev keep runs in stores (docs/save-format.md).
 set -euo pipefail
-pkgs=(build-essential cmake pkg-config libjansson-dev libm4ri-dev)
+pkgs=(build-essential cmake pkg-config libjansson-dev libm4ri-dev libsqlite3-dev libzstd-dev)
 # The test command also fuzzes the module reader for a short while (clang's libFuzzer).
 [ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(clang libclang-rt-14-dev)
 missing=()

@@ -4,6 +4,8 @@
 #ifndef RESOL_INTERNAL_H
 #define RESOL_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "f2mat.h"
 #include "nassau.h"
 #include "resol.h"
@@ -34,6 +36,7 @@ struct resol {
     resol_profile_t prof[RESOL_MAX_PROFILES];
     sq_pool_t *pool;        /* threads for parallel sections inside steps, or NULL */
     struct nassau_zblock **zcache; /* [s][t0]: reduced zero-signature blocks (nassau_correct.c) */
+    atomic_int stop;        /* resol_request_stop: no new step starts */
 };
 
 /* Which step (s, t) is in the run: 0 = none, 1 = classical, 2 = Nassau.
@@ -42,6 +45,15 @@ int resol_step_kind(const resol_t *R, int32_t s, int32_t t);
 /* Runs the step (s, t) with its engine, setting the trace context and
  * emitting the "step" trace event. */
 void resol_run_step(resol_t *R, int32_t s, int32_t t);
+/* Whether the step (s, t) (resol_step_kind != 0) needs no run because it
+ * was done before the run: its generators are published (loaded), or, for
+ * a kernel-only step at stem max_n + 1, the step (s + 1, t) it feeds is. */
+int resol_step_preloaded(const resol_t *R, int32_t s, int32_t t);
+/* The kernel of d_s in degree t (on the basis of F_s below t) into its
+ * slot, for the classical step (s + 1, t), when (s, t) was loaded rather
+ * than run: the same matrix and canonical reduction as the step, so the
+ * same bits (resol_classical.c). */
+void resol_kernel_classical(resol_t *R, int32_t s, int32_t t);
 
 /* Builds the ladder and signature tables for the region (Nassau only). */
 void resol_nassau_init(resol_t *R);

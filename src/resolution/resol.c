@@ -259,10 +259,93 @@ void resol_run(resol_t *R, resol_algo_t algo)
     resol_prepare(R, algo);
     for (int32_t t = R->t_min; t <= R->t_max; t++) {
         for (int32_t s = 0; s <= R->max_s; s++) {
-            if (resol_step_kind(R, s, t))
+            if (resol_stop_requested(R))
+                return;
+            if (resol_step_kind(R, s, t) && !resol_step_preloaded(R, s, t))
                 resol_run_step(R, s, t);
         }
     }
+}
+
+void resol_request_stop(resol_t *R)
+{
+    atomic_store_explicit(&R->stop, 1, memory_order_relaxed);
+}
+
+int resol_stop_requested(const resol_t *R)
+{
+    return atomic_load_explicit(&((resol_t *)R)->stop, memory_order_relaxed);
+}
+
+void resol_clear_stop(resol_t *R)
+{
+    atomic_store_explicit(&R->stop, 0, memory_order_relaxed);
+}
+
+/* ---- Steps computed elsewhere ------------------------------------------ */
+
+static int in_region(const resol_t *R, int32_t s, int32_t t)
+{
+    return s >= 0 && s <= R->max_s && t - s >= R->min_n && t - s <= R->max_n;
+}
+
+int resol_step_published(const resol_t *R, int32_t s, int32_t t)
+{
+    return s >= 0 && s <= R->max_s && fmod_gens_through(R->F[s]) >= t;
+}
+
+int resol_step_preloaded(const resol_t *R, int32_t s, int32_t t)
+{
+    if (t - s == R->max_n + 1)
+        return resol_step_published(R, s + 1, t);
+    return resol_step_published(R, s, t);
+}
+
+int resol_load_ready(const resol_t *R, int32_t s, int32_t t)
+{
+    if (!in_region(R, s, t) || resol_step_published(R, s, t))
+        return 0;
+    if (in_region(R, s, t - 1) && !resol_step_published(R, s, t - 1))
+        return 0;
+    if (s >= 1 && !resol_step_published(R, s - 1, t - 1))
+        return 0; /* (s - 1, t - 1) has stem t - s: always a step of the region */
+    return 1;
+}
+
+int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                    const uint64_t *vecs, char *err, size_t errlen)
+{
+    if (!in_region(R, s, t)) {
+        snprintf(err, errlen, "step (s=%d, t=%d) is outside the region s <= %d, %d <= n <= %d",
+                 (int)s, (int)t, (int)R->max_s, (int)R->min_n, (int)R->max_n);
+        return SQ_E_INVAL;
+    }
+    if (!resol_load_ready(R, s, t)) {
+        snprintf(err, errlen, "step (s=%d, t=%d) cannot be loaded: %s", (int)s, (int)t,
+                 resol_step_published(R, s, t) ? "it is already set"
+                                                : "a step it depends on is missing");
+        return SQ_E_INVAL;
+    }
+    int64_t want = fhom_image_bits(R->d[s], t);
+    if (ngens < 0 || nbits != want) {
+        snprintf(err, errlen,
+                 "step (s=%d, t=%d): %lld vectors of %lld bits, but its vectors have %lld bits",
+                 (int)s, (int)t, (long long)ngens, (long long)nbits, (long long)want);
+        return SQ_E_INVAL;
+    }
+    int64_t limbs = f2_limbs(nbits);
+    if (nbits & 63)
+        for (int64_t i = 0; i < ngens; i++)
+            if (vecs[i * limbs + limbs - 1] >> (nbits & 63)) {
+                snprintf(err, errlen, "step (s=%d, t=%d): vector %lld has bits past %lld",
+                         (int)s, (int)t, (long long)i, (long long)nbits);
+                return SQ_E_INVAL;
+            }
+    static const uint64_t zero = 0;
+    int64_t first = fmod_set_gens(R->F[s], t, ngens);
+    for (int64_t i = 0; i < ngens; i++)
+        fhom_set_image(R->d[s], first + i, limbs ? vecs + i * limbs : &zero);
+    return 0;
 }
 
 int resol_lift(const resol_t *R, int32_t s, int32_t t, const uint64_t *v, uint64_t *out)

@@ -117,12 +117,15 @@ resol_algo_t resol_auto_engine(const fdmod_t *M, int32_t max_n);
 resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo);
 
 /* Computes the whole region with the chosen algorithm, one step at a time
- * in a fixed order. */
+ * in a fixed order, skipping published steps (as resol_run_pool).  Stops
+ * between steps if resol_request_stop was called. */
 void resol_run(resol_t *R, resol_algo_t algo);
 
 /* Receives progress from a parallel run.  step_done is called once per
  * finished step, by the scheduler with its lock held (keep it short):
- * done of total steps, and the bidegree just finished. */
+ * done of total steps, and the bidegree just finished.  Steps published
+ * before the run (resol_load_step) are counted in done from the start and
+ * are not reported. */
 typedef struct {
     void (*step_done)(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t);
     void *ctx;
@@ -134,8 +137,53 @@ typedef struct {
  * (s - 1, t); Nassau: (s, t - 1) and (s - 1, t - 1), plus (0, t) for row 1
  * -- and the pool's threads run ready steps, lowest degree first; inside a
  * step, matrix builds are split over idle threads.  The result does not
- * depend on the pool size or the schedule.  obs may be NULL. */
-void resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_observer_t *obs);
+ * depend on the pool size or the schedule.  obs may be NULL.
+ *
+ * Steps already published (loaded from a store with resol_load_step) are
+ * not run again, nor is a kernel-only step at stem max_n + 1 whose
+ * successor was loaded; a classical step whose predecessor (s - 1, t) was
+ * loaded recomputes that predecessor's kernel itself.
+ *
+ * Returns 0 when every step of the region is done, 1 when the run stopped
+ * early because resol_request_stop was called (the steps that had started
+ * finished and were reported; the rest were not started). */
+int resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_observer_t *obs);
+
+/* Asks a run of R (resol_run, resol_run_pool) to stop: no new step starts
+ * after this call; the steps in flight finish.  Async-signal-safe (a
+ * lock-free atomic store) and callable from any thread, before or during a
+ * run; a later run of R also stops at once, until resol_clear_stop. */
+void resol_request_stop(resol_t *R);
+/* Whether resol_request_stop was called (and not cleared). */
+int resol_stop_requested(const resol_t *R);
+/* Clears a stop request. */
+void resol_clear_stop(resol_t *R);
+
+/* ---- Steps computed elsewhere (the store, src/store) ---------------------
+ *
+ * A step (s, t) of the region (0 <= s <= max_s, min_n <= t - s <= max_n)
+ * is published when the generators of F_s in degree t are set.  A store
+ * loads finished steps in increasing (t, s) order with resol_load_step; a
+ * later resol_run_pool computes only the rest. */
+
+/* Whether the step (s, t) is published (its generators are set). */
+int resol_step_published(const resol_t *R, int32_t s, int32_t t);
+
+/* Whether (s, t) can be loaded now: it is a step of the region, not yet
+ * published, and its load predecessors are published -- (s, t - 1) and, for
+ * s >= 1, (s - 1, t - 1), each where it is a step of the region.  These fix
+ * the layout of its data: the indices of its generators and the basis of
+ * F_{s-1} in degree t below t (its vectors' coordinates). */
+int resol_load_ready(const resol_t *R, int32_t s, int32_t t);
+
+/* Publishes the step (s, t) computed elsewhere: ngens new generators of F_s
+ * in degree t with d(g_i) = vecs + i * f2_limbs(nbits) (copied).  nbits
+ * must be the image size of the step (fhom_image_bits(d_s, t)) and the
+ * padding bits zero.  Returns 0, or SQ_E_INVAL with a one-line reason in
+ * err (errlen bytes) when the step is not resol_load_ready or the data does
+ * not fit; R is then unchanged.  Not thread-safe: load before running. */
+int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                    const uint64_t *vecs, char *err, size_t errlen);
 
 /* Number of steps a run of R with engine algo performs. */
 int64_t resol_num_steps(resol_t *R, resol_algo_t algo);

@@ -9,6 +9,12 @@
  * successors are released only after it returned, so every read of a
  * predecessor's result happens after the write (the pool mutex orders
  * them).
+ *
+ * Resuming: steps published before the run (loaded from a store) are
+ * marked done in the table from the start and never run; their successors
+ * wait only for the predecessors that still have to run.  A stop request
+ * (resol_request_stop) makes the source hand out no more jobs; the pool
+ * returns when the running ones are done.
  */
 #include <stdint.h>
 
@@ -82,7 +88,7 @@ static int64_t heap_pop(sched_t *S)
 static int src_next(void *ctx, void **job)
 {
     sched_t *S = ctx;
-    if (!S->nheap)
+    if (!S->nheap || resol_stop_requested(S->R))
         return 0;
     *job = (void *)(intptr_t)(heap_pop(S) + 1);
     return 1;
@@ -108,8 +114,9 @@ static void src_done(void *ctx, void *job)
     int32_t succ[3][2] = {{s, t + 1}, {s + 1, t}, {s + 1, t + 1}};
     for (int i = 0; i < 3; i++) {
         int32_t ss = succ[i][0], st = succ[i][1];
-        if (ss >= S->ns || st > R->t_max || !resol_step_kind(R, ss, st))
-            continue;
+        if (ss >= S->ns || st > R->t_max || !resol_step_kind(R, ss, st) ||
+            S->pending[key(S, ss, st)] < 0)
+            continue; /* not a step, or done before the run */
         int32_t p[3][2];
         int np = preds(R, ss, st, p);
         for (int j = 0; j < np; j++)
@@ -131,13 +138,23 @@ int64_t resol_num_steps(resol_t *R, resol_algo_t algo)
     return total;
 }
 
-void resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_observer_t *obs)
+/* Whether every step of the region is done. */
+static int region_done(const resol_t *R)
+{
+    for (int32_t t = R->t_min; t <= R->t_max; t++)
+        for (int32_t s = 0; s <= R->max_s; s++)
+            if (t - s <= R->max_n && resol_step_kind(R, s, t) && !resol_step_published(R, s, t))
+                return 0;
+    return 1;
+}
+
+int resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_observer_t *obs)
 {
     if (!pool) {
         resol_prepare(R, algo);
         if (!obs) {
             resol_run(R, algo);
-            return;
+            return region_done(R) ? 0 : 1;
         }
     }
     resol_prepare(R, algo);
@@ -156,9 +173,17 @@ void resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_
                 S.pending[k] = -1;
                 continue;
             }
-            int32_t p[3][2];
-            S.pending[k] = preds(R, s, t, p);
             S.total++;
+            if (resol_step_preloaded(R, s, t)) {
+                S.pending[k] = -1;
+                S.done++;
+                continue;
+            }
+            int32_t p[3][2];
+            int np = preds(R, s, t, p);
+            S.pending[k] = 0;
+            for (int j = 0; j < np; j++)
+                S.pending[k] += !resol_step_preloaded(R, p[j][0], p[j][1]);
             if (S.pending[k] == 0)
                 heap_push(&S, k);
         }
@@ -168,8 +193,11 @@ void resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_
     sq_pool_run(pool ? pool : own, &src);
     R->pool = NULL;
     sq_pool_free(own);
-    SQ_CHECK(S.done == S.total, "scheduler: %lld of %lld steps ran (dependency cycle?)",
-             (long long)S.done, (long long)S.total);
+    int stopped = S.done < S.total && resol_stop_requested(R);
+    SQ_CHECK(stopped || S.done == S.total,
+             "scheduler: %lld of %lld steps ran (dependency cycle?)", (long long)S.done,
+             (long long)S.total);
     sq_free(S.pending);
     sq_free(S.heap);
+    return stopped;
 }

@@ -1,0 +1,52 @@
+/*
+ * cmd_store.h -- the store's commands (`adams ext`, `adams check`) and the
+ * saving run that `adams resolve --save FILE` calls (cmd_store.c).
+ */
+#ifndef CMD_STORE_H
+#define CMD_STORE_H
+
+#include <stdint.h>
+
+#include "fdmod.h"
+#include "resol.h"
+#include "sq_pool.h"
+
+/* `adams ext FILE [--format chart|csv] [--stem N] [--max-s S]`: the E2 page
+ * from a store, without computing (cmd_ext.c).  Exit status 0, 1 (damaged,
+ * incomplete or unreadable store), 2 (usage). */
+int cmd_ext(int argc, char **argv);
+
+/* `adams check FILE [--full] [--spots K] [--seed N] [--threads K]`: verifies
+ * a store (cmd_check.c).  Exit status 0 (ok), 1 (damage found, or I/O),
+ * 2 (usage). */
+int cmd_check(int argc, char **argv);
+
+struct option;
+/* The one-line error of the store commands for getopt_long's '?' or ':'
+ * (cmd: "ext", "check"; longs: the command's options). */
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+/* Exit status of a saving run stopped by SIGINT (128 + SIGINT); SIGTERM
+ * gives 128 + SIGTERM. */
+#define CLI_INTERRUPTED 130
+
+/* The saving run of `adams resolve --save FILE`: opens (creates) the store
+ * at path bound to M (module_name for messages; module_text NULL unless M
+ * is truncated from an infinite module, see sq_store.h), resolves M
+ * through (max_s, max_n) computing only what the store lacks, with
+ * SIGINT/SIGTERM handled (the first stops after the steps in flight are
+ * committed, a second at once), and prints its messages on stderr (the
+ * notes only when !quiet).  *algo: the engine asked (RESOL_AUTO allowed);
+ * set to the engine used (the store's).  With progress, a progress line on
+ * stderr (cleared before any message).
+ * On CLI_OK *out is the complete resolution: the caller prints its chart
+ * and frees it.  Returns CLI_OK, CLI_USAGE (the store is for another
+ * module, prime, profile or engine), CLI_FAIL (I/O, a damaged store,
+ * another process writing it) or 128 + the signal (interrupted; rerun to
+ * resume); *out is NULL unless CLI_OK. */
+int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const char *module_name,
+                      const char *module_text, resol_algo_t *algo, int32_t max_s, int32_t max_n,
+                      sq_pool_t *pool, int progress, int quiet);
+
+#endif /* CMD_STORE_H */

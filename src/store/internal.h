@@ -1,0 +1,141 @@
+/*
+ * internal.h -- what the files of the store layer share: the store object,
+ * checksums, the byte layout of records (docs/save-format.md).
+ */
+#ifndef SQ_STORE_INTERNAL_H
+#define SQ_STORE_INTERNAL_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "sq_store.h"
+
+/* The magic of the file: PRAGMA application_id, the bytes "ADMS". */
+#define SQ_STORE_APP_ID 0x41444D53
+
+/* On-disk codes of the step table's codec column.  Frozen: these numbers are
+ * in files (docs/save-format.md section 4.4). */
+enum { SQ_STORE_CODEC_RAW = 0, SQ_STORE_CODEC_ZSTD = 1 };
+
+/* Compression cutoffs (docs/benchmarks.md, "The store"; bench/b-store.c
+ * sizes, on the sphere through (100, 53): 5,454 records, 571 KB of
+ * vectors).  Level 1 stores 71% of the payload when every record is tried,
+ * 73% from 128 bytes, 80% from 512, 99% from 4096; levels 3 and 9 gain
+ * under 2% more for 1.2-2.5x the time.  Below SQ_STORE_ZSTD_MIN bytes a
+ * record is stored raw (a frame costs ~10 bytes of header and a call, and
+ * such records hold little), and a frame is kept only when it is at most
+ * 7/8 of the payload. */
+#define SQ_STORE_ZSTD_MIN 128
+#define SQ_STORE_ZSTD_LEVEL 1
+
+/* Largest payload a record may claim (a damaged count must not make a
+ * reader allocate terabytes): 16 GiB. */
+#define SQ_STORE_MAX_RAWLEN ((int64_t)1 << 34)
+
+struct sq_store {
+    sqlite3 *db;
+    char *path;
+    int lock_fd;            /* the flock'ed descriptor of a writable store, or -1 */
+    int readonly;
+    /* metadata */
+    int format;
+    resol_algo_t engine;
+    int32_t bottom;
+    int32_t region_s, region_n, done_s, done_n;
+    char *module_name, *module_text, *module_hash, *profile, *program;
+    /* the writer (sq_store_write.c) */
+    resol_t *R;
+    resol_observer_t next;
+    pthread_t thread;
+    int running;
+    pthread_mutex_t mu;
+    pthread_cond_t cv;      /* work queued, or closing */
+    pthread_cond_t idle;    /* the queue drained */
+    int32_t (*queue)[2];
+    int64_t qhead, qtail, qcap;
+    int busy, closing;
+    int err;                /* sticky writer error */
+    char errmsg[512];
+    int64_t committed, commits;
+    double writer_cpu;      /* CPU seconds of the writer threads that ran */
+};
+
+/* ---- checksums and hashes (sq_store_crc.c) ---- */
+
+/* CRC-32C (Castagnoli; reflected 0x82F63B78, init and final XOR ~0): the
+ * running form, crc = sq_crc32c_update(crc, p, n) starting from 0. */
+uint32_t sq_crc32c_update(uint32_t crc, const void *p, size_t n);
+static inline uint32_t sq_crc32c(const void *p, size_t n)
+{
+    return sq_crc32c_update(0, p, n);
+}
+/* 64-bit FNV-1a of n bytes. */
+uint64_t sq_fnv1a64(const void *p, size_t n);
+
+/* ---- little-endian bytes ---- */
+
+static inline void sq_put_le32(uint8_t *b, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline void sq_put_le64(uint8_t *b, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t sq_get_le64(const uint8_t *b)
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v |= (uint64_t)b[i] << (8 * i);
+    return v;
+}
+
+static inline int sq_host_is_le(void)
+{
+    const uint16_t one = 1;
+    uint8_t b;
+    memcpy(&b, &one, 1);
+    return b == 1;
+}
+
+/* The checksum of a step record: CRC-32C of le32(s) le32(t) le64(ngens)
+ * le64(nbits) followed by the payload (LE limbs). */
+uint32_t sq_store_step_crc(int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                           const uint8_t *payload, size_t len);
+/* The checksum of a metadata row: CRC-32C of key, 0x00, value. */
+uint32_t sq_store_meta_crc(const char *key, const char *value);
+
+/* Payload bytes of ngens vectors of nbits bits: ngens * ceil(nbits/64) * 8,
+ * or -1 when out of range. */
+int64_t sq_store_rawlen(int64_t ngens, int64_t nbits);
+
+/* Decodes one step row (codec, blob, rawlen) into vecs (host limbs,
+ * ngens * f2_limbs(nbits), allocated here; NULL when empty) after checking
+ * the lengths, the checksum and the padding bits.  Returns 0 or
+ * SQ_STORE_E_DAMAGED with a message naming (s, t). */
+int sq_store_decode(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                    int64_t codec, int64_t rawlen, const void *blob, int64_t bloblen,
+                    uint32_t crc, uint64_t **vecs, char *err, size_t errlen);
+
+/* ---- helpers (sq_store.c) ---- */
+
+/* err = fmt (NULL-safe); returns code. */
+int sq_store_fail(char *err, size_t errlen, int code, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* The error of the last SQLite call on db as SQ_E_IO / SQ_STORE_E_DAMAGED /
+ * SQ_STORE_E_BUSY, with "what FILE: sqlite's message (errno text)" in err. */
+int sq_store_sqlite_fail(const sq_store_t *st, int rc, const char *what, char *err,
+                         size_t errlen);
+/* Writes a metadata row (key, value, crc). */
+int sq_store_meta_put(sq_store_t *st, const char *key, const char *value);
+/* "classical" / "nassau". */
+const char *sq_store_engine_name(resol_algo_t a);
+
+#endif /* SQ_STORE_INTERNAL_H */

@@ -1,0 +1,186 @@
+/*
+ * sq_store_read.c -- loading a store into a resolution, and reading its
+ * E2 page and its steps without computing (docs/save-format.md section 6).
+ *
+ * Every row is checked before it is used: the checksum over the record's
+ * counts and uncompressed payload, the lengths, the padding bits, and --
+ * when loading -- that its vectors have exactly the size the steps loaded
+ * before it give (resol_load_step).  So a damaged file gives an error
+ * naming the bidegree, never a wrong answer.
+ */
+#include "f2mat.h"
+#include "internal.h"
+#include "sq_core.h"
+
+/* Columns of the row queries below. */
+#define ROW_COLUMNS "s, t, ngens, nbits, codec, rawlen, data, crc"
+
+typedef struct {
+    int32_t s, t;
+    int64_t ngens, nbits, codec, rawlen, bloblen;
+    const void *blob;
+    uint32_t crc;
+} row_t;
+
+static void get_row(sqlite3_stmt *q, row_t *r)
+{
+    r->s = sqlite3_column_int(q, 0);
+    r->t = sqlite3_column_int(q, 1);
+    r->ngens = sqlite3_column_int64(q, 2);
+    r->nbits = sqlite3_column_int64(q, 3);
+    r->codec = sqlite3_column_int64(q, 4);
+    r->rawlen = sqlite3_column_int64(q, 5);
+    r->blob = sqlite3_column_blob(q, 6);
+    r->bloblen = sqlite3_column_bytes(q, 6);
+    r->crc = (uint32_t)sqlite3_column_int64(q, 7);
+}
+
+static int decode_row(const sq_store_t *st, const row_t *r, uint64_t **vecs, char *err,
+                      size_t errlen)
+{
+    return sq_store_decode(st, r->s, r->t, r->ngens, r->nbits, r->codec, r->rawlen, r->blob,
+                           r->bloblen, r->crc, vecs, err, errlen);
+}
+
+int sq_store_load(sq_store_t *st, resol_t *R, int flags, FILE *warn, sq_store_load_stats_t *stats,
+                  char *err, size_t errlen)
+{
+    sq_store_load_stats_t s0;
+    if (!stats)
+        stats = &s0;
+    memset(stats, 0, sizeof *stats);
+    stats->damaged_s = stats->damaged_t = -1;
+    if (resol_min_n(R) != st->bottom)
+        return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
+                             "store %s is for a module with bottom degree %d, not %d", st->path,
+                             (int)st->bottom, (int)resol_min_n(R));
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(st->db,
+                                "SELECT " ROW_COLUMNS " FROM step WHERE s <= ?1 AND t - s "
+                                "BETWEEN ?2 AND ?3 ORDER BY t, s",
+                                -1, &q, NULL);
+    if (rc != SQLITE_OK)
+        return sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    sqlite3_bind_int(q, 1, resol_max_s(R));
+    sqlite3_bind_int(q, 2, resol_min_n(R));
+    sqlite3_bind_int(q, 3, resol_max_n(R));
+    int ret = 0;
+    while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        row_t r;
+        get_row(q, &r);
+        if (!resol_load_ready(R, r.s, r.t)) {
+            stats->dropped++;
+            continue;
+        }
+        uint64_t *vecs = NULL;
+        char msg[1024], why[256];
+        int drc = decode_row(st, &r, &vecs, msg, sizeof msg);
+        if (!drc && resol_load_step(R, r.s, r.t, r.ngens, r.nbits, vecs, why, sizeof why) != 0) {
+            snprintf(msg, sizeof msg,
+                     "store %s: step (s=%d, t=%d) is damaged: it does not fit the steps before "
+                     "it (%s)",
+                     st->path, (int)r.s, (int)r.t, why);
+            drc = SQ_STORE_E_DAMAGED;
+        }
+        sq_free(vecs);
+        if (!drc) {
+            stats->loaded++;
+            continue;
+        }
+        if (!(flags & SQ_STORE_REPAIR)) {
+            ret = sq_store_fail(err, errlen, drc, "%s", msg);
+            break;
+        }
+        if (stats->damaged == 0) {
+            stats->damaged_s = r.s;
+            stats->damaged_t = r.t;
+        }
+        stats->damaged++;
+        stats->dropped++;
+        if (warn)
+            fprintf(warn, "adams: warning: %s; it will be recomputed\n", msg);
+    }
+    if (!ret && rc != SQLITE_DONE)
+        ret = sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    sqlite3_finalize(q);
+    return ret;
+}
+
+int sq_store_read_ext(sq_store_t *st, int32_t max_s, int32_t max_n, int64_t *dims, char *err,
+                      size_t errlen)
+{
+    int32_t lo = st->bottom;
+    if (max_s < 0 || max_n < lo)
+        return sq_store_fail(err, errlen, SQ_E_INVAL, "store %s: empty region", st->path);
+    int64_t cells = (int64_t)(max_n - lo + 1) * (max_s + 1);
+    for (int64_t i = 0; i < cells; i++)
+        dims[i] = -1;
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(st->db,
+                                "SELECT " ROW_COLUMNS " FROM step WHERE s <= ?1 AND t - s "
+                                "BETWEEN ?2 AND ?3 ORDER BY t, s",
+                                -1, &q, NULL);
+    if (rc != SQLITE_OK)
+        return sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    sqlite3_bind_int(q, 1, max_s);
+    sqlite3_bind_int(q, 2, lo);
+    sqlite3_bind_int(q, 3, max_n);
+    int ret = 0;
+    while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
+        row_t r;
+        get_row(q, &r);
+        uint64_t *vecs = NULL;
+        ret = decode_row(st, &r, &vecs, err, errlen);
+        sq_free(vecs);
+        if (!ret && r.s >= 0 && r.s <= max_s && r.t - r.s >= lo && r.t - r.s <= max_n)
+            dims[(int64_t)(r.t - r.s - lo) * (max_s + 1) + r.s] = r.ngens;
+    }
+    if (!ret && rc != SQLITE_DONE)
+        ret = sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    sqlite3_finalize(q);
+    for (int32_t n = lo; n <= max_n && !ret; n++)
+        for (int32_t s = 0; s <= max_s && !ret; s++)
+            if (dims[(int64_t)(n - lo) * (max_s + 1) + s] < 0)
+                ret = sq_store_fail(err, errlen, SQ_STORE_E_MISSING,
+                                    "store %s does not hold (n=%d, s=%d) (step s=%d, t=%d)",
+                                    st->path, (int)n, (int)s, (int)s, (int)(s + n));
+    return ret;
+}
+
+int sq_store_read_step(sq_store_t *st, int32_t s, int32_t t, int64_t *ngens, int64_t *nbits,
+                       uint64_t **vecs, char *err, size_t errlen)
+{
+    if (vecs)
+        *vecs = NULL;
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(st->db, "SELECT " ROW_COLUMNS " FROM step WHERE s = ?1 AND t = ?2",
+                                -1, &q, NULL);
+    if (rc != SQLITE_OK)
+        return sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    sqlite3_bind_int(q, 1, s);
+    sqlite3_bind_int(q, 2, t);
+    int ret;
+    rc = sqlite3_step(q);
+    if (rc == SQLITE_ROW) {
+        row_t r;
+        uint64_t *v = NULL;
+        get_row(q, &r);
+        ret = decode_row(st, &r, &v, err, errlen);
+        if (!ret) {
+            *ngens = r.ngens;
+            *nbits = r.nbits;
+            if (vecs)
+                *vecs = v;
+            else
+                sq_free(v);
+        }
+    } else if (rc == SQLITE_DONE) {
+        ret = sq_store_fail(err, errlen, SQ_STORE_E_MISSING,
+                            "store %s does not hold the step (s=%d, t=%d)", st->path, (int)s,
+                            (int)t);
+    } else {
+        ret = sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    }
+    sqlite3_finalize(q);
+    return ret;
+}

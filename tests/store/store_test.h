@@ -1,0 +1,49 @@
+/*
+ * store_test.h -- helpers of the store's tests: temporary folders, small
+ * modules, saving runs in this process or in a child, and comparisons of
+ * two stores record by record.
+ */
+#ifndef STORE_TEST_H
+#define STORE_TEST_H
+
+#include <stdint.h>
+
+#include "fdmod.h"
+#include "resol.h"
+#include "sq_store.h"
+
+/* A new empty folder under $TMPDIR (or /tmp); st_tmpdir_remove deletes it
+ * with everything in it. */
+char *st_tmpdir_new(void);
+void st_tmpdir_remove(char *dir);
+/* dir/name in a static buffer (one of 8 rotating). */
+const char *st_path(const char *dir, const char *name);
+
+/* Modules built here: the sphere, C2 (Sq1 on the bottom cell), and the
+ * sphere over A(1) (profile [2,1]). */
+fdmod_t *st_sphere(void);
+fdmod_t *st_C2(void);
+fdmod_t *st_sphere_A1(void);
+
+/* A saving run of M through (max_s, max_n) into path with `threads`
+ * threads; with stop_after >= 0 the run is asked to stop after that many
+ * steps finished.  Returns what sq_store_run returned (0 done, 1 stopped,
+ * < 0 error), with the message in err; the test fails if the store does
+ * not open.  st_run_flags passes flags (SQ_STORE_REPAIR) to the load. */
+int st_run(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t max_n,
+           int threads, int64_t stop_after, char *err, size_t errlen);
+int st_run_flags(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s,
+                 int32_t max_n, int threads, int64_t stop_after, int flags, char *err,
+                 size_t errlen);
+
+/* Fails the test unless the two stores hold the same steps of the region
+ * (same generator counts, same vectors bit for bit) and all of them. */
+void st_assert_same_steps(const char *a, const char *b, int32_t max_s, int32_t max_n);
+
+/* The E2 page of the region from the store (the test fails on an error). */
+void st_read_ext(const char *path, int32_t max_s, int32_t max_n, int64_t *dims);
+
+/* An independent CRC-32C (bit by bit, from the spec) for the tests. */
+uint32_t st_crc32c(const void *p, size_t n);
+
+#endif
