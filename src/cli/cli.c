@@ -2,10 +2,13 @@
  * cli.c -- the helpers every verb of the adams program shares (cli.h).
  */
 #include "cli.h"
+#include "sq_core.h"
+#include "sq_pool.h"
 
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,4 +94,57 @@ int cli_finish_stdout(void)
         return CLI_FAIL;
     }
     return CLI_OK;
+}
+
+int cli_parse_size(const char *opt, const char *text, double *out)
+{
+    char *end;
+    double v = text && *text ? strtod(text, &end) : -1;
+    if (!text || !*text || end == text || v < 0 || v != v) {
+        cli_error("%s: expected a size such as 500M or 8G, got '%s'", opt, cli_str(text ? text : ""));
+        return -1;
+    }
+    double mult = 1;
+    switch (*end) {
+    case 'K': case 'k': mult = 1024.0; end++; break;
+    case 'M': case 'm': mult = 1048576.0; end++; break;
+    case 'G': case 'g': mult = 1073741824.0; end++; break;
+    case 'T': case 't': mult = 1099511627776.0; end++; break;
+    default: break;
+    }
+    if (*end == 'B' || *end == 'b')
+        end++;
+    if (*end != '\0' || v * mult < 1 || v * mult > 1e18) {
+        cli_error("%s: expected a size such as 500M or 8G, got '%s'", opt, cli_str(text));
+        return -1;
+    }
+    *out = v * mult;
+    return 0;
+}
+
+/* An allocation of n bytes failed: one line, exit CLI_NOMEM (no core dump,
+ * no half-written output is flushed: _exit). */
+static void out_of_memory(size_t n)
+{
+    char line[256];
+    int k = snprintf(line, sizeof line,
+                     "adams: out of memory: could not allocate %zu bytes; resolve a smaller "
+                     "region or use a machine with more memory\n",
+                     n);
+    if (k > 0) {
+        ssize_t w = write(2, line, (size_t)k < sizeof line ? (size_t)k : sizeof line - 1);
+        (void)w;
+    }
+    _exit(CLI_NOMEM);
+}
+
+void cli_install_handlers(void)
+{
+    sq_set_oom_handler(out_of_memory);
+    const char *a = getenv("ADAMS_FAULT_ALLOC_BYTES");
+    if (a && *a)
+        sq_set_alloc_fault((size_t)strtoull(a, NULL, 10));
+    const char *t = getenv("ADAMS_FAULT_THREADS");
+    if (t && *t)
+        sq_pool_set_fault(atoi(t));
 }

@@ -12,10 +12,10 @@
 
 #include <stdint.h>
 
-/* Exit codes (docs/cli.md).  CLI_NOMEM and CLI_NOTHREAD are reserved for
- * the resolution's memory and thread failures: the region does not fit in
- * memory (or an allocation failed), and worker threads could not be
- * started. */
+/* Exit codes (docs/cli.md): CLI_NOMEM when the region does not fit in
+ * memory (the estimate refuses it, or an allocation failed), CLI_NOTHREAD
+ * when worker threads could not be started; 5 is the GPU verify mode's
+ * stop on a difference (SQ_GPU_VERIFY_EXIT). */
 enum { CLI_OK = 0, CLI_FAIL = 1, CLI_USAGE = 2, CLI_NOMEM = 3, CLI_NOTHREAD = 4 };
 
 /* Most worker threads --threads and ADAMS_THREADS accept. */
@@ -39,6 +39,18 @@ const char *cli_str(const char *s);
 /* Parses a decimal integer in [lo, hi] for option `opt`; on failure prints
  * a one-line error and returns -1, else 0. */
 int cli_parse_int(const char *opt, const char *text, int64_t lo, int64_t hi, int64_t *out);
+
+/* Parses a size in bytes for option `opt`: an integer or decimal with an
+ * optional suffix K, M, G, T (powers of 1024; "8G", "500M", "1.5G").
+ * Returns 0, or -1 after a one-line error. */
+int cli_parse_size(const char *opt, const char *text, double *out);
+
+/* Installs the program's handlers and test hooks, once, before any thread
+ * starts: an allocation failure prints one line and exits CLI_NOMEM; the
+ * environment variables ADAMS_FAULT_ALLOC_BYTES (allocations above that
+ * many bytes fail) and ADAMS_FAULT_THREADS (creating the k-th worker
+ * thread fails) exist for the tests of those paths (docs/cli.md). */
+void cli_install_handlers(void);
 
 /* Writes text (a help or version text) to stdout and flushes it.  Returns
  * CLI_OK, or CLI_FAIL after a one-line error when the write failed

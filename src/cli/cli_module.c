@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "sq_pmodspec.h"
 #include "sq_core.h"
 
 /* The basis suffix of a module spec, the peer's "NAME@milnor" or
@@ -31,46 +32,85 @@ static int split_basis(char *base, size_t n, const char *spec, int *adem)
     return 0;
 }
 
-fdmod_t *cli_load_module(const char *spec, int32_t max_degree, sq_modspec_info_t *info, int quiet)
+int cli_find_module(const char *spec, cli_module_ref_t *ref, int quiet)
+{
+    char named[SQ_MODSPEC_PATH_MAX], shipped[SQ_MODSPEC_PATH_MAX], err[1024];
+    memset(ref, 0, sizeof *ref);
+    if (split_basis(named, sizeof named, spec, &ref->adem))
+        return -1;
+    if (sq_modspec_parse_name(ref->base, sizeof ref->base, named, &ref->shift, err, sizeof err)) {
+        cli_error("module '%s': %s", cli_str(spec), err);
+        return -1;
+    }
+    if (sq_modspec_resolve_name(ref->path, sizeof ref->path, ref->base, NULL) != 0) {
+        if (strcmp(ref->base, "S_2") != 0) {
+            cli_error("unknown module '%s' (no %s.json here nor among the shipped modules; see "
+                      "'adams modules')",
+                      cli_str(ref->base), cli_str(ref->base));
+            return -1;
+        }
+        ref->builtin_sphere = 1;
+        ref->path[0] = '\0';
+    }
+    /* ./NAME.json was found for a bare NAME that is also shipped. */
+    if (!quiet && !ref->builtin_sphere && strncmp(ref->path, "./", 2) == 0 &&
+        sq_modspec_shipped_path(shipped, sizeof shipped, ref->base, NULL) == 0)
+        cli_note("using %s, which shadows the shipped module %s", cli_str(ref->path),
+                 cli_str(ref->base));
+    if (ref->adem && !quiet)
+        cli_note("@adem changes only the names of basis elements; adams works in the Milnor "
+                 "basis, and no dimension depends on the basis");
+    return 0;
+}
+
+int cli_module_prime(const cli_module_ref_t *ref, uint32_t *p)
+{
+    char err[1024];
+    *p = 2;
+    if (ref->builtin_sphere)
+        return 0;
+    /* A file whose "p" cannot be read is left to the p = 2 loader, whose
+     * messages name the mistake (JSON syntax, duplicates, ...). */
+    if (sq_pmodspec_file_prime(ref->path, ref->path, p, err, sizeof err) != 0)
+        *p = 2;
+    return 0;
+}
+
+fdmod_t *cli_open_module(const cli_module_ref_t *ref, int32_t max_degree, sq_modspec_info_t *info,
+                         int quiet)
 {
     static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
-    char named[SQ_MODSPEC_PATH_MAX], base[SQ_MODSPEC_PATH_MAX], path[SQ_MODSPEC_PATH_MAX],
-        shipped[SQ_MODSPEC_PATH_MAX], err[1024];
-    int adem;
-    if (split_basis(named, sizeof named, spec, &adem))
-        return NULL;
+    char err[1024];
     sq_modspec_opts_t mo = {.warn = quiet ? NULL : stderr,
                             .have_max_degree = 1,
                             .max_degree = max_degree,
-                            .info = info};
-    int rc = sq_modspec_parse_name(base, sizeof base, named, &mo.shift, err, sizeof err);
-    if (rc) {
-        cli_error("module '%s': %s", cli_str(spec), err);
-        return NULL;
-    }
+                            .info = info,
+                            .shift = ref->shift};
     fdmod_t *M = NULL;
-    if (sq_modspec_resolve_name(path, sizeof path, base, NULL) == 0)
-        rc = sq_modspec_load_file(&M, path, path, &mo, err, sizeof err);
-    else if (strcmp(base, "S_2") == 0)
-        rc = sq_modspec_load_buffer(&M, sphere, sizeof sphere - 1, "S_2", &mo, err, sizeof err);
-    else {
-        cli_error("unknown module '%s' (no %s.json here nor among the shipped modules; see "
-                  "'adams modules')",
-                  cli_str(base), cli_str(base));
-        return NULL;
-    }
+    int rc = ref->builtin_sphere
+                 ? sq_modspec_load_buffer(&M, sphere, sizeof sphere - 1, "S_2", &mo, err,
+                                          sizeof err)
+                 : sq_modspec_load_file(&M, ref->path, ref->path, &mo, err, sizeof err);
     if (rc) {
         cli_error("%s", err);
         return NULL;
     }
-    /* ./NAME.json was found for a bare NAME that is also shipped. */
-    if (!quiet && strncmp(path, "./", 2) == 0 &&
-        sq_modspec_shipped_path(shipped, sizeof shipped, base, NULL) == 0)
-        cli_note("using %s, which shadows the shipped module %s", cli_str(path), cli_str(base));
-    if (adem && !quiet)
-        cli_note("@adem changes only the names of basis elements; adams works in the Milnor "
-                 "basis, and no dimension depends on the basis");
     return M;
+}
+
+fdmod_t *cli_load_module(const char *spec, int32_t max_degree, sq_modspec_info_t *info, int quiet)
+{
+    cli_module_ref_t ref;
+    uint32_t p;
+    if (cli_find_module(spec, &ref, quiet) || cli_module_prime(&ref, &p))
+        return NULL;
+    if (p != 2) {
+        cli_error("%s is a module at the prime %u: at odd primes only 'adams resolve' works so "
+                  "far (docs/odd-primes.md)",
+                  cli_str(ref.base), (unsigned)p);
+        return NULL;
+    }
+    return cli_open_module(&ref, max_degree, info, quiet);
 }
 
 /* Why M needs the classical engine, or NULL. */
@@ -112,15 +152,13 @@ void cli_engine_note(resol_algo_t asked, resol_algo_t used, const fdmod_t *M,
     int32_t h[MILNOR_MAX_LEN];
     const char *why = classical_only(info);
     if (why)
-        fprintf(stderr, "adams: engine: classical (%s is %s)\n", fdmod_name(M), why);
+        cli_note("engine: classical (%s is %s)", cli_str(fdmod_name(M)), why);
     else if (fdmod_profile(M, h) > 0)
-        fprintf(stderr, "adams: engine: classical (%s is a module over a subalgebra)\n",
-                fdmod_name(M));
+        cli_note("engine: classical (%s is a module over a subalgebra)", cli_str(fdmod_name(M)));
     else if (used == RESOL_CLASSICAL)
-        fprintf(stderr,
-                "adams: engine: classical (a region of at most 40 stems above the bottom, "
-                "where it is faster than nassau)\n");
+        cli_note("engine: classical (a region of at most 40 stems above the bottom, where it is "
+                 "faster than nassau)");
     else
-        fprintf(stderr, "adams: engine: nassau (%s is a finite module over the whole algebra)\n",
-                fdmod_name(M));
+        cli_note("engine: nassau (%s is a finite module over the whole algebra)",
+                 cli_str(fdmod_name(M)));
 }

@@ -11,6 +11,31 @@
 #include "resol.h"
 #include "sq_modspec.h"
 
+/* A module named on the command line, found but not loaded. */
+typedef struct {
+    char base[SQ_MODSPEC_PATH_MAX]; /* the name without shift and basis */
+    char path[SQ_MODSPEC_PATH_MAX]; /* its file ("" for the built-in sphere) */
+    int builtin_sphere;             /* S_2 with no file anywhere: built in */
+    int32_t shift;                  /* the "[k]" of the name */
+    int adem;                       /* the name ended in "@adem" */
+} cli_module_ref_t;
+
+/* Finds the module named by spec ("NAME", "PATH", with "[k]" and
+ * "@milnor"/"@adem"): its file, or the built-in S_2.  Prints the notes
+ * (a ./NAME.json shadowing a shipped module, @adem) unless quiet.  Returns
+ * 0, or -1 after a one-line error. */
+int cli_find_module(const char *spec, cli_module_ref_t *ref, int quiet);
+
+/* The prime of the module's file ("p"; 2 when absent, built in, or when
+ * the file cannot be parsed -- the p = 2 loader then names the mistake).
+ * Returns 0. */
+int cli_module_prime(const cli_module_ref_t *ref, uint32_t *p);
+
+/* Loads the p = 2 module ref as cli_load_module does.  NULL after a
+ * one-line error. */
+fdmod_t *cli_open_module(const cli_module_ref_t *ref, int32_t max_degree, sq_modspec_info_t *info,
+                         int quiet);
+
 /* The module named by spec ("NAME", "PATH", either with a shift "[k]" and
  * a basis "@milnor"/"@adem"): its JSON file (sq_modspec_resolve_name), or
  * the built-in S_2.  An infinite module is truncated to degrees <=

@@ -273,6 +273,10 @@ static int parse(opts_t *o, int argc, char **argv, const char *usage, const char
  * the default (max_n - bottom)/2 + 3 + span.  Returns the resolution (the
  * module in *M, what the loader found in *info) or NULL after an error
  * (*M = NULL). */
+/* The exit code of the last failed resolve (CLI_USAGE, or CLI_NOTHREAD when
+ * the worker threads could not be started). */
+static int resolve_failure = CLI_USAGE;
+
 static resol_t *resolve(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t **M,
                         sq_modspec_info_t *info)
 {
@@ -294,7 +298,10 @@ static resol_t *resolve(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t *
     }
     sq_pool_t *pool = NULL;
     if (algo >= 0 && o->threads > 1 && sq_pool_create(&pool, (int)o->threads) != 0) {
-        cli_error("could not start %lld threads", (long long)o->threads);
+        cli_error("could not start %lld threads (--threads or ADAMS_THREADS; the system refused "
+                  "to create more)",
+                  (long long)o->threads);
+        resolve_failure = CLI_NOTHREAD;
         algo = -1;
     }
     if (algo < 0) {
@@ -343,7 +350,7 @@ int cmd_products(int argc, char **argv)
     sq_modspec_info_t info;
     resol_t *R = resolve(&o, (int32_t)o.stem, o.have_max_s ? (int32_t)o.max_s : -1, &M, &info);
     if (!R)
-        return CLI_USAGE;
+        return resolve_failure;
     int rc = sq_products_write(stdout, R, info.bottom, (int32_t)o.stem, resol_max_s(R));
     resol_free(R);
     fdmod_free(M);
@@ -371,7 +378,7 @@ int cmd_product(int argc, char **argv)
     sq_modspec_info_t info;
     resol_t *R = resolve(&o, x.n + y.n, x.s + y.s, &M, &info);
     if (!R)
-        return CLI_USAGE;
+        return resolve_failure;
     resol_t *RS = resolve_sphere(&o, y.n, y.s, &S);
     int rc = CLI_USAGE;
     uint64_t out[64];
@@ -423,7 +430,7 @@ int cmd_massey(int argc, char **argv)
     int32_t ms = s > b.s + c.s ? s : b.s + c.s;
     resol_t *R = resolve(&o, mn, ms, &M, &info);
     if (!R)
-        return CLI_USAGE;
+        return resolve_failure;
     resol_t *RS = resolve_sphere(&o, a.n + b.n + 1, a.s + b.s, &S);
     int rc = CLI_USAGE;
     uint64_t out[64];

@@ -137,7 +137,7 @@ TEST(getopt_forms_agree)
     const char *const *same[] = {
         ARGS("resolve", "--stem=8", "--max-s=4", "--format=csv", "--quiet", "C2"),
         ARGS("resolve", "--quiet", "--format", "csv", "C2", "--max-s", "4", "--stem=8"),
-        ARGS("resolve", "--st", "8", "--max=4", "--form", "csv", "--q", "--", "C2"),
+        ARGS("resolve", "--st", "8", "--max-s=4", "--form", "csv", "--q", "--", "C2"),
         ARGS("resolve", "--threads=2", "--algorithm=auto", "--stem", "8", "--max-s", "4",
              "--format", "csv", "--quiet", "C2"),
     };

@@ -12,7 +12,9 @@
 
 #include "fdmod.h"
 #include "milnor.h"
+#include "pfdmod.h"
 #include "sq_modspec.h"
+#include "sq_pmodspec.h"
 #include "sq_test.h"
 
 #define FUZZ_CORPUS SQ_TEST_DATA_DIR "/../fuzz/corpus"
@@ -94,11 +96,22 @@ TEST(shipped_list_and_descriptions)
                                .description_len = sizeof desc,
                                .have_max_degree = 1,
                                .max_degree = 30};
-        if (sq_modspec_load_file(&M, paths[i], NULL, &o, err, sizeof err))
-            sq_test_fail(__FILE__, __LINE__, "%s", err);
+        uint32_t p;
+        ASSERT_EQ(sq_pmodspec_file_prime(paths[i], NULL, &p, err, sizeof err), 0);
+        if (p != 2) {
+            /* An odd-prime module: its own loader. */
+            pfdmod_t *P = NULL;
+            sq_pmodspec_opts_t po = {.description = desc, .description_len = sizeof desc};
+            if (sq_pmodspec_load_file(&P, paths[i], NULL, &po, err, sizeof err))
+                sq_test_fail(__FILE__, __LINE__, "%s", err);
+            pfdmod_free(P);
+        } else {
+            if (sq_modspec_load_file(&M, paths[i], NULL, &o, err, sizeof err))
+                sq_test_fail(__FILE__, __LINE__, "%s", err);
+            fdmod_free(M);
+        }
         if (strlen(desc) < 10)
             sq_test_fail(__FILE__, __LINE__, "%s: no description", paths[i]);
-        fdmod_free(M);
         if (i)
             ASSERT(strcmp(paths[i - 1], paths[i]) != 0);
     }

@@ -39,7 +39,7 @@ TEST(cli_error_per_class)
                       "bad-nogens.json: missing \"gens\": an object {\"name\": degree, ...} "
                       "listing the basis");
     expect_file_error(__LINE__, "bad-p.json",
-                      "bad-p.json:2: \"p\" is 3: adams works at the prime 2 only");
+                      "bad-p.json:2: \"p\" is 4, which is not a prime");
     expect_file_error(__LINE__, "bad-degree.json",
                       "bad-degree.json:5: generator x1: the degree must be an integer, not a "
                       "string");

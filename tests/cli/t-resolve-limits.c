@@ -1,0 +1,103 @@
+/*
+ * t-resolve-limits.c -- `adams resolve` at the edges: a region that cannot
+ * fit is refused before anything is allocated (exit 3, with the estimate),
+ * an allocation failure ends with one line and exit 3 (never an abort), a
+ * thread that cannot start ends with one line and exit 4, --gpu without a
+ * device says so and runs on the CPU, modules at odd primes resolve and
+ * equal the peer's table, and the issue's tall region takes the classical
+ * engine's time.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <string.h>
+
+#include "sq_test.h"
+
+static int run(const char *args, char **out, char **err)
+{
+    return sq_test_run_adams(args, out, err);
+}
+
+static void one_line_error(int line, const char *args, int rc_want, const char *prefix)
+{
+    char *out, *err;
+    int rc = run(args, &out, &err);
+    if (rc != rc_want || out[0] || sq_test_count_lines(err) != 1 ||
+        strncmp(err, prefix, strlen(prefix)) != 0)
+        sq_test_fail(__FILE__, line, "adams %s: rc %d (want %d)\n--- stdout\n%s--- stderr\n%s",
+                     args, rc, rc_want, out, err);
+    sq_free(out);
+    sq_free(err);
+}
+
+TEST(resolve_refuses_what_cannot_fit)
+{
+    /* --stem 1000 --max-s 1: the first step alone needs hundreds of TB. */
+    one_line_error(__LINE__, "resolve --stem 1000 --max-s 1 --quiet", 3,
+                   "adams: stem 1000 with filtration 1 needs about ");
+    /* --max-memory is the limit when given. */
+    one_line_error(__LINE__, "resolve --stem 100 --max-memory 1M --quiet", 3,
+                   "adams: stem 100 with filtration 53 needs about ");
+    one_line_error(__LINE__, "resolve --stem 10 --max-memory lots", 2,
+                   "adams: --max-memory: expected a size such as 500M or 8G, got 'lots'");
+    /* A region that fits runs. */
+    char *out, *err;
+    ASSERT_EQ(run("resolve --stem 20 --max-memory 64M --quiet --format csv", &out, &err), 0);
+    ASSERT_EQ(sq_test_count_lines(out), 21 * 14);
+    sq_free(out);
+    sq_free(err);
+}
+
+TEST(resolve_out_of_memory_and_threads)
+{
+    /* An allocation failure (the test hook ADAMS_FAULT_ALLOC_BYTES makes
+     * every allocation above 100 kB fail): one line, exit 3, no abort. */
+    setenv("ADAMS_FAULT_ALLOC_BYTES", "100000", 1);
+    one_line_error(__LINE__, "resolve --stem 60 --quiet", 3,
+                   "adams: out of memory: could not allocate ");
+    unsetenv("ADAMS_FAULT_ALLOC_BYTES");
+    /* A worker thread that cannot be created (ADAMS_FAULT_THREADS): exit 4. */
+    setenv("ADAMS_FAULT_THREADS", "1", 1);
+    one_line_error(__LINE__, "resolve --stem 20 --threads 3 --quiet", 4,
+                   "adams: could not start 3 threads");
+    one_line_error(__LINE__, "products --stem 10 --threads 2 --quiet", 4,
+                   "adams: could not start 2 threads");
+    unsetenv("ADAMS_FAULT_THREADS");
+}
+
+TEST(resolve_gpu_without_a_device)
+{
+    char *out, *err, *out2, *err2;
+    ASSERT_EQ(run("resolve --stem 30 --gpu --format csv", &out, &err), 0);
+    ASSERT(strstr(err, "--gpu: ") != NULL && strstr(err, "running on the CPU") != NULL);
+    ASSERT_EQ(run("resolve --stem 30 --format csv --quiet", &out2, &err2), 0);
+    ASSERT_STR_EQ(out, out2);
+    sq_free(out);
+    sq_free(err);
+    sq_free(out2);
+    sq_free(err2);
+}
+
+/* The odd-prime path through the program: S_3 through (100, 30) equals the
+ * peer's table; the shipped C3 and a shift resolve. */
+TEST(resolve_odd_primes)
+{
+    char *out, *err;
+    ASSERT_EQ(run("resolve S_3 --stem 100 --max-s 30 --format csv --quiet", &out, &err), 0);
+    char *want = sq_test_slurp(sq_test_data_path("ext-S3-n100-s30.csv"));
+    char *body = want;
+    while (*body == '#')
+        body = strchr(body, '\n') + 1;
+    ASSERT_STR_EQ(out, body);
+    sq_free(out);
+    sq_free(err);
+    sq_free(want);
+    ASSERT_EQ(run("resolve 'C3[2]' --stem 20 --threads 2 --format csv --quiet", &out, &err), 0);
+    ASSERT(strncmp(out, "2,0,1\n", 6) == 0); /* the bottom cell, shifted to degree 2 */
+    sq_free(out);
+    sq_free(err);
+    one_line_error(__LINE__, "resolve S_3 --stem 20 --algorithm nassau", 2,
+                   "adams: --algorithm nassau works at the prime 2 only");
+    one_line_error(__LINE__, "products S_3 --stem 20", 2,
+                   "adams: S_3 is a module at the prime 3: at odd primes only 'adams resolve' ");
+}
