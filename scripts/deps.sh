@@ -6,7 +6,8 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libm4ri-dev libsqlite3-dev libzstd-dev)
 # The test command also fuzzes the module reader for a short while (clang's libFuzzer).
-[ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(clang libclang-rt-14-dev)
+# and renders a chart in headless Chromium (tests/cli/t-chart-browser.c).
+[ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(clang libclang-rt-14-dev chromium)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
