@@ -18,6 +18,7 @@
 #include "sq_core.h"
 #include "sq_pool.h"
 #include "sq_products.h"
+#include "sq_store.h"
 
 static const char products_usage[] =
     "Usage: adams products [MODULE] --stem N [--max-s S] [options]\n"
@@ -29,7 +30,9 @@ static const char products_usage[] =
     "target is zero are left out; order: stems, then s, then i, then k.\n"
     "\n"
     "Options: --stem N, --max-s S (default (N - bottom)/2 + 3 + span), --algorithm\n"
-    "auto|nassau|classical, --threads K, --quiet, -h/--help (as for 'adams resolve').\n"
+    "auto|nassau|classical, --threads K, --quiet, -h/--help (as for 'adams resolve');\n"
+    "--from FILE reads the resolution from a store (adams resolve --save FILE) instead\n"
+    "of computing it (the region: the store's, or --stem/--max-s within it).\n"
     "Both engines give the same lines as the peer's classical engine where their bases\n"
     "agree (checked for S_2 and C2; docs/products.md).\n"
     "\n"
@@ -171,9 +174,10 @@ typedef struct {
     int have_stem, have_max_s, quiet;
     resol_algo_t algo;
     const char *cls[3];
+    const char *from; /* --from FILE: read the resolution from a store */
 } opts_t;
 
-enum { OPT_STEM = 256, OPT_MAXS, OPT_ALGO, OPT_THREADS, OPT_QUIET, OPT_A, OPT_B, OPT_C };
+enum { OPT_STEM = 256, OPT_MAXS, OPT_ALGO, OPT_THREADS, OPT_QUIET, OPT_A, OPT_B, OPT_C, OPT_FROM };
 
 /* Parses argv for verb (its usage text); returns 0, 1 (help printed) or
  * -1 after an error. */
@@ -190,6 +194,7 @@ static int parse(opts_t *o, int argc, char **argv, const char *usage, const char
         {"a", required_argument, NULL, OPT_A},
         {"b", required_argument, NULL, OPT_B},
         {"c", required_argument, NULL, OPT_C},
+        {"from", required_argument, NULL, OPT_FROM},
         {"help", no_argument, NULL, 'h'},
         {NULL, 0, NULL, 0},
     };
@@ -239,6 +244,9 @@ static int parse(opts_t *o, int argc, char **argv, const char *usage, const char
         case OPT_B:
         case OPT_C:
             o->cls[c - OPT_A] = optarg;
+            break;
+        case OPT_FROM:
+            o->from = optarg;
             break;
         case ':':
             cli_error("%s: missing value for '%s'", verb, argv[optind - 1]);
@@ -316,6 +324,60 @@ static resol_t *resolve(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t *
     return R;
 }
 
+/* --from FILE: the resolution kept in a store (adams resolve --save),
+ * loaded, not computed: the region is the store's completed one, or
+ * --stem/--max-s within it.  Returns NULL after a one-line error. */
+static resol_t *from_store(opts_t *o, fdmod_t **M, sq_modspec_info_t *info)
+{
+    char err[1024];
+    sq_store_t *st = NULL;
+    sq_store_info_t si;
+    resol_t *R = NULL;
+    *M = NULL;
+    memset(info, 0, sizeof *info);
+    if (sq_store_open_read(&st, o->from, err, sizeof err) || sq_store_info(st, &si, err, sizeof err)) {
+        cli_error("%s", err);
+        sq_store_close(st);
+        return NULL;
+    }
+    if (si.done_n < 0) {
+        cli_error("store %s holds no completed run: resume it with adams resolve --save first",
+                  cli_str(o->from));
+        sq_store_close(st);
+        return NULL;
+    }
+    if (!o->have_stem)
+        o->stem = si.done_n;
+    if (!o->have_max_s)
+        o->max_s = si.done_s;
+    if (o->stem > si.done_n || o->max_s > si.done_s) {
+        cli_error("store %s holds stems <= %d and filtrations <= %d, not (%lld, %lld)",
+                  cli_str(o->from), (int)si.done_n, (int)si.done_s, (long long)o->stem,
+                  (long long)o->max_s);
+        sq_store_close(st);
+        return NULL;
+    }
+    const char *text = sq_store_stored_module_text(st);
+    if (!text || sq_store_module_from_text(M, text, si.module_name, err, sizeof err) || !*M) {
+        cli_error("store %s: its module cannot be rebuilt from the store alone", cli_str(o->from));
+        sq_store_close(st);
+        return NULL;
+    }
+    info->bottom = fdmod_bottom(*M);
+    R = resol_new(*M, (int32_t)o->max_s, (int32_t)o->stem);
+    sq_store_load_stats_t ls;
+    if (sq_store_load(st, R, 0, NULL, &ls, err, sizeof err)) {
+        cli_error("%s", err);
+        resol_free(R);
+        fdmod_free(*M);
+        *M = NULL;
+        sq_store_close(st);
+        return NULL;
+    }
+    sq_store_close(st);
+    return R;
+}
+
 static resol_t *resolve_sphere(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t **M)
 {
     opts_t so = *o;
@@ -342,15 +404,22 @@ int cmd_products(int argc, char **argv)
     int p = parse(&o, argc, argv, products_usage, "products");
     if (p)
         return p > 0 ? CLI_OK : CLI_USAGE;
-    if (!o.have_stem) {
+    if (!o.have_stem && !o.from) {
         cli_error("products: --stem is required");
         return CLI_USAGE;
     }
     fdmod_t *M;
     sq_modspec_info_t info;
-    resol_t *R = resolve(&o, (int32_t)o.stem, o.have_max_s ? (int32_t)o.max_s : -1, &M, &info);
-    if (!R)
-        return resolve_failure;
+    resol_t *R;
+    if (o.from) {
+        R = from_store(&o, &M, &info);
+        if (!R)
+            return CLI_USAGE;
+    } else {
+        R = resolve(&o, (int32_t)o.stem, o.have_max_s ? (int32_t)o.max_s : -1, &M, &info);
+        if (!R)
+            return resolve_failure;
+    }
     int rc = sq_products_write(stdout, R, info.bottom, (int32_t)o.stem, resol_max_s(R));
     resol_free(R);
     fdmod_free(M);

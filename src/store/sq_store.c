@@ -642,3 +642,8 @@ int sq_store_info(sq_store_t *st, sq_store_info_t *info, char *err, size_t errle
         return sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
     return 0;
 }
+
+const char *sq_store_stored_module_text(const sq_store_t *st)
+{
+    return st->module_text;
+}

@@ -115,6 +115,10 @@ resol_algo_t sq_store_engine(const sq_store_t *st);
 /* The path the store was opened with. */
 const char *sq_store_path(const sq_store_t *st);
 
+/* The store's module identity: its canonical text (sq_store_module_text)
+ * or the text its first writer gave; borrowed from st. */
+const char *sq_store_stored_module_text(const sq_store_t *st);
+
 /* What a store holds, from its metadata and the step table. */
 typedef struct {
     int format;                  /* SQ_STORE_FORMAT */

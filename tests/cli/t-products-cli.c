@@ -3,7 +3,11 @@
  * through the program: the peer's lines, known products and Massey
  * products, and one-line errors with exit 2 for bad requests.
  */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "sq_test.h"
 
@@ -66,4 +70,35 @@ TEST(cli_products_errors)
     run_is(__LINE__, "products C4 --stem 10 --quiet", 2, "",
            "adams: products of a cofiber module are not supported (its Ext comes from two "
            "resolutions)\n");
+}
+
+/* --from FILE: the products read from a store equal the computed ones. */
+TEST(cli_products_from_store)
+{
+    char db[] = "/tmp/adams-products-XXXXXX";
+    int fd = mkstemp(db);
+    ASSERT(fd >= 0);
+    close(fd);
+    unlink(db);
+    char args[512];
+    snprintf(args, sizeof args, "resolve C2 --stem 10 --max-s 5 --save %s --quiet", db);
+    char *out, *err;
+    ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
+    sq_free(out);
+    sq_free(err);
+    char *want = sq_test_slurp(sq_test_data_path("filtration-one-C2-n10-s5.txt"));
+    char *body = want;
+    while (*body == '#')
+        body = strchr(body, '\n') + 1;
+    snprintf(args, sizeof args, "products --from %s --quiet", db);
+    run_is(__LINE__, args, 0, body, "");
+    snprintf(args, sizeof args, "products --from %s --stem 20 --quiet", db);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &err), 2);
+    ASSERT(strstr(err, "holds stems <= 10 and filtrations <= 5") != NULL);
+    sq_free(out);
+    sq_free(err);
+    sq_free(want);
+    unlink(db);
+    snprintf(args, sizeof args, "rm -f %s-wal %s-shm", db, db);
+    ASSERT_EQ(system(args), 0);
 }
