@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "sq_pmodspec.h"
+#include "sq_store.h"
 #include "sq_core.h"
 
 /* The basis suffix of a module spec, the peer's "NAME@milnor" or
@@ -162,3 +163,56 @@ void cli_engine_note(resol_algo_t asked, resol_algo_t used, const fdmod_t *M,
         cli_note("engine: nassau (%s is a finite module over the whole algebra)",
                  cli_str(fdmod_name(M)));
 }
+
+/* --from FILE: the resolution kept in a store (adams resolve --save),
+ * loaded, not computed: the region is the store's completed one, or
+ * --stem/--max-s within it.  Returns NULL after a one-line error. */
+resol_t *cli_store_resolution(const char *path, int have_stem, int64_t *stem, int have_max_s,
+                              int64_t *max_s, fdmod_t **M)
+{
+    char err[1024];
+    sq_store_t *st = NULL;
+    sq_store_info_t si;
+    resol_t *R = NULL;
+    *M = NULL;
+    if (sq_store_open_read(&st, path, err, sizeof err) || sq_store_info(st, &si, err, sizeof err)) {
+        cli_error("%s", err);
+        sq_store_close(st);
+        return NULL;
+    }
+    if (si.done_n < 0) {
+        cli_error("store %s holds no completed run: resume it with adams resolve --save first",
+                  cli_str(path));
+        sq_store_close(st);
+        return NULL;
+    }
+    if (!have_stem)
+        *stem = si.done_n;
+    if (!have_max_s)
+        *max_s = si.done_s;
+    if (*stem > si.done_n || *max_s > si.done_s) {
+        cli_error("store %s holds stems <= %d and filtrations <= %d, not (%lld, %lld)",
+                  cli_str(path), (int)si.done_n, (int)si.done_s, (long long)*stem, (long long)*max_s);
+        sq_store_close(st);
+        return NULL;
+    }
+    const char *text = sq_store_stored_module_text(st);
+    if (!text || sq_store_module_from_text(M, text, si.module_name, err, sizeof err) || !*M) {
+        cli_error("store %s: its module cannot be rebuilt from the store alone", cli_str(path));
+        sq_store_close(st);
+        return NULL;
+    }
+    R = resol_new(*M, (int32_t)*max_s, (int32_t)*stem);
+    sq_store_load_stats_t ls;
+    if (sq_store_load(st, R, 0, NULL, &ls, err, sizeof err)) {
+        cli_error("%s", err);
+        resol_free(R);
+        fdmod_free(*M);
+        *M = NULL;
+        sq_store_close(st);
+        return NULL;
+    }
+    sq_store_close(st);
+    return R;
+}
+

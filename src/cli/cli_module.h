@@ -54,4 +54,12 @@ int cli_choose_engine(resol_algo_t asked, const fdmod_t *M, const sq_modspec_inf
 void cli_engine_note(resol_algo_t asked, resol_algo_t used, const fdmod_t *M,
                      const sq_modspec_info_t *info, int quiet);
 
+/* --from FILE of products and charts: the resolution kept in a store
+ * (adams resolve --save), loaded, not computed.  The region is the
+ * store's completed one (written to *stem, *max_s), or the given one when
+ * it lies within.  The module is rebuilt from the store (*M, freed by the
+ * caller with the resolution).  Returns NULL after a one-line error. */
+resol_t *cli_store_resolution(const char *path, int have_stem, int64_t *stem, int have_max_s,
+                              int64_t *max_s, fdmod_t **M);
+
 #endif /* CLI_MODULE_H */

@@ -39,6 +39,9 @@ static const char chart_usage[] =
     "\n"
     "Options:\n"
     "  --stem N             largest stem (default 40)\n"
+    "  --from FILE          draw the resolution kept in a store (adams resolve --save\n"
+    "                       FILE) instead of computing it; the region is the\n"
+    "                       store's, or --stem/--max-s within it\n"
     "  --max-s S            largest filtration (default: N/2 + 3 plus the module's\n"
     "                       span, as for 'adams resolve')\n"
     "  -o FILE              write to FILE instead of stdout\n"
@@ -67,6 +70,8 @@ typedef struct {
     resol_algo_t algo;
     int64_t threads;
     int progress; /* -1 quiet, 0 when stderr is a terminal, 1 forced */
+    int have_stem;
+    const char *from; /* --from FILE: the resolution kept in a store */
 } chart_opts_t;
 
 /* The value of option argv[*i] ("--opt VALUE" or "--opt=VALUE"), advancing
@@ -105,9 +110,16 @@ static int parse_args(chart_opts_t *o, int argc, char **argv, int *done)
             *done = 1;
             return 0;
         }
-        if ((v = opt_value("--stem", argc, argv, &i))) {
+        if ((v = opt_value("--from", argc, argv, &i))) {
+            if (!*v) {
+                cli_error("--from: missing value");
+                return -1;
+            }
+            o->from = v;
+        } else if ((v = opt_value("--stem", argc, argv, &i))) {
             if (cli_parse_int("--stem", v, -1000000, 1000000, &o->stem))
                 return -1;
+            o->have_stem = 1;
         } else if ((v = opt_value("--max-s", argc, argv, &i))) {
             if (cli_parse_int("--max-s", v, 0, 1000000, &o->max_s))
                 return -1;
@@ -153,10 +165,11 @@ static int parse_args(chart_opts_t *o, int argc, char **argv, int *done)
         } else if (strcmp(a, "--quiet") == 0) {
             o->progress = -1;
         } else if (a[0] == '-' && a[1] != '\0') {
-            cli_error("chart: unknown option '%s' (try 'adams chart --help')", a);
+            cli_error("chart: unknown option '%s' (try 'adams chart --help')", cli_str(a));
             return -1;
         } else if (o->module) {
-            cli_error("chart: more than one module given ('%s' and '%s')", o->module, a);
+            cli_error("chart: more than one module given ('%s' and '%s')", cli_str(o->module),
+                      cli_str(a));
             return -1;
         } else {
             o->module = a;
@@ -184,7 +197,11 @@ static int resolve_and_write(const chart_opts_t *o, const fdmod_t *M, int algo, 
                              FILE *f)
 {
     resol_t *R = resol_new(M, (int32_t)o->max_s, (int32_t)o->stem);
-    sq_pool_t *pool = o->threads > 1 ? sq_pool_new((int)o->threads) : NULL;
+    sq_pool_t *pool = NULL;
+    if (o->threads > 1 && sq_pool_create(&pool, (int)o->threads) != 0) {
+        resol_free(R);
+        return SQ_E_NOTHREAD;
+    }
     int show = o->progress > 0 || (o->progress == 0 && isatty(STDERR_FILENO));
     sq_progress_t *prog = show ? sq_progress_new(stderr, R, (resol_algo_t)algo) : NULL;
     resol_observer_t obs = sq_progress_observer(prog);
@@ -199,6 +216,58 @@ static int resolve_and_write(const chart_opts_t *o, const fdmod_t *M, int algo, 
     return rc;
 }
 
+/* Opens the output (stdout or -o FILE).  NULL after a one-line error. */
+static FILE *open_output(const chart_opts_t *o)
+{
+    FILE *f = stdout;
+    if (o->out && !(f = fopen(o->out, "w")))
+        cli_error("cannot write '%s': %s", cli_str(o->out), strerror(errno));
+    return f;
+}
+
+/* Closes the output; the exit code given the writer's rc. */
+static int close_output(const chart_opts_t *o, FILE *f, int rc)
+{
+    if (fflush(f) != 0 || ferror(f))
+        rc = rc ? rc : SQ_E_IO;
+    if (f != stdout && fclose(f) != 0)
+        rc = rc ? rc : SQ_E_IO;
+    if (rc == SQ_E_NOTHREAD) {
+        cli_error("could not start %lld threads", (long long)o->threads);
+        return CLI_NOTHREAD;
+    }
+    if (rc) {
+        cli_error("could not write %s%s%s: %s", o->out ? "'" : "the output",
+                  o->out ? cli_str(o->out) : "", o->out ? "'" : "", sq_strerror(rc));
+        return CLI_FAIL;
+    }
+    return CLI_OK;
+}
+
+/* adams chart --from FILE: the chart of the resolution kept in a store. */
+static int chart_from_store(chart_opts_t *o)
+{
+    fdmod_t *M = NULL;
+    resol_t *R = cli_store_resolution(o->from, o->have_stem, &o->stem, o->have_max_s, &o->max_s,
+                                      &M);
+    if (!R)
+        return CLI_USAGE;
+    FILE *f = open_output(o);
+    if (!f) {
+        resol_free(R);
+        fdmod_free(M);
+        return CLI_FAIL;
+    }
+    int32_t bottom = fdmod_bottom(M);
+    int rc = o->format == 1 ? sq_chart_write_json(f, R, fdmod_name(M), bottom, (int32_t)o->stem,
+                                                  (int32_t)o->max_s)
+                            : sq_chart_write_svg(f, R, fdmod_name(M), bottom, (int32_t)o->stem,
+                                                 (int32_t)o->max_s);
+    resol_free(R);
+    fdmod_free(M);
+    return close_output(o, f, rc);
+}
+
 int cmd_chart(int argc, char **argv)
 {
     chart_opts_t o;
@@ -207,6 +276,8 @@ int cmd_chart(int argc, char **argv)
         return CLI_USAGE;
     if (done)
         return CLI_OK;
+    if (o.from)
+        return chart_from_store(&o);
     /* Ext through stem N needs the module in degrees <= N + 1 (one more, as
      * `adams resolve` loads it). */
     sq_modspec_info_t info;
@@ -243,9 +314,8 @@ int cmd_chart(int argc, char **argv)
         return CLI_USAGE;
     }
     /* Open the file before the run, so that a bad path fails at once. */
-    FILE *f = stdout;
-    if (o.out && !(f = fopen(o.out, "w"))) {
-        cli_error("cannot write '%s': %s", o.out, strerror(errno));
+    FILE *f = open_output(&o);
+    if (!f) {
         fdmod_free(M);
         return CLI_FAIL;
     }
@@ -254,15 +324,6 @@ int cmd_chart(int argc, char **argv)
                 (long long)o.max_s, (int)info.span);
     cli_engine_note(o.algo, (resol_algo_t)algo, M, &info, o.progress < 0);
     int rc = resolve_and_write(&o, M, algo, bottom, f);
-    if (fflush(f) != 0 || ferror(f))
-        rc = SQ_E_IO;
-    if (f != stdout && fclose(f) != 0)
-        rc = SQ_E_IO;
     fdmod_free(M);
-    if (rc) {
-        cli_error("could not write %s%s%s: %s", o.out ? "'" : "the output", o.out ? o.out : "",
-                  o.out ? "'" : "", sq_strerror(rc));
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    return close_output(&o, f, rc);
 }

@@ -18,7 +18,6 @@
 #include "sq_core.h"
 #include "sq_pool.h"
 #include "sq_products.h"
-#include "sq_store.h"
 
 static const char products_usage[] =
     "Usage: adams products [MODULE] --stem N [--max-s S] [options]\n"
@@ -324,57 +323,13 @@ static resol_t *resolve(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t *
     return R;
 }
 
-/* --from FILE: the resolution kept in a store (adams resolve --save),
- * loaded, not computed: the region is the store's completed one, or
- * --stem/--max-s within it.  Returns NULL after a one-line error. */
+/* --from FILE: the resolution kept in a store (cli_store_resolution). */
 static resol_t *from_store(opts_t *o, fdmod_t **M, sq_modspec_info_t *info)
 {
-    char err[1024];
-    sq_store_t *st = NULL;
-    sq_store_info_t si;
-    resol_t *R = NULL;
-    *M = NULL;
     memset(info, 0, sizeof *info);
-    if (sq_store_open_read(&st, o->from, err, sizeof err) || sq_store_info(st, &si, err, sizeof err)) {
-        cli_error("%s", err);
-        sq_store_close(st);
-        return NULL;
-    }
-    if (si.done_n < 0) {
-        cli_error("store %s holds no completed run: resume it with adams resolve --save first",
-                  cli_str(o->from));
-        sq_store_close(st);
-        return NULL;
-    }
-    if (!o->have_stem)
-        o->stem = si.done_n;
-    if (!o->have_max_s)
-        o->max_s = si.done_s;
-    if (o->stem > si.done_n || o->max_s > si.done_s) {
-        cli_error("store %s holds stems <= %d and filtrations <= %d, not (%lld, %lld)",
-                  cli_str(o->from), (int)si.done_n, (int)si.done_s, (long long)o->stem,
-                  (long long)o->max_s);
-        sq_store_close(st);
-        return NULL;
-    }
-    const char *text = sq_store_stored_module_text(st);
-    if (!text || sq_store_module_from_text(M, text, si.module_name, err, sizeof err) || !*M) {
-        cli_error("store %s: its module cannot be rebuilt from the store alone", cli_str(o->from));
-        sq_store_close(st);
-        return NULL;
-    }
-    info->bottom = fdmod_bottom(*M);
-    R = resol_new(*M, (int32_t)o->max_s, (int32_t)o->stem);
-    sq_store_load_stats_t ls;
-    if (sq_store_load(st, R, 0, NULL, &ls, err, sizeof err)) {
-        cli_error("%s", err);
-        resol_free(R);
-        fdmod_free(*M);
-        *M = NULL;
-        sq_store_close(st);
-        return NULL;
-    }
-    sq_store_close(st);
+    resol_t *R = cli_store_resolution(o->from, o->have_stem, &o->stem, o->have_max_s, &o->max_s, M);
+    if (R)
+        info->bottom = fdmod_bottom(*M);
     return R;
 }
 

@@ -102,3 +102,33 @@ TEST(cli_products_from_store)
     snprintf(args, sizeof args, "rm -f %s-wal %s-shm", db, db);
     ASSERT_EQ(system(args), 0);
 }
+
+/* adams chart --from FILE draws the same chart as computing it. */
+TEST(cli_chart_from_store)
+{
+    char db[] = "/tmp/adams-chart-XXXXXX";
+    int fd = mkstemp(db);
+    ASSERT(fd >= 0);
+    close(fd);
+    unlink(db);
+    char args[512];
+    char *out, *err, *out2, *err2;
+    snprintf(args, sizeof args, "resolve Ceta --stem 20 --max-s 10 --save %s --quiet", db);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
+    sq_free(out);
+    sq_free(err);
+    snprintf(args, sizeof args, "chart --from %s --format json", db);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
+    ASSERT_EQ(sq_test_run_adams("chart Ceta --stem 20 --max-s 10 --format json --quiet", &out2,
+                                &err2),
+              0);
+    ASSERT_STR_EQ(out, out2);
+    ASSERT(strlen(out) > 100);
+    sq_free(out);
+    sq_free(err);
+    sq_free(out2);
+    sq_free(err2);
+    unlink(db);
+    snprintf(args, sizeof args, "rm -f %s-wal %s-shm", db, db);
+    ASSERT_EQ(system(args), 0);
+}
