@@ -74,6 +74,18 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
     int32_t adeg = (int32_t)resol_algebra_degree(R->min_n, fdmod_top(M), max_n);
     int32_t h[16];
     int hl = fdmod_profile(M, h);
+    /* A truncated subalgebra B has no element above its top degree
+     * sum (2^i - 1)(2^{h_i} - 1), so nothing multiplies beyond twice that
+     * (products of two elements of B): its tables need not go further, and
+     * a module over A(1) spanning 2000 degrees does not list all of A up to
+     * its span. */
+    if (hl) {
+        int64_t topB = 0;
+        for (int i = 0; i < hl && topB <= adeg; i++)
+            topB += (((int64_t)1 << (i + 1)) - 1) * (((int64_t)1 << h[i]) - 1);
+        if (2 * topB < adeg)
+            adeg = 2 * topB > 1 ? (int32_t)(2 * topB) : 1;
+    }
     R->A = hl ? milnor_new_profile(adeg, h, hl) : milnor_new(adeg);
     R->F = sq_calloc((size_t)max_s + 1, sizeof *R->F);
     R->d = sq_calloc((size_t)max_s + 1, sizeof *R->d);

@@ -66,7 +66,18 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
     int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
     int64_t adeg64 = resol_algebra_degree(bottom, top, max_n);
     int32_t adeg = adeg64 > MILNOR_MAX_DEGREE ? MILNOR_MAX_DEGREE : (int32_t)adeg64;
-    milnor_t *A = milnor_new(adeg);
+    /* Over a subalgebra B the dimensions are B's (tiny for A(1), A(2)):
+     * the same cap as resol_new (twice B's top degree). */
+    int32_t h[16];
+    int hl = fdmod_profile(M, h);
+    if (hl) {
+        int64_t topB = 0;
+        for (int i = 0; i < hl && topB <= adeg; i++)
+            topB += (((int64_t)1 << (i + 1)) - 1) * (((int64_t)1 << h[i]) - 1);
+        if (2 * topB < adeg)
+            adeg = 2 * topB > 1 ? (int32_t)(2 * topB) : 1;
+    }
+    milnor_t *A = hl ? milnor_new_profile(adeg, h, hl) : milnor_new(adeg);
     if (algo == RESOL_AUTO)
         algo = resol_auto_engine(M, max_n);
     double cells = 0;
@@ -100,6 +111,12 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
     double rows_factor = rows_ratio < 1 ? rows_ratio : 1 + 0.2 * (rows_ratio - 1);
     model *= rows_factor;
     secs *= rows_factor;
+    if (hl) {
+        /* The sphere's measurements say nothing about Ext over a
+         * subalgebra, which is far smaller: only the exact part counts. */
+        model = 0;
+        secs = 0;
+    }
     e->exact_bytes = setup + step * (threads > 1 ? 2 : 1);
     e->model_bytes = model > e->exact_bytes ? model : e->exact_bytes;
     double speedup = threads < 1 ? 1 : threads > 6 ? 6 : threads;

@@ -363,3 +363,27 @@ TEST(cli_kinds_notes_and_refusals)
     sq_free(out);
     sq_free(err);
 }
+
+/* A module over A(1) spanning 2000 degrees: the Joker and a lone cell at
+ * 2000.  The algebra tables stop at twice A(1)'s top degree, so this
+ * resolves at once; above the Joker's vanishing line, stems 2000..2010
+ * are Ext_{A(1)} of F_2 shifted (the shipped ko). */
+TEST(subalgebra_wide_module)
+{
+    const char *json = "{\"p\": 2, \"profile\": {\"truncated\": true, \"p_part\": [2, 1]},"
+                       " \"gens\": {\"x0\": 0, \"x1\": 1, \"x2\": 2, \"x3\": 3, \"x4\": 4,"
+                       " \"y\": 2000}, \"actions\": [\"Sq1 x0 = x1\", \"Sq2 x0 = x2\","
+                       " \"Sq2 x1 = x3\", \"Sq2 x2 = x4\", \"Sq1 x3 = x4\"]}";
+    fdmod_t *W = NULL;
+    char err[512];
+    ASSERT_EQ(sq_modspec_load_string(&W, json, "wide", err, sizeof err), 0);
+    fdmod_t *K = load(SHIPPED "/ko.json", 20, NULL);
+    resol_t *R = resolve(W, 2010, 8), *S = resolve(K, 10, 8);
+    for (int32_t n = 0; n <= 10; n++)
+        for (int32_t s = 0; s <= 8; s++)
+            ASSERT_EQ(resol_ext_dim(R, s, 2000 + n), resol_ext_dim(S, s, n));
+    resol_free(R);
+    resol_free(S);
+    fdmod_free(W);
+    fdmod_free(K);
+}
