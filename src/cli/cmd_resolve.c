@@ -27,8 +27,8 @@
 static const char resolve_usage[] =
     "Usage: adams resolve [MODULE] [options]\n"
     "\n"
-    "Computes a minimal free resolution of MODULE over the mod 2 Steenrod algebra\n"
-    "and prints Ext^{s,t}(MODULE, F_2), the E2 page of the Adams spectral sequence,\n"
+    "Computes a minimal free resolution of MODULE over the Steenrod algebra\n"
+    "and prints Ext^{s,t}(MODULE, F_p), the E2 page of the Adams spectral sequence,\n"
     "for stems n = t - s <= N and filtrations s <= S.\n"
     "\n"
     "MODULE (default S_2):\n"

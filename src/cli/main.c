@@ -21,7 +21,7 @@
 #endif
 
 static const char usage[] =
-    "adams " ADAMS_VERSION_STRING " -- the Adams E2 page: Ext over the mod 2 Steenrod algebra\n"
+    "adams " ADAMS_VERSION_STRING " -- the Adams E2 page: Ext over the Steenrod algebra (p = 2 and odd p)\n"
     "\n"
     "Usage: adams <command> [options]\n"
     "\n"
