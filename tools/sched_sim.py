@@ -1,31 +1,106 @@
 #!/usr/bin/env python3
-"""Simulates the wavefront scheduler on a step trace (ADAMS_LOG=step).
+"""Simulates the pool on a trace: bidegree steps and the chunks of their sections.
 
-Reads 'event=step s=.. t=.. ms=..' lines, rebuilds the dependency graph of the
-engine (Nassau: (s,t-1), (s-1,t-1), and (0,t) for row 1; classical:
-(s,t-1), (s-1,t)), and list-schedules it on P workers with the scheduler's
-priority (lowest t, then s).  Prints, per P, the makespan, the speedup, the
-average busy workers, and the critical path (the longest chain of step times).
+Reads 'event=step s=.. t=.. ms=..' lines (ADAMS_LOG=step) and, if present,
+'event=chunk s=.. t=.. section=.. chunk=.. chunks=.. at=.. ms=..' lines
+(ADAMS_LOG=chunk, one per chunk of a parallel section).  It rebuilds the
+dependency graph of the engine (Nassau, relaxed: (s,t-1), (s-1,t-1), and (0,t)
+for row 1; classical, strict: (s,t-1), (s-1,t)) and simulates P workers the way
+sq_pool does:
+
+  * a step is a sequence of phases: serial parts (run by the step's worker) and
+    sections (its chunks, with their measured times).  The serial part is the
+    step's time less the wall time its sections spanned; the measured gaps
+    between sections stay between them, the rest comes first;
+  * an idle worker takes a chunk of an open section first (the newest section
+    first, as the pool's open list), else the ready step with the lowest t,
+    then s (the scheduler's priority);
+  * a step's worker runs chunks of its own section only, then waits for the
+    section's last chunk before going on.
+
+Without chunk events every step is one serial phase (the bidegree-only model).
+
+The code splits a section by the pool size (2P or 4P chunks), so a trace
+recorded on few threads has coarse sections.  --resplit R (R: the threads of
+the recorded run) also models each section re-split for P workers: n P / R
+equal chunks of the section's total time (perfect balance, no overhead: an
+upper estimate of what sections give).
+Prints, per P, the makespan, the speedup over P = 1, the average busy
+workers; and the work, the critical path (serial parts plus the longest chunk
+of each section, along the longest chain) and the bound total / critical path.
 With --width FILE it also writes 'time ready running' samples for P workers.
 
-Usage: sched_sim.py TRACE [--engine nassau|classical] [--workers 1,2,16,128,1000]
-                          [--width FILE --width-workers P]
+Usage: sched_sim.py TRACE [--engine nassau|classical] [--workers 1,2,16,64,128]
+                          [--measured SECONDS] [--width FILE --width-workers P]
 """
 import argparse
 import heapq
 import re
 import sys
+from collections import defaultdict
+
+STEP = re.compile(r"event=step s=(\d+) t=(\d+) .*ms=([\d.]+)")
+CHUNK = re.compile(r"event=chunk s=(-?\d+) t=(-?\d+) section=(\d+) chunk=(\d+) chunks=(\d+) "
+                   r"at=([\d.]+) ms=([\d.]+)")
 
 
 def load(path):
+    """Returns ({(s, t): ms}, {section id: ((s, t), [(chunk, at, ms)])})."""
     steps = {}
-    pat = re.compile(r"event=step s=(\d+) t=(\d+) .*ms=([\d.]+)")
+    secs = {}
     with open(path) as f:
         for line in f:
-            m = pat.search(line)
+            m = STEP.search(line)
             if m:
                 steps[(int(m.group(1)), int(m.group(2)))] = float(m.group(3))
-    return steps
+                continue
+            m = CHUNK.search(line)
+            if m:
+                sid = int(m.group(3))
+                key = (int(m.group(1)), int(m.group(2)))
+                secs.setdefault(sid, (key, []))[1].append(
+                    (int(m.group(4)), float(m.group(6)), float(m.group(7))))
+    return steps, secs
+
+
+def build_phases(steps, secs):
+    """{(s, t): [('serial', ms) | ('section', [chunk ms])]}, and the chunk
+    time outside any traced step (not modelled)."""
+    by_step = defaultdict(list)
+    outside = 0.0
+    for sid, (key, chunks) in secs.items():
+        if key not in steps:
+            outside += sum(c[2] for c in chunks)
+            continue
+        start = min(c[1] for c in chunks)
+        end = max(c[1] + c[2] for c in chunks)
+        by_step[key].append((start, end, sid, [c[2] for c in sorted(chunks)]))
+    phases = {}
+    for k, ms in steps.items():
+        lst = sorted(by_step.get(k, []))
+        if not lst:
+            phases[k] = [("serial", ms)]
+            continue
+        gaps, prev = [], None
+        for start, end, _, _ in lst:
+            gaps.append(0.0 if prev is None else max(0.0, start - prev))
+            prev = max(end, prev or end)
+        spanned = sum(e - s for s, e, _, _ in lst) + sum(gaps)
+        ph = [("serial", max(0.0, ms - spanned))]
+        for gap, (_, _, _, chunks) in zip(gaps, lst):
+            if gap > 0:
+                ph.append(("serial", gap))
+            ph.append(("section", chunks))
+        phases[k] = ph
+    return phases, outside
+
+
+def work(ph):
+    return sum(v if k == "serial" else sum(v) for k, v in ph)
+
+
+def span(ph):
+    return sum(v if k == "serial" else max(v) for k, v in ph)
 
 
 def preds(s, t, engine, steps):
@@ -37,44 +112,133 @@ def preds(s, t, engine, steps):
     return [p for p in cand if p in steps]
 
 
-def simulate(steps, engine, workers, width_out=None):
-    succ = {k: [] for k in steps}
+class Section:
+    __slots__ = ("chunks", "claimed", "finished", "owner", "key")
+
+    def __init__(self, chunks, owner, key):
+        self.chunks, self.claimed, self.finished = chunks, 0, 0
+        self.owner, self.key = owner, key
+
+
+def resplit(phases, factor):
+    """Each section of n chunks becomes max(n, round(n * factor)) equal chunks."""
+    out = {}
+    for k, ph in phases.items():
+        new = []
+        for kind, v in ph:
+            if kind == "section":
+                n = max(len(v), round(len(v) * factor))
+                new.append((kind, [sum(v) / n] * n))
+            else:
+                new.append((kind, v))
+        out[k] = new
+    return out
+
+
+def simulate(phases, engine, workers, width_out=None):
+    succ = {k: [] for k in phases}
     pending = {}
-    for k in steps:
-        ps = preds(k[0], k[1], engine, steps)
+    for k in phases:
+        ps = preds(k[0], k[1], engine, phases)
         pending[k] = len(ps)
         for p in ps:
             succ[p].append(k)
-    ready = [(k[1], k[0]) for k in steps if pending[k] == 0]
+    ready = [(k[1], k[0]) for k in phases if pending[k] == 0]
     heapq.heapify(ready)
-    running = []  # (finish, key)
-    now = 0.0
-    busy = 0.0
-    free = workers
+    phase = {}            # step -> index of its current phase
+    state = [None] * workers  # None idle; ('serial', key); ('chunk', sec); ('wait', sec)
+    idle = list(range(workers - 1, -1, -1))
+    opened = []           # open sections with unclaimed chunks, newest last
+    events = []           # (time, seq, worker)
+    seq = 0
+    now = busy = 0.0
+    running = 0           # steps started and not finished
     samples = []
-    while ready or running:
-        while ready and free > 0:
-            t, s = heapq.heappop(ready)
-            heapq.heappush(running, (now + steps[(s, t)], (s, t)))
-            busy += steps[(s, t)]
-            free -= 1
+
+    def push(w, dt):
+        nonlocal seq, busy
+        heapq.heappush(events, (now + dt, seq, w))
+        seq += 1
+        busy += dt
+
+    def claim(w, sec):
+        i = sec.claimed
+        sec.claimed += 1
+        if sec.claimed == len(sec.chunks):
+            opened.remove(sec)
+        state[w] = ("chunk", sec)
+        push(w, sec.chunks[i])
+
+    def advance(w, key):
+        """Worker w runs step key from its current phase on."""
+        nonlocal running
+        while True:
+            i = phase[key]
+            if i == len(phases[key]):
+                running -= 1
+                for q in succ[key]:
+                    pending[q] -= 1
+                    if pending[q] == 0:
+                        heapq.heappush(ready, (q[1], q[0]))
+                state[w] = None
+                idle.append(w)
+                return
+            kind, v = phases[key][i]
+            if kind == "serial":
+                if v <= 0:
+                    phase[key] = i + 1
+                    continue
+                state[w] = ("serial", key)
+                push(w, v)
+                return
+            sec = Section(v, w, key)
+            opened.append(sec)
+            claim(w, sec)
+            return
+
+    def dispatch():
+        nonlocal running
+        while idle and (opened or ready):
+            w = idle.pop()
+            if opened:
+                claim(w, opened[-1])
+            else:
+                t, s = heapq.heappop(ready)
+                phase[(s, t)] = 0
+                running += 1
+                advance(w, (s, t))
+
+    dispatch()
+    while events:
         if width_out is not None:
-            samples.append((now, len(ready), len(running)))
-        fin, k = heapq.heappop(running)
-        now = fin
-        free += 1
-        for q in succ[k]:
-            pending[q] -= 1
-            if pending[q] == 0:
-                heapq.heappush(ready, (q[1], q[0]))
+            samples.append((now, len(ready), running))
+        now, _, w = heapq.heappop(events)
+        st = state[w]
+        if st[0] == "serial":
+            phase[st[1]] += 1
+            advance(w, st[1])
+        else:
+            sec = st[1]
+            sec.finished += 1
+            if w != sec.owner:
+                state[w] = None
+                idle.append(w)
+            elif sec.claimed < len(sec.chunks):
+                claim(w, sec)
+            else:
+                state[w] = ("wait", sec)
+            if sec.finished == len(sec.chunks):
+                phase[sec.key] += 1
+                advance(sec.owner, sec.key)
+        dispatch()
     return now, busy, samples
 
 
-def critical_path(steps, engine):
+def critical_path(phases, engine):
     best = {}
-    for k in sorted(steps, key=lambda k: (k[1], k[0])):
-        ps = preds(k[0], k[1], engine, steps)
-        best[k] = steps[k] + max((best[p] for p in ps), default=0.0)
+    for k in sorted(phases, key=lambda k: (k[1], k[0])):
+        ps = preds(k[0], k[1], engine, phases)
+        best[k] = span(phases[k]) + max((best[p] for p in ps), default=0.0)
     return max(best.values())
 
 
@@ -82,23 +246,52 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("trace")
     ap.add_argument("--engine", default="nassau")
-    ap.add_argument("--workers", default="1,2,4,16,128,1000")
+    ap.add_argument("--workers", default="1,2,16,64,128")
+    ap.add_argument("--measured", type=float,
+                    help="measured wall seconds of the traced run, compared with the model "
+                         "at --measured-workers")
+    ap.add_argument("--measured-workers", type=int, default=2)
+    ap.add_argument("--no-chunks", action="store_true", help="ignore chunk events")
+    ap.add_argument("--resplit", type=int, metavar="R",
+                    help="also model sections re-split for P workers (R: recorded threads)")
     ap.add_argument("--width")
     ap.add_argument("--width-workers", type=int, default=16)
     a = ap.parse_args()
-    steps = load(a.trace)
+    steps, secs = load(a.trace)
     if not steps:
         sys.exit("no step events in " + a.trace)
-    total = sum(steps.values())
-    cp = critical_path(steps, a.engine)
-    print(f"steps {len(steps)}  total {total/1e3:.2f} s  critical path {cp/1e3:.2f} s  "
-          f"max speedup {total/cp:.1f}")
-    print("workers\tmakespan_s\tspeedup\tavg_busy")
-    for p in [int(x) for x in a.workers.split(",")]:
-        span, busy, _ = simulate(steps, a.engine, p)
-        print(f"{p}\t{span/1e3:.2f}\t{total/span:.2f}\t{busy/span:.2f}")
+    if a.no_chunks:
+        secs = {}
+    phases, outside = build_phases(steps, secs)
+    total = sum(work(ph) for ph in phases.values())
+    nchunks = sum(len(v) for ph in phases.values() for k, v in ph if k == "section")
+    chunk_ms = sum(sum(v) for ph in phases.values() for k, v in ph if k == "section")
+    cp = critical_path(phases, a.engine)
+    print(f"steps {len(steps)}  sections {len(secs)}  chunks {nchunks} ({chunk_ms/1e3:.2f} s, "
+          f"{100*chunk_ms/total:.0f}% of the work)  chunk time outside steps {outside/1e3:.2f} s")
+    print(f"work {total/1e3:.2f} s  critical path {cp/1e3:.2f} s  bound {total/cp:.1f}x")
+    print("workers\tmakespan_s\tspeedup\tavg_busy" +
+          ("\tresplit_s\tresplit_speedup\tresplit_cp_s" if a.resplit else ""))
+    spans = {}
+    t1 = None
+    for p in sorted({int(x) for x in a.workers.split(",")} | {1}):
+        sp, busy, _ = simulate(phases, a.engine, p)
+        spans[p] = sp
+        t1 = t1 or sp
+        if str(p) in a.workers.split(","):
+            line = f"{p}\t{sp/1e3:.2f}\t{t1/sp:.2f}\t{busy/sp:.2f}"
+            if a.resplit:
+                rp = resplit(phases, p / a.resplit)
+                rsp = simulate(rp, a.engine, p)[0]
+                line += f"\t{rsp/1e3:.2f}\t{t1/rsp:.2f}\t{critical_path(rp, a.engine)/1e3:.2f}"
+            print(line)
+    if a.measured:
+        p = a.measured_workers
+        sp = spans.get(p) or simulate(phases, a.engine, p)[0]
+        print(f"model at {p} workers {sp/1e3:.2f} s, measured {a.measured:.2f} s: "
+              f"{100*(sp/1e3 - a.measured)/a.measured:+.1f}%")
     if a.width:
-        _, _, samples = simulate(steps, a.engine, a.width_workers, width_out=True)
+        _, _, samples = simulate(phases, a.engine, a.width_workers, width_out=True)
         with open(a.width, "w") as f:
             f.write("time_ms\tready\trunning\n")
             for s in samples:

@@ -13,12 +13,16 @@
 #include <pthread.h>
 
 #include "sq_core.h"
+#include "sq_trace.h"
 
 typedef struct section {
     struct section *next_open;
     int64_t n, claimed, finished;
     void (*fn)(void *ctx, int64_t i);
     void *ctx;
+    int64_t trace_id;        /* event=chunk section id; 0: not traced */
+    int32_t trace_s, trace_t; /* the issuing step's bidegree */
+    int64_t trace_sig;
 } section_t;
 
 struct sq_pool {
@@ -57,13 +61,47 @@ static section_t *claim_any(sq_pool_t *p, int64_t *i)
     return NULL;
 }
 
+/* Opens tracing of a section: when event=chunk is on, gives it an id and
+ * the issuing thread's step context. */
+static void trace_open(section_t *s)
+{
+    if (SQ_LIKELY(!sq_trace_on(SQ_TRACE_CHUNK)))
+        return;
+    s->trace_id = sq_trace_next_section();
+    sq_trace_get_context(&s->trace_s, &s->trace_t, &s->trace_sig);
+}
+
+/* Runs chunk i of a traced section under the issuing step's context (so
+ * that its rr events name that step) and emits its event=chunk line. */
+static double run_traced(section_t *s, int64_t i)
+{
+    int32_t cs, ct;
+    int64_t csig;
+    sq_trace_get_context(&cs, &ct, &csig);
+    sq_trace_set_context(s->trace_s, s->trace_t, s->trace_sig);
+    double t0 = sq_wtime();
+    s->fn(s->ctx, i);
+    double dt = sq_wtime() - t0;
+    sq_trace_set_context(cs, ct, csig);
+    sq_trace_emit("event=chunk s=%d t=%d section=%lld chunk=%lld chunks=%lld at=%.3f ms=%.3f "
+                  "thread=%d",
+                  (int)s->trace_s, (int)s->trace_t, (long long)s->trace_id, (long long)i,
+                  (long long)s->n, 1e3 * t0, 1e3 * dt, sq_pool_thread_index());
+    return dt;
+}
+
 /* Runs one chunk with the lock released; lock held on entry and exit. */
 static void run_chunk(sq_pool_t *p, section_t *s, int64_t i)
 {
     pthread_mutex_unlock(&p->lock);
-    double t0 = sq_wtime();
-    s->fn(s->ctx, i);
-    double dt = sq_wtime() - t0;
+    double dt;
+    if (SQ_UNLIKELY(s->trace_id != 0)) {
+        dt = run_traced(s, i);
+    } else {
+        double t0 = sq_wtime();
+        s->fn(s->ctx, i);
+        dt = sq_wtime() - t0;
+    }
     pthread_mutex_lock(&p->lock);
     p->busy += dt;
     if (++s->finished == s->n)
@@ -218,12 +256,17 @@ void sq_pool_parallel_for(sq_pool_t *p, int64_t n, void (*fn)(void *ctx, int64_t
 {
     if (n <= 0)
         return;
+    section_t s = {NULL, n, 0, 0, fn, ctx, 0, -1, -1, -1};
+    trace_open(&s);
     if (!p || p->nthreads == 1 || n == 1) {
-        for (int64_t i = 0; i < n; i++)
-            fn(ctx, i);
+        if (SQ_UNLIKELY(s.trace_id != 0))
+            for (int64_t i = 0; i < n; i++)
+                run_traced(&s, i);
+        else
+            for (int64_t i = 0; i < n; i++)
+                fn(ctx, i);
         return;
     }
-    section_t s = {NULL, n, 0, 0, fn, ctx};
     pthread_mutex_lock(&p->lock);
     s.next_open = p->open;
     p->open = &s;

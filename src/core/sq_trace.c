@@ -34,8 +34,11 @@ static int parse_mask(const char *v)
             mask |= SQ_TRACE_STEP;
         else if (strcmp(tok, "rr") == 0)
             mask |= SQ_TRACE_RR;
+        else if (strcmp(tok, "chunk") == 0)
+            mask |= SQ_TRACE_CHUNK;
         else
-            fprintf(stderr, "adams: warning: ADAMS_LOG: unknown event '%s' (known: step, rr, all)\n",
+            fprintf(stderr,
+                    "adams: warning: ADAMS_LOG: unknown event '%s' (known: step, rr, chunk, all)\n",
                     tok);
     }
     return mask;
@@ -98,4 +101,10 @@ void sq_trace_get_context(int32_t *s, int32_t *t, int64_t *sig)
     *s = ctx_s;
     *t = ctx_t;
     *sig = ctx_sig;
+}
+
+int64_t sq_trace_next_section(void)
+{
+    static int64_t next_section;
+    return __atomic_add_fetch(&next_section, 1, __ATOMIC_RELAXED);
 }

@@ -2,13 +2,16 @@
  * sq_trace.h -- structured trace events: one "key=value ..." line per event.
  *
  * ADAMS_LOG selects the events: a comma-separated list of keys ("step",
- * "rr") or "all".  Lines go to stderr, or to the file named by
+ * "rr", "chunk") or "all".  Lines go to stderr, or to the file named by
  * ADAMS_LOG_FILE (appended).  Each line is written with a single write(2),
  * so lines from many threads never interleave.  When ADAMS_LOG is unset the
  * cost is one load of a global flag per potential event.
  *
  * Events carry the bidegree (and signature) of the step that issued them:
- * a step sets its thread's context with sq_trace_set_context.
+ * a step sets its thread's context with sq_trace_set_context.  "chunk"
+ * events (sq_pool.c) carry the context of the thread that opened the
+ * section, whichever thread runs the chunk:
+ *   event=chunk s= t= section=ID chunk=I chunks=N at=START_MS ms=MS thread=K
  */
 #ifndef SQ_TRACE_H
 #define SQ_TRACE_H
@@ -23,7 +26,8 @@ extern "C" {
 
 enum {
     SQ_TRACE_STEP = 1, /* one event per bidegree step */
-    SQ_TRACE_RR = 2    /* one event per row reduction with min(rows, cols) >= 1024 */
+    SQ_TRACE_RR = 2,   /* one event per row reduction with min(rows, cols) >= 1024 */
+    SQ_TRACE_CHUNK = 4 /* one event per chunk of a parallel section (sq_pool_parallel_for) */
 };
 
 /* Bit mask of enabled events (read from the environment once). */
@@ -52,6 +56,9 @@ void sq_trace_emit(const char *fmt, ...) SQ_PRINTF(1, 2);
  * (-1 when the step is not working on a signature). */
 void sq_trace_set_context(int32_t s, int32_t t, int64_t sig);
 void sq_trace_get_context(int32_t *s, int32_t *t, int64_t *sig);
+
+/* A fresh section id for event=chunk (a per-process counter from 1). */
+int64_t sq_trace_next_section(void);
 
 #ifdef __cplusplus
 }

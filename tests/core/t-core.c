@@ -156,3 +156,70 @@ TEST(core_mem_available)
     ASSERT(m > 1e6);
     ASSERT(m < 1e15);
 }
+
+static void chunk_touch(void *ctx, int64_t i)
+{
+    __atomic_add_fetch((int64_t *)ctx, i + 1, __ATOMIC_RELAXED);
+}
+
+TEST(core_trace_chunk_event_to_file)
+{
+    char path[] = "/tmp/adams-trace-XXXXXX";
+    int fd = mkstemp(path);
+    ASSERT(fd >= 0);
+    close(fd);
+    setenv("ADAMS_LOG", "chunk", 1);
+    setenv("ADAMS_LOG_FILE", path, 1);
+    sq_trace_reset();
+    ASSERT(sq_trace_on(SQ_TRACE_CHUNK));
+    ASSERT(!sq_trace_on(SQ_TRACE_STEP));
+    sq_pool_t *p = sq_pool_new(2);
+    int64_t sum = 0;
+    sq_trace_set_context(5, 41, -1);
+    sq_pool_parallel_for(p, 7, chunk_touch, &sum);  /* 7 lines, one section */
+    sq_pool_parallel_for(NULL, 3, chunk_touch, &sum); /* serial: 3 lines, another */
+    sq_trace_set_context(-1, -1, -1);
+    sq_pool_free(p);
+    ASSERT_EQ(sum, 28 + 6);
+    char *log = sq_test_slurp(path);
+    ASSERT_EQ(sq_test_count_lines(log), 10);
+    int seen[2][7] = {{0}};
+    long long first = -1;
+    for (char *line = log; *line;) {
+        char *nl = strchr(line, '\n');
+        ASSERT(nl != NULL);
+        *nl = 0;
+        int s, t, thread;
+        long long sec, chunk, chunks;
+        double at, ms;
+        int used = 0;
+        ASSERT_EQ(sscanf(line,
+                         "event=chunk s=%d t=%d section=%lld chunk=%lld chunks=%lld at=%lf ms=%lf "
+                         "thread=%d%n",
+                         &s, &t, &sec, &chunk, &chunks, &at, &ms, &thread, &used),
+                  8);
+        ASSERT_EQ((long long)used, (long long)strlen(line));
+        ASSERT_EQ(s, 5);
+        ASSERT_EQ(t, 41);
+        ASSERT(ms >= 0);
+        ASSERT(thread == 0 || thread == 1);
+        if (first < 0)
+            first = sec;
+        int k = sec == first ? 0 : 1;
+        ASSERT(k == 1 ? sec > first : 1);
+        ASSERT_EQ(chunks, k == 0 ? 7 : 3);
+        ASSERT(chunk >= 0 && chunk < chunks);
+        seen[k][chunk]++;
+        line = nl + 1;
+    }
+    for (int i = 0; i < 7; i++)
+        ASSERT_EQ(seen[0][i], 1);
+    for (int i = 0; i < 3; i++)
+        ASSERT_EQ(seen[1][i], 1);
+    sq_free(log);
+    unsetenv("ADAMS_LOG");
+    unsetenv("ADAMS_LOG_FILE");
+    sq_trace_reset();
+    ASSERT(!sq_trace_on(SQ_TRACE_CHUNK));
+    unlink(path);
+}
