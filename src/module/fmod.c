@@ -20,7 +20,8 @@
  * Readers never look above the degrees their step depends on.
  */
 struct fmod {
-    const milnor_t *A;
+    const void *alg;                          /* the algebra (a milnor_t for fmod_new) */
+    int64_t (*dim)(const void *alg, int32_t); /* its dimension in a degree */
     int32_t min_deg, max_deg;
     _Atomic int32_t through;  /* highest degree set */
     int64_t *ngens;           /* per degree */
@@ -28,11 +29,18 @@ struct fmod {
     _Atomic int64_t total;
 };
 
-fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
+static int64_t milnor_dim_of(const void *A, int32_t deg)
 {
-    SQ_CHECK(max_deg >= min_deg - 1, "fmod_new: bad degree range");
+    return milnor_dim((const milnor_t *)A, deg);
+}
+
+fmod_t *fmod_new_with_dims(const void *alg, int64_t (*dim)(const void *alg, int32_t deg),
+                           int32_t min_deg, int32_t max_deg)
+{
+    SQ_CHECK(max_deg >= min_deg - 1, "fmod_new_with_dims: bad degree range");
     fmod_t *F = sq_calloc(1, sizeof *F);
-    F->A = A;
+    F->alg = alg;
+    F->dim = dim;
     F->min_deg = min_deg;
     F->max_deg = max_deg;
     atomic_init(&F->through, min_deg - 1);
@@ -41,6 +49,11 @@ fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
     F->ngens = sq_calloc(span + 1, sizeof *F->ngens);
     F->first = sq_calloc(span + 1, sizeof *F->first);
     return F;
+}
+
+fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
+{
+    return fmod_new_with_dims(A, milnor_dim_of, min_deg, max_deg);
 }
 
 void fmod_free(fmod_t *F)
@@ -54,7 +67,12 @@ void fmod_free(fmod_t *F)
 
 const milnor_t *fmod_algebra(const fmod_t *F)
 {
-    return F->A;
+    return F->dim == milnor_dim_of ? (const milnor_t *)F->alg : NULL;
+}
+
+const void *fmod_algebra_data(const fmod_t *F)
+{
+    return F->alg;
 }
 
 int32_t fmod_min_degree(const fmod_t *F)
@@ -142,7 +160,7 @@ int64_t fmod_dim_below(const fmod_t *F, int32_t t, int32_t bound)
     for (int32_t d = F->min_deg; d <= top; d++) {
         int64_t n = F->ngens[d - F->min_deg];
         if (n)
-            dim += n * milnor_dim(F->A, t - d);
+            dim += n * F->dim(F->alg, t - d);
     }
     return dim;
 }
@@ -154,5 +172,5 @@ int64_t fmod_dim(const fmod_t *F, int32_t t)
 
 int64_t fmod_block_offset(const fmod_t *F, int32_t t, int32_t deg, int64_t i)
 {
-    return fmod_dim_below(F, t, deg) + i * milnor_dim(F->A, t - deg);
+    return fmod_dim_below(F, t, deg) + i * F->dim(F->alg, t - deg);
 }

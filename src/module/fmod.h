@@ -28,10 +28,19 @@ typedef struct fmod fmod_t;
 /* New free module over A (borrowed; must outlive F) with no generators;
  * generator degrees will lie in [min_deg, max_deg]. */
 fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg);
+/* The same over any graded algebra whose dimension in degree deg is
+ * dim(alg, deg) (0 outside its range): the free modules of the odd-prime
+ * engine (pfmod.h) are these.  alg is borrowed; fmod_algebra then returns
+ * NULL and fmod_algebra_data returns alg. */
+fmod_t *fmod_new_with_dims(const void *alg, int64_t (*dim)(const void *alg, int32_t deg),
+                           int32_t min_deg, int32_t max_deg);
 /* Frees F; NULL is a no-op. */
 void fmod_free(fmod_t *F);
 
+/* The Milnor algebra of an fmod_new module (NULL for fmod_new_with_dims). */
 const milnor_t *fmod_algebra(const fmod_t *F);
+/* The algebra given at creation, whatever its type. */
+const void *fmod_algebra_data(const fmod_t *F);
 int32_t fmod_min_degree(const fmod_t *F);
 int32_t fmod_max_degree(const fmod_t *F);
 /* Highest degree whose generators have been set (min_deg - 1 if none). */

@@ -19,48 +19,79 @@
 
 #include <stdint.h>
 
+#include "fmod.h"
 #include "pmilnor.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct pfmod pfmod_t;
+/* The storage is fmod.h's (fmod_new_with_dims with the odd-prime algebra's
+ * dimensions); these names keep the odd-prime code's types apart. */
+typedef struct fmod pfmod_t;
 
 /* New free module over A (borrowed; must outlive F) with no generators;
  * generator degrees will lie in [min_deg, max_deg]. */
 pfmod_t *pfmod_new(const pmilnor_t *A, int32_t min_deg, int32_t max_deg);
-/* Frees F; NULL is a no-op. */
-void pfmod_free(pfmod_t *F);
 
-const pmilnor_t *pfmod_algebra(const pfmod_t *F);
-int32_t pfmod_min_degree(const pfmod_t *F);
-int32_t pfmod_max_degree(const pfmod_t *F);
-/* Highest degree whose generators have been set (min_deg - 1 if none);
- * acquire load, so a reader that sees a degree sees its generators. */
-int32_t pfmod_gens_through(const pfmod_t *F);
-/* min(bound - 1, pfmod_gens_through(F)), reading the published degree once. */
-int32_t pfmod_top_below(const pfmod_t *F, int32_t bound);
+static inline const pmilnor_t *pfmod_algebra(const pfmod_t *F)
+{
+    return (const pmilnor_t *)fmod_algebra_data(F);
+}
 
-/* Declares the count >= 0 generators of degree deg > pfmod_gens_through(F)
- * (skipped degrees get none) and publishes the degree.  Returns the global
- * index of the first new generator. */
-int64_t pfmod_set_gens(pfmod_t *F, int32_t deg, int64_t count);
-/* Number of generators of degree deg (0 if not set or out of range). */
-int64_t pfmod_num_gens(const pfmod_t *F, int32_t deg);
-/* Global index of generator i of degree deg. */
-int64_t pfmod_gen_global(const pfmod_t *F, int32_t deg, int64_t i);
-/* Total number of generators set so far. */
-int64_t pfmod_total_gens(const pfmod_t *F);
-/* Degree of the generator with global index g. */
-int32_t pfmod_gen_degree(const pfmod_t *F, int64_t g);
-
-/* Dimension in degree t of the part spanned by generators of degree < bound. */
-int64_t pfmod_dim_below(const pfmod_t *F, int32_t t, int32_t bound);
-/* Full dimension in degree t (all generators set so far). */
-int64_t pfmod_dim(const pfmod_t *F, int32_t t);
-/* Offset in the degree-t basis of the block of generator i of degree deg. */
-int64_t pfmod_block_offset(const pfmod_t *F, int32_t t, int32_t deg, int64_t i);
+/* The rest as in fmod.h. */
+static inline void pfmod_free(pfmod_t *F)
+{
+    fmod_free(F);
+}
+static inline int32_t pfmod_min_degree(const pfmod_t *F)
+{
+    return fmod_min_degree(F);
+}
+static inline int32_t pfmod_max_degree(const pfmod_t *F)
+{
+    return fmod_max_degree(F);
+}
+static inline int32_t pfmod_gens_through(const pfmod_t *F)
+{
+    return fmod_gens_through(F);
+}
+static inline int32_t pfmod_top_below(const pfmod_t *F, int32_t bound)
+{
+    return fmod_top_below(F, bound);
+}
+static inline int64_t pfmod_set_gens(pfmod_t *F, int32_t deg, int64_t count)
+{
+    return fmod_set_gens(F, deg, count);
+}
+static inline int64_t pfmod_num_gens(const pfmod_t *F, int32_t deg)
+{
+    return fmod_num_gens(F, deg);
+}
+static inline int64_t pfmod_gen_global(const pfmod_t *F, int32_t deg, int64_t i)
+{
+    return fmod_gen_global(F, deg, i);
+}
+static inline int64_t pfmod_total_gens(const pfmod_t *F)
+{
+    return fmod_total_gens(F);
+}
+static inline int32_t pfmod_gen_degree(const pfmod_t *F, int64_t g)
+{
+    return fmod_gen_degree(F, g);
+}
+static inline int64_t pfmod_dim_below(const pfmod_t *F, int32_t t, int32_t bound)
+{
+    return fmod_dim_below(F, t, bound);
+}
+static inline int64_t pfmod_dim(const pfmod_t *F, int32_t t)
+{
+    return fmod_dim(F, t);
+}
+static inline int64_t pfmod_block_offset(const pfmod_t *F, int32_t t, int32_t deg, int64_t i)
+{
+    return fmod_block_offset(F, t, deg, i);
+}
 
 #ifdef __cplusplus
 }
