@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "modspec_internal.h"
 #include "presol.h"
 #include "presol_cofiber.h"
 #include "sq_chart.h"
@@ -141,49 +142,6 @@ static void warn(ps_t *S, size_t pos, const char *fmt, ...)
         fprintf(S->warn, "%s: warning: %s\n", S->file, msg);
 }
 
-static const char *type_name(const json_t *v)
-{
-    switch (json_typeof(v)) {
-    case JSON_OBJECT:
-        return "an object";
-    case JSON_ARRAY:
-        return "an array";
-    case JSON_STRING:
-        return "a string";
-    case JSON_INTEGER:
-        return "an integer";
-    case JSON_REAL:
-        return "a real number";
-    case JSON_TRUE:
-    case JSON_FALSE:
-        return "a boolean";
-    default:
-        return "null";
-    }
-}
-
-static int edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 40 || m > 40)
-        return 99;
-    int d[41][41];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c)
-                c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c)
-                c = d[i][j - 1] + 1;
-            d[i][j] = c;
-        }
-    return d[n][m];
-}
-
 /* ---- The keys ------------------------------------------------------------------ */
 
 typedef enum { K_READ, K_CHECKED, K_OTHER_KIND, K_DESCRIBE } key_role_t;
@@ -233,7 +191,7 @@ static void warn_unknown(ps_t *S, const char *key, const char *const *list, cons
         const char *cand = list ? list[i] : key_table[i].key;
         if (!cand)
             break;
-        int d = edit_distance(key, cand);
+        int d = spec_edit_distance(key, strlen(key), cand, strlen(cand));
         if (d < bestd && (size_t)d < strlen(cand)) {
             bestd = d;
             best = cand;
@@ -335,7 +293,7 @@ static int load_root(ps_t *S, json_t **root)
     if (!json_is_object(*root)) {
         int rc = fail(S, SQ_E_INVAL, NOPOS,
                       "the top level must be an object {\"gens\": ..., \"actions\": ...}, not %s",
-                      type_name(*root));
+                      spec_type_name(*root));
         json_decref(*root);
         *root = NULL;
         return rc;
@@ -353,7 +311,7 @@ static int read_prime(ps_t *S, json_t *root, uint32_t *p)
     size_t pos = key_pos(S, "p", 0);
     if (!json_is_integer(v) || json_integer_value(v) < 2 || json_integer_value(v) > 100000)
         return fail(S, SQ_E_INVAL, pos, "\"p\" must be a prime number, not %s",
-                    json_is_integer(v) ? "this integer" : type_name(v));
+                    json_is_integer(v) ? "this integer" : spec_type_name(v));
     *p = (uint32_t)json_integer_value(v);
     return 0;
 }
@@ -498,7 +456,7 @@ static const char *closest(const gen_t *g, int64_t ng, const char *s)
     const char *best = NULL;
     int bestd = 3;
     for (int64_t i = 0; i < ng; i++) {
-        int d = edit_distance(s, g[i].name);
+        int d = spec_edit_distance(s, strlen(s), g[i].name, strlen(g[i].name));
         if (d < bestd) {
             bestd = d;
             best = g[i].name;
@@ -528,9 +486,9 @@ typedef struct {
     int cofiber;
     int32_t cof_s, cof_t;
     int64_t cof_idx;
-} spec_t;
+} pspec_t;
 
-static int read_header(ps_t *S, json_t *root, spec_t *P)
+static int read_header(ps_t *S, json_t *root, pspec_t *P)
 {
     int rc = read_prime(S, root, &P->p);
     if (rc)
@@ -549,7 +507,7 @@ static int read_header(ps_t *S, json_t *root, spec_t *P)
     if (ty) {
         size_t pos = key_pos(S, "type", 0);
         if (!json_is_string(ty))
-            return fail(S, SQ_E_INVAL, pos, "\"type\" must be a string, not %s", type_name(ty));
+            return fail(S, SQ_E_INVAL, pos, "\"type\" must be a string, not %s", spec_type_name(ty));
         const char *t = json_string_value(ty);
         if (strcmp(t, "finitely presented module") == 0 || strcmp(t, "real projective space") == 0)
             return fail(S, SQ_E_INVAL, pos,
@@ -587,7 +545,7 @@ static int read_header(ps_t *S, json_t *root, spec_t *P)
         size_t pos = key_pos(S, "shift", 0);
         if (!json_is_integer(sh))
             return fail(S, SQ_E_INVAL, pos, "\"shift\" must be an integer, not %s",
-                        type_name(sh));
+                        spec_type_name(sh));
         json_int_t k = json_integer_value(sh);
         if (k < -SQ_PMODSPEC_MAX_DEGREE || k > SQ_PMODSPEC_MAX_DEGREE)
             return fail(S, SQ_E_RANGE, pos, "\"shift\" %lld is out of range (|shift| <= %d)",
@@ -597,7 +555,7 @@ static int read_header(ps_t *S, json_t *root, spec_t *P)
     return 0;
 }
 
-static int read_gens(ps_t *S, json_t *root, spec_t *P)
+static int read_gens(ps_t *S, json_t *root, pspec_t *P)
 {
     json_t *gens = json_object_get(root, "gens");
     if (!gens)
@@ -606,7 +564,7 @@ static int read_gens(ps_t *S, json_t *root, spec_t *P)
     size_t gpos = key_pos(S, "gens", 0);
     if (!json_is_object(gens))
         return fail(S, SQ_E_INVAL, gpos, "\"gens\" must be an object {\"name\": degree, ...}, not %s",
-                    type_name(gens));
+                    spec_type_name(gens));
     size_t n = json_object_size(gens);
     P->gens = sq_calloc(n + 1, sizeof *P->gens);
     const char *name;
@@ -620,7 +578,7 @@ static int read_gens(ps_t *S, json_t *root, spec_t *P)
         if (!json_is_integer(v))
             return fail(S, SQ_E_INVAL, pos,
                         "generator %s: the degree must be an integer, not %s", clips(S, name),
-                        type_name(v));
+                        spec_type_name(v));
         json_int_t d = json_integer_value(v);
         if (d < -SQ_PMODSPEC_MAX_DEGREE || d > SQ_PMODSPEC_MAX_DEGREE ||
             d + P->shift < -SQ_PMODSPEC_MAX_DEGREE || d + P->shift > SQ_PMODSPEC_MAX_DEGREE)
@@ -640,7 +598,7 @@ static int read_gens(ps_t *S, json_t *root, spec_t *P)
     return 0;
 }
 
-static int read_profile(ps_t *S, json_t *root, spec_t *P)
+static int read_profile(ps_t *S, json_t *root, pspec_t *P)
 {
     pmilnor_profile_full(&P->prof);
     json_t *pr = json_object_get(root, "profile");
@@ -648,7 +606,7 @@ static int read_profile(ps_t *S, json_t *root, spec_t *P)
         return 0;
     size_t pos = key_pos(S, "profile", 0);
     if (!json_is_object(pr))
-        return fail(S, SQ_E_INVAL, pos, "\"profile\" must be an object, not %s", type_name(pr));
+        return fail(S, SQ_E_INVAL, pos, "\"profile\" must be an object, not %s", spec_type_name(pr));
     static const char *const keys[] = {"truncated", "p_part", "q_part", NULL};
     const char *key;
     json_t *v;
@@ -698,7 +656,7 @@ static int read_profile(ps_t *S, json_t *root, spec_t *P)
     return 0;
 }
 
-static int read_cofiber(ps_t *S, json_t *root, spec_t *P)
+static int read_cofiber(ps_t *S, json_t *root, pspec_t *P)
 {
     json_t *c = json_object_get(root, "cofiber");
     if (!c)
@@ -707,7 +665,7 @@ static int read_cofiber(ps_t *S, json_t *root, spec_t *P)
     if (!json_is_object(c))
         return fail(S, SQ_E_INVAL, pos,
                     "\"cofiber\" must be an object {\"s\": s, \"t\": t, \"idx\": i}, not %s",
-                    type_name(c));
+                    spec_type_name(c));
     static const char *const keys[] = {"s", "t", "idx", NULL};
     json_int_t val[3];
     for (int i = 0; i < 3; i++) {
@@ -749,7 +707,7 @@ static const char *skip_ws(const char *s, const char *end)
 }
 
 /* Reads one action string into the module's generator tables. */
-static int read_action(ps_t *S, const spec_t *P, pfdmod_t *M, const pmilnor_t *A, const char *text,
+static int read_action(ps_t *S, const pspec_t *P, pfdmod_t *M, const pmilnor_t *A, const char *text,
                        size_t pos, act_t *acts, int64_t *nacts)
 {
     const char *t = clips(S, text);
@@ -932,7 +890,7 @@ static char *module_name(const char *display, int32_t shift)
     return sq_strdup(buf);
 }
 
-static int build(ps_t *S, json_t *root, spec_t *P, const char *display, pfdmod_t **out)
+static int build(ps_t *S, json_t *root, pspec_t *P, const char *display, pfdmod_t **out)
 {
     int32_t bottom = P->gens[0].deg, top = P->gens[P->ngens - 1].deg;
     int32_t span = top - bottom;
@@ -960,7 +918,7 @@ static int build(ps_t *S, json_t *root, spec_t *P, const char *display, pfdmod_t
         size_t apos = key_pos(S, "actions", 0);
         if (!json_is_array(acts)) {
             rc = fail(S, SQ_E_INVAL, apos, "\"actions\" must be a list of strings, not %s",
-                      type_name(acts));
+                      spec_type_name(acts));
             goto out;
         }
         size_t na = json_array_size(acts);
@@ -972,7 +930,7 @@ static int build(ps_t *S, json_t *root, spec_t *P, const char *display, pfdmod_t
         {
             if (!json_is_string(x)) {
                 rc = fail(S, SQ_E_INVAL, from, "\"actions\" entry %zu must be a string, not %s",
-                          i + 1, type_name(x));
+                          i + 1, spec_type_name(x));
                 break;
             }
             const char *text = json_string_value(x);
@@ -1021,7 +979,7 @@ int sq_pmodspec_load_buffer(pfdmod_t **out, const char *buf, size_t len, const c
     int rc = load_root(&S, &root);
     if (rc)
         return rc;
-    spec_t P;
+    pspec_t P;
     memset(&P, 0, sizeof P);
     P.shift = o->shift;
     if (P.shift < -SQ_PMODSPEC_MAX_DEGREE || P.shift > SQ_PMODSPEC_MAX_DEGREE) {
