@@ -224,3 +224,20 @@ int64_t f2_first_bit(const uint64_t *v, int64_t n)
     }
     return -1;
 }
+
+int f2_copy_bits(uint64_t *dst, const uint64_t *src, int64_t off, int64_t len)
+{
+    int64_t nl = f2_limbs(len), w = off >> 6, sh = off & 63;
+    int64_t last = f2_limbs(off + len); /* src limbs that may be read */
+    uint64_t any = 0;
+    for (int64_t l = 0; l < nl; l++) {
+        uint64_t x = src[w + l] >> sh;
+        if (sh && w + l + 1 < last)
+            x |= src[w + l + 1] << (64 - sh);
+        if (l == nl - 1)
+            x &= last_mask(len);
+        dst[l] = x;
+        any |= x;
+    }
+    return any != 0;
+}

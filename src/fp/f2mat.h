@@ -220,6 +220,12 @@ int64_t f2_extend_image(int64_t *rows_out, const int64_t *image_pivots, const f2
 /* Index of the first set bit among the first n bits of v, or -1. */
 int64_t f2_first_bit(const uint64_t *v, int64_t n);
 
+/* dst = bits off .. off + len - 1 of src (so bit k of dst is bit off + k of
+ * src), f2_limbs(len) limbs written, bits past len zero.  src must hold
+ * off + len bits; dst may not overlap it.  Returns 1 when a bit is set.
+ * Cost: O(len / 64) (word shifts). */
+int f2_copy_bits(uint64_t *dst, const uint64_t *src, int64_t off, int64_t len);
+
 #ifdef __cplusplus
 }
 #endif

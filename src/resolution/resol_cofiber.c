@@ -100,13 +100,7 @@ static void add_relation(rel_list_t *L, const fmod_t *T, const milnor_t *A, int3
         int64_t i = g - fmod_gen_global(T, dg, 0);
         int64_t off = fmod_block_offset(T, e, dg, i), len = milnor_dim(A, e - dg);
         uint64_t *op = sq_calloc((size_t)f2_limbs(len) + 1, sizeof *op);
-        int any = 0;
-        for (int64_t k = 0; k < len; k++)
-            if (bit(v, off + k)) {
-                op[k >> 6] |= 1ULL << (k & 63);
-                any = 1;
-            }
-        if (!any) {
+        if (!f2_copy_bits(op, v, off, len)) {
             sq_free(op);
             continue;
         }
@@ -157,13 +151,8 @@ static void add_ideal_relations(rel_list_t *L, const fmod_t *T, const milnor_t *
                 int64_t in_off = fmod_block_offset(T, t, dg, i);
                 int64_t in_len = milnor_dim(A, t - dg);
                 uint64_t *blk = sq_calloc((size_t)f2_limbs(in_len) + 1, sizeof *blk);
-                int any = 0;
-                for (int64_t b = 0; b < in_len && in_off + b < dx_bits; b++)
-                    if (bit(dx, in_off + b)) {
-                        blk[b >> 6] |= 1ULL << (b & 63);
-                        any = 1;
-                    }
-                if (any)
+                int64_t n = in_off + in_len <= dx_bits ? in_len : dx_bits - in_off;
+                if (n > 0 && f2_copy_bits(blk, dx, in_off, n))
                     milnor_mul_vec_add(A, v, fmod_block_offset(T, t + k, dg, i), k, op, t - dg,
                                        blk);
                 sq_free(blk);

@@ -194,13 +194,7 @@ static void act_add(const resol_t *T, int32_t k, int32_t eo, const uint64_t *a, 
         int64_t ih = h - fmod_gen_global(F, dh, 0);
         int64_t woff = fmod_block_offset(F, ew, dh, ih), wlen = milnor_dim(A, ew - dh);
         uint64_t *b = sq_calloc((size_t)f2_limbs(wlen) + 1, sizeof *b);
-        int any = 0;
-        for (int64_t q = 0; q < wlen; q++)
-            if (bit(w, woff + q)) {
-                b[q >> 6] |= 1ULL << (q & 63);
-                any = 1;
-            }
-        if (any) {
+        if (f2_copy_bits(b, w, woff, wlen)) {
             int64_t ooff = fmod_block_offset(F, eo, dh, ih);
             for (int64_t r = 0; r < na; r++)
                 if (bit(a, r))
@@ -232,13 +226,8 @@ static void cmap_apply(const cmap_t *C, int32_t k, int32_t e, const uint64_t *v,
         if (off >= vbits)
             continue;
         uint64_t *a = sq_calloc((size_t)f2_limbs(len) + 1, sizeof *a);
-        int nz = 0;
-        for (int64_t q = 0; q < len && off + q < vbits; q++)
-            if (bit(v, off + q)) {
-                a[q >> 6] |= 1ULL << (q & 63);
-                nz = 1;
-            }
-        if (nz)
+        int64_t n = off + len <= vbits ? len : vbits - off;
+        if (f2_copy_bits(a, v, off, n))
             act_add(C->T, k + C->tk0, e - C->t0, a, e - dg, w, out);
         sq_free(a);
     }

@@ -379,3 +379,29 @@ TEST(rref_m4ri_vs_naive_big_edges)
         f2mat_clear(&a);
     }
 }
+
+/* f2_copy_bits against a bit-by-bit copy, on every offset and length
+ * around limb boundaries. */
+TEST(f2_copy_bits_matches_naive)
+{
+    sq_rand_t *rng = sq_test_rand();
+    uint64_t src[8], dst[8], want[8];
+    for (int iter = 0; iter < 4; iter++) {
+        for (int l = 0; l < 8; l++)
+            src[l] = sq_rand_u64(rng) & (iter == 3 ? 0 : ~0ULL);
+        for (int64_t off = 0; off <= 200; off++)
+            for (int64_t len = 0; off + len <= 8 * 64; len += len < 130 ? 1 : 37) {
+                memset(want, 0, sizeof want);
+                int any = 0;
+                for (int64_t k = 0; k < len; k++)
+                    if ((src[(off + k) >> 6] >> ((off + k) & 63)) & 1) {
+                        want[k >> 6] |= 1ULL << (k & 63);
+                        any = 1;
+                    }
+                memset(dst, 0xa5, sizeof dst);
+                ASSERT_EQ(f2_copy_bits(dst, src, off, len), any);
+                for (int64_t l = 0; l < f2_limbs(len); l++)
+                    ASSERT_EQ(dst[l], want[l]);
+            }
+    }
+}
