@@ -28,7 +28,7 @@
 /* ---- The reading context ---------------------------------------------------- */
 
 typedef struct {
-    char file[CLIP + 8];   /* display name, clipped */
+    char file[SQ_MODSPEC_NAME_CLIP + 8]; /* display name, fit for a message */
     const char *text;
     size_t len;
     char *err;
@@ -269,12 +269,10 @@ static void ps_init(ps_t *S, const char *buf, size_t len, const char *display, c
                     size_t errlen, FILE *warnf)
 {
     memset(S, 0, sizeof *S);
+    /* The display name as the p = 2 loader shows it: paths up to
+     * SQ_MODSPEC_NAME_CLIP bytes, control characters as '?'. */
     const char *d = display ? display : "<module>";
-    size_t n = strlen(d);
-    size_t k = 0;
-    for (size_t i = 0; i < n && i < CLIP; i++)
-        S->file[k++] = (unsigned char)d[i] < 0x20 ? '?' : d[i];
-    S->file[k] = 0;
+    sq_modspec_printable(S->file, sizeof S->file, d, strlen(d), SQ_MODSPEC_NAME_CLIP);
     S->text = buf;
     S->len = len;
     S->err = err;

@@ -24,7 +24,9 @@
 #include <unistd.h>
 
 #include "resol.h"
+#include "pfdmod.h"
 #include "sq_modspec.h"
+#include "sq_pmodspec.h"
 #include "sq_test.h"
 
 #define SHIPPED SQ_TEST_DATA_DIR "/../../modules"
@@ -386,4 +388,19 @@ TEST(subalgebra_wide_module)
     resol_free(S);
     fdmod_free(W);
     fdmod_free(K);
+}
+
+/* The odd-prime loader names the file as the p = 2 loader does: a long
+ * path is shown whole (up to SQ_MODSPEC_NAME_CLIP bytes), not cut. */
+TEST(odd_loader_shows_long_paths)
+{
+    char name[300], err[1024];
+    memset(name, 'd', 200);
+    strcpy(name + 200, "/bad-p.json");
+    const char *json = "{\"p\": 4, \"gens\": {\"x0\": 0}}";
+    pfdmod_t *M = NULL;
+    ASSERT(sq_pmodspec_load_buffer(&M, json, strlen(json), name, NULL, err, sizeof err) != 0);
+    ASSERT(M == NULL);
+    ASSERT(strncmp(err, name, strlen(name)) == 0);
+    ASSERT(strstr(err, "\"p\" is 4, which is not a prime") != NULL);
 }
