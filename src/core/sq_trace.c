@@ -36,9 +36,11 @@ static int parse_mask(const char *v)
             mask |= SQ_TRACE_RR;
         else if (strcmp(tok, "chunk") == 0)
             mask |= SQ_TRACE_CHUNK;
+        else if (strcmp(tok, "phase") == 0)
+            mask |= SQ_TRACE_PHASE;
         else
             fprintf(stderr,
-                    "adams: warning: ADAMS_LOG: unknown event '%s' (known: step, rr, chunk, all)\n",
+                    "adams: warning: ADAMS_LOG: unknown event '%s' (known: step, rr, chunk, phase, all)\n",
                     tok);
     }
     return mask;

@@ -2,7 +2,7 @@
  * sq_trace.h -- structured trace events: one "key=value ..." line per event.
  *
  * ADAMS_LOG selects the events: a comma-separated list of keys ("step",
- * "rr", "chunk") or "all".  Lines go to stderr, or to the file named by
+ * "rr", "chunk", "phase") or "all".  Lines go to stderr, or to the file named by
  * ADAMS_LOG_FILE (appended).  Each line is written with a single write(2),
  * so lines from many threads never interleave.  When ADAMS_LOG is unset the
  * cost is one load of a global flag per potential event.
@@ -27,7 +27,8 @@ extern "C" {
 enum {
     SQ_TRACE_STEP = 1, /* one event per bidegree step */
     SQ_TRACE_RR = 2,   /* one event per row reduction with min(rows, cols) >= 1024 */
-    SQ_TRACE_CHUNK = 4 /* one event per chunk of a parallel section (sq_pool_parallel_for) */
+    SQ_TRACE_CHUNK = 4, /* one event per chunk of a parallel section (sq_pool_parallel_for) */
+    SQ_TRACE_PHASE = 8  /* one event per Nassau step: wall time of each of its phases */
 };
 
 /* Bit mask of enabled events (read from the environment once). */

@@ -105,14 +105,25 @@ void nassau_gather(uint64_t *dst, const uint64_t *src, const int64_t *cols, int6
 /* m = [rows of full restricted to the columns cols[0..ncols) | I]. */
 void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols);
 
-/* Step 3 of Nassau's step (nassau_correct.c): corrects the provisional
- * images x (rows, T's coordinates in degree t) of the new generators so
- * that their boundaries dx (rows, N's coordinates) lose every nonzero
- * signature component, signature by signature. */
 /* Frees row s's cached zero-signature blocks. */
 void nassau_zcache_clear(resol_t *R, int32_t s);
 
+/* Wall times (ms) of the corrections of one step, for event=phase: building
+ * the zero-signature blocks of lower degrees, applying d to the corrections,
+ * and the rest (finding hit signatures, translating, quasi-inverses). */
+typedef struct {
+    double zblock, apply, other;
+    int64_t sigs, kills; /* signatures visited, components killed */
+    int64_t ybits;       /* zero-signature basis elements in the corrections */
+} nassau_ctimes_t;
+
+/* Step 3 of Nassau's step (nassau_correct.c): corrects the provisional
+ * images x (rows, T's coordinates in degree t) of the new generators so
+ * that their boundaries dx (rows, N's coordinates) lose every nonzero
+ * signature component, signature by signature.  ct, if not NULL, receives
+ * the phase times. */
 void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
-                    const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx);
+                    const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx,
+                    nassau_ctimes_t *ct);
 
 #endif /* RESOL_INTERNAL_H */

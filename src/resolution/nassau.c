@@ -38,10 +38,21 @@ int64_t nassau_top_degree(const int32_t *h, int len)
     return top;
 }
 
+int64_t nassau_slope(const int32_t *h, int len)
+{
+    int64_t c = 0;
+    for (int i = 0; i < len; i++)
+        if (h[i] > 0) {
+            int64_t d = ((int64_t)1 << (h[i] - 1)) * (((int64_t)1 << (i + 1)) - 1);
+            c = d > c ? d : c;
+        }
+    return c;
+}
+
 int nassau_usable(const int32_t *h, int len, int32_t s, int32_t t, int32_t top)
 {
-    int64_t need = (((int64_t)1 << len) - 1) * ((int64_t)s + 1) + nassau_top_degree(h, len);
-    return (int64_t)t - top >= need;
+    int64_t c = nassau_slope(h, len), u = (int64_t)t - top;
+    return u >= c * (int64_t)s + 1 && u >= c * ((int64_t)s - 2) + nassau_top_degree(h, len) + 1;
 }
 
 uint32_t nassau_signature(const int32_t *h, int len, const int32_t *r, int rlen)

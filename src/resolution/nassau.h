@@ -34,6 +34,9 @@ int nassau_ladder_next(int32_t *h, int *len);
 /* Top degree of B: sum_i (2^i - 1)(2^{h_i} - 1). */
 int64_t nassau_top_degree(const int32_t *h, int len);
 
+/* max_i 2^{h_i - 1} (2^i - 1) */
+int64_t nassau_slope(const int32_t *h, int len);
+
 /* Whether profile h may be used at (s, t) for a module of top degree top:
  * t - top >= (2^len - 1)(s + 1) + top(B). */
 int nassau_usable(const int32_t *h, int len, int32_t s, int32_t t, int32_t top);

@@ -11,13 +11,20 @@
  *
  * for R0, S0 of zero signature (checked exhaustively in tests: see
  * t-nassau.c, nassau_diagonal_blocks).  So to kill the sigma-component v of
- * dx we translate v down to degree t0 (S -> S - sigma), apply the
- * quasi-inverse of the zero-signature block of d_{s-1} in degree t0, and
- * translate the preimage back up (R0 -> R0 + sigma).  Those blocks are much
- * smaller than the sigma-blocks of degree t, and one serves every sigma of
- * the same degree.  Only the few rows of the correction y are multiplied
- * out in full, to update dx += d(y) (which changes only signatures after
- * sigma).
+ * dx we translate v down to degree t0 (S -> S - sigma) and apply the
+ * quasi-inverse of the zero-signature block of d_{s-1} in degree t0: y0.
+ * The correction is y = Sq(sigma) y0, not the translate of y0 back up:
+ * d(y) = Sq(sigma) d(y0) by A-linearity, and left multiplication by
+ * Sq(sigma) is triangular with the translation on its diagonal (see
+ * kill_sigma), so d(y) has the same sigma-component v and nothing before
+ * it.  d(y0) is a sum of rows of the zero-signature block in degree t0 with
+ * all of N's columns, kept with the block when it is built; so a
+ * correction costs a few XORs of cached rows and products by the small
+ * element Sq(sigma), where multiplying y out in degree t (the old way)
+ * cost a full row of d in degree t per basis element of y, 60-75% of
+ * the whole resolution at stems 90-110 (docs/benchmarks.md).
+ * The blocks are much smaller than the sigma-blocks of degree t, and one
+ * serves every sigma of the same degree.
  */
 #include <string.h>
 
@@ -88,6 +95,7 @@ struct nassau_zblock {
     int64_t *ncol;    /* position in N at t0 -> zero-signature column, or -1 */
     f2mat_t m;
     int64_t *piv;
+    f2mat_t full;     /* d on the zero-signature rows, all of N's columns */
 };
 typedef struct nassau_zblock zblock_t;
 
@@ -99,11 +107,9 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     blocks_init(&z->Tb, T, t0, t0 + 1);
     blocks_init(&z->Nb, N, t0, t0);
     int64_t rows = class_size(&z->Tc, 0), cols = class_size(&z->Nc, 0);
-    f2mat_t full = {0};
-    f2mat_init(&full, rows, z->Nc.dim);
-    fhom_build_rows_par(R->d[s - 1], &full, 0, t0, t0 + 1, class_pos(&z->Tc, 0), rows, R->pool);
-    nassau_restrict_aug(&z->m, &full, class_pos(&z->Nc, 0), cols);
-    f2mat_clear(&full);
+    f2mat_init(&z->full, rows, z->Nc.dim);
+    fhom_build_rows_par(R->d[s - 1], &z->full, 0, t0, t0 + 1, class_pos(&z->Tc, 0), rows, R->pool);
+    nassau_restrict_aug(&z->m, &z->full, class_pos(&z->Nc, 0), cols);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
     z->ncol = sq_malloc(sq_mul_size((size_t)z->Nc.dim + 1, sizeof *z->ncol));
@@ -112,7 +118,7 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     for (int64_t j = 0; j < cols; j++)
         z->ncol[class_pos(&z->Nc, 0)[j]] = j;
     z->built = 1;
-    z->bytes = (size_t)(z->m.rows * z->m.stride) * 8 +
+    z->bytes = (size_t)(z->m.rows * z->m.stride + z->full.rows * z->full.stride) * 8 +
                (size_t)(z->Tc.dim + z->Nc.dim) * 3 * 8 + (size_t)(z->Tb.n + z->Nb.n) * 20;
 }
 
@@ -127,6 +133,7 @@ static void zblock_clear(zblock_t *z)
     sq_free(z->ncol);
     sq_free(z->piv);
     f2mat_clear(&z->m);
+    f2mat_clear(&z->full);
 }
 
 /* The signature digits of ordinal o and their degree. */
@@ -168,18 +175,6 @@ static int64_t down_column(const zblock_t *z, const blocks_t *Nbt, const milnor_
     return z->ncol[z->Nb.start[b] + k0];
 }
 
-/* The position of T in degree t that corresponds to row r of the
- * zero-signature block in degree t0. */
-static int64_t up_row(const zblock_t *z, const blocks_t *Tbt, const milnor_t *A, int32_t t0,
-                      int64_t r, const int32_t *sig, int len)
-{
-    int64_t p0 = class_pos(&z->Tc, 0)[r];
-    int64_t b = blocks_find(&z->Tb, p0);
-    int32_t e = z->Tb.deg[b];
-    int64_t k = shift_index(A, t0 - e, p0 - z->Tb.start[b], sig, len, +1);
-    return Tbt->start[b] + k;
-}
-
 /* Whether some row of dx has a bit in the class o of Nc. */
 static int class_hit(const f2mat_t *dx, const sigclass_t *Nc, uint32_t o)
 {
@@ -191,41 +186,139 @@ static int class_hit(const f2mat_t *dx, const sigclass_t *Nc, uint32_t o)
     return 0;
 }
 
-/* Kills the sigma-component of row i of dx with the block z; returns 0, or
- * -1 when the component cannot be translated (the final check reports). */
-static int kill_component(resol_t *R, int32_t s, int32_t t, int32_t t0, const zblock_t *z,
-                          const blocks_t *Tbt, const blocks_t *Nbt, const sigclass_t *Nc,
-                          uint32_t o, const int32_t *sig, int len, f2mat_t *x, f2mat_t *dx,
-                          int64_t i, uint64_t *vz, uint64_t *y0, uint64_t *yv)
+/* Scratch of kill_sigma, grown as needed and reused across signatures. */
+typedef struct {
+    f2mat_t Y;      /* rows: the zero-signature preimages y0 of the generators */
+    uint64_t *vz;   /* one translated component */
+    uint64_t *w;    /* d(y0) in degree t0 */
+    uint64_t *blk;  /* one generator block of w */
+    int64_t cap_zc, cap_zr, cap_n;
+} killbuf_t;
+
+static void killbuf_fit(killbuf_t *kb, int64_t zc, int64_t zr, int64_t ncols)
 {
-    const milnor_t *A = R->A;
-    int64_t zc = class_size(&z->Nc, 0), zr = class_size(&z->Tc, 0);
-    memset(vz, 0, (size_t)(f2_limbs(zc) + 1) * 8);
+    if (zc > kb->cap_zc) {
+        sq_free(kb->vz);
+        kb->vz = sq_calloc((size_t)f2_limbs(zc) + 1, 8);
+        kb->cap_zc = zc;
+    }
+    kb->cap_zr = zr > kb->cap_zr ? zr : kb->cap_zr;
+    if (ncols > kb->cap_n) {
+        sq_free(kb->w);
+        sq_free(kb->blk);
+        kb->w = sq_calloc((size_t)f2_limbs(ncols) + 1, 8);
+        kb->blk = sq_calloc((size_t)f2_limbs(ncols) + 1, 8);
+        kb->cap_n = ncols;
+    }
+}
+
+static void killbuf_clear(killbuf_t *kb)
+{
+    f2mat_clear(&kb->Y);
+    sq_free(kb->vz);
+    sq_free(kb->w);
+    sq_free(kb->blk);
+}
+
+/* Translates the sigma-component of dx's row i down into kb->vz (columns
+ * of z); 1 if nonzero, 0 if zero, -1 if it cannot be translated (the
+ * final check reports). */
+static int translate_down(const resol_t *R, int32_t t, int32_t t0, const zblock_t *z,
+                          const blocks_t *Nbt, const sigclass_t *Nc, uint32_t o,
+                          const int32_t *sig, int len, const f2mat_t *dx, int64_t i,
+                          killbuf_t *kb)
+{
+    memset(kb->vz, 0, (size_t)(f2_limbs(class_size(&z->Nc, 0)) + 1) * 8);
     int nonzero = 0;
     for (int64_t j = 0; j < class_size(Nc, o); j++) {
         int64_t c = class_pos(Nc, o)[j];
         if (!bit(f2mat_row(dx, i), c))
             continue;
-        int64_t col = down_column(z, Nbt, A, t, t0, c, sig, len);
+        int64_t col = down_column(z, Nbt, R->A, t, t0, c, sig, len);
         if (col < 0)
             return -1;
-        vz[col >> 6] ^= 1ULL << (col & 63);
+        kb->vz[col >> 6] ^= 1ULL << (col & 63);
         nonzero = 1;
     }
-    if (!nonzero)
-        return 0;
-    memset(y0, 0, (size_t)(f2_limbs(zr) + 1) * 8);
-    f2mat_aug_qi_apply(y0, &z->m, z->piv, zc, vz);
-    memset(yv, 0, (size_t)(f2_limbs(x->cols) + 1) * 8);
-    for (int64_t r = 0; r < zr; r++) {
-        if (!bit(y0, r))
-            continue;
-        int64_t p = up_row(z, Tbt, A, t0, r, sig, len);
-        yv[p >> 6] ^= 1ULL << (p & 63);
-        f2mat_flip(x, i, p);
+    return nonzero;
+}
+
+/*
+ * Kills the sigma-component of every row of dx, using that d is A-linear
+ * and left multiplication by Sq(sigma) (sigma in B) is triangular:
+ *
+ *   for every S, the terms of Sq(sigma) Sq(S) have signatures >= sigma, and
+ *   those of signature sigma are exactly Sq(sigma + S) when S has signature
+ *   0 and none otherwise
+ *
+ * (checked exhaustively in tests: t-nassau.c, nassau_left_triangular).  So
+ * if y0 (zero-signature, degree t0 = t - |sigma|) is the quasi-inverse
+ * image of the translated component v, then y = Sq(sigma) y0 has
+ * d(y) = Sq(sigma) d(y0), whose signatures below sigma vanish and whose
+ * sigma-component is v.  d(y0) needs only rows of d on zero-signature basis
+ * elements in degree t0 (cheap products, built once per signature for all
+ * generators together); the rest is products by the small Sq(sigma).
+ */
+static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zblock_t *z,
+                       const blocks_t *Tbt, const blocks_t *Nbt, const sigclass_t *Nc, uint32_t o,
+                       const int32_t *sig, int len, int32_t sdeg, f2mat_t *x, f2mat_t *dx,
+                       killbuf_t *kb, nassau_ctimes_t *ct)
+{
+    const milnor_t *A = R->A;
+    int64_t k = x->rows, zc = class_size(&z->Nc, 0), zr = class_size(&z->Tc, 0);
+    killbuf_fit(kb, zc, zr, z->Nc.dim);
+    if (kb->Y.rows != k || kb->Y.cols < zr) {
+        f2mat_clear(&kb->Y);
+        f2mat_init(&kb->Y, k, zr > kb->cap_zr ? zr : kb->cap_zr);
     }
-    fhom_apply_add_par(R->d[s - 1], f2mat_row(dx, i), dx->cols, t, t, yv, R->pool);
-    return 0;
+    int any = 0;
+    for (int64_t i = 0; i < k; i++) {
+        uint64_t *y0 = f2mat_row(&kb->Y, i);
+        memset(y0, 0, (size_t)kb->Y.stride * 8);
+        if (translate_down(R, t, t0, z, Nbt, Nc, o, sig, len, dx, i, kb) <= 0)
+            continue;
+        f2mat_aug_qi_apply(y0, &z->m, z->piv, zc, kb->vz);
+        any = 1;
+    }
+    if (!any)
+        return;
+
+    double a0 = ct ? sq_wtime() : 0;
+    const f2mat_t *W = &z->full; /* row r: d(Sq(R0) g) in degree t0, all of N */
+
+    milnor_op_t op;
+    int64_t sidx = milnor_index(A, sig, len);
+    milnor_op_init(&op, A, sdeg, sidx);
+    for (int64_t i = 0; i < k; i++) {
+        const uint64_t *y0 = f2mat_row(&kb->Y, i);
+        if (f2_first_bit(y0, zr) < 0)
+            continue;
+        memset(kb->w, 0, (size_t)(f2_limbs(z->Nc.dim) + 1) * 8);
+        uint64_t *xi = f2mat_row(x, i), *dxi = f2mat_row(dx, i);
+        for (int64_t r = 0; r < zr; r++) {
+            if (!bit(y0, r))
+                continue;
+            const uint64_t *wr = f2mat_row(W, r);
+            for (int64_t l = 0; l < W->stride; l++)
+                kb->w[l] ^= wr[l];
+            /* x += Sq(sigma) Sq(R0) g */
+            int64_t p0 = class_pos(&z->Tc, 0)[r], b = blocks_find(&z->Tb, p0);
+            milnor_mul_add(A, xi, Tbt->start[b], sdeg, sidx, t0 - z->Tb.deg[b],
+                           p0 - z->Tb.start[b]);
+            if (ct)
+                ct->ybits++;
+        }
+        /* dx += Sq(sigma) d(y0), block by block of N. */
+        for (int64_t b = 0; b < z->Nb.n; b++) {
+            int64_t blen = z->Nb.start[b + 1] - z->Nb.start[b];
+            if (blen && f2_copy_bits(kb->blk, kb->w, z->Nb.start[b], blen))
+                milnor_op_mul_vec_add(&op, dxi, Nbt->start[b], t0 - z->Nb.deg[b], kb->blk);
+        }
+        if (ct)
+            ct->kills++;
+    }
+    if (ct)
+        ct->apply += 1e3 * (sq_wtime() - a0);
 }
 
 /*
@@ -278,40 +371,39 @@ static void zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
 }
 
 void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
-                    const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx)
+                    const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx,
+                    nassau_ctimes_t *ct)
 {
+    double w0 = ct ? sq_wtime() : 0;
+
     int prof = (int)(P - R->prof);
     zcache_trim(R, s, t, P);
     blocks_t Tbt, Nbt;
     blocks_init(&Tbt, R->F[s - 1], t, t);
     blocks_init(&Nbt, R->F[s - 2], t, t - 1);
-    int64_t maxz = 0;
-    uint64_t *vz = NULL, *y0 = NULL;
-    uint64_t *yv = sq_calloc((size_t)f2_limbs(Tc->dim) + 1, 8);
+    killbuf_t kb = {0};
     int32_t sig[NASSAU_MAX_LEN];
     for (uint32_t o = 1; o < P->nsig; o++) {
         if (class_size(Nc, o) == 0 || !class_hit(dx, Nc, o))
             continue;
-        int32_t t0 = t - decode_sig(P, o, sig);
+        int32_t sdeg = decode_sig(P, o, sig);
+        int32_t t0 = t - sdeg;
         if (t0 < R->t_min)
             continue; /* nothing can kill it: the final check reports */
+        double z0 = ct ? sq_wtime() : 0;
         zblock_t *z = zcache_get(R, s, t0, prof, P);
-        int64_t need = z->Tc.dim > z->Nc.dim ? z->Tc.dim : z->Nc.dim;
-        if (need > maxz) {
-            maxz = need;
-            sq_free(vz);
-            sq_free(y0);
-            vz = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
-            y0 = sq_calloc((size_t)f2_limbs(maxz) + 1, 8);
+        if (ct) {
+            ct->zblock += 1e3 * (sq_wtime() - z0);
+            ct->sigs++;
         }
         sq_trace_set_context(s, t, o);
-        for (int64_t i = 0; i < x->rows; i++)
-            kill_component(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, x, dx, i, vz, y0, yv);
+        kill_sigma(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, sdeg, x, dx, &kb, ct);
         sq_trace_set_context(s, t, -1);
     }
-    sq_free(vz);
-    sq_free(y0);
-    sq_free(yv);
+    killbuf_clear(&kb);
     blocks_clear(&Tbt);
     blocks_clear(&Nbt);
+    if (ct) {
+        ct->other = 1e3 * (sq_wtime() - w0) - ct->zblock - ct->apply;
+    }
 }

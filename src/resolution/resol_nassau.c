@@ -24,6 +24,7 @@
 
 #include "internal.h"
 #include "sq_core.h"
+#include "sq_trace.h"
 
 /* ---- the ladder and signature tables ------------------------------------ */
 
@@ -112,6 +113,18 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     SQ_CHECK(s >= 2, "resol_step_nassau: s = %d < 2", (int)s);
     const resol_profile_t *P = &R->prof[choose_profile(R, s, t)];
     const fhom_t *dS = R->d[s], *dT = R->d[s - 1];
+    /* event=phase: wall times of steps 1 (build, reduce), 2 (build,
+     * reduce and extend), the provisional boundaries, and step 3. */
+    int trace = sq_trace_on(SQ_TRACE_PHASE);
+    double ph[6] = {0}, tp = trace ? sq_wtime() : 0;
+#define PHASE(k)                                                                                   \
+    do {                                                                                           \
+        if (trace) {                                                                               \
+            double now_ = sq_wtime();                                                              \
+            ph[k] = 1e3 * (now_ - tp);                                                             \
+            tp = now_;                                                                             \
+        }                                                                                          \
+    } while (0)
     sigclass_t Sc, Tc, Nc;
     nassau_class_init(&Sc, P, R->F[s], t, t);
     nassau_class_init(&Tc, P, R->F[s - 1], t, t);
@@ -122,17 +135,20 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     f2mat_t D1 = {0}, M1 = {0}, K = {0};
     f2mat_init(&D1, zT, Nc.dim);
     fhom_build_rows_par(dT, &D1, 0, t, t, class_pos(&Tc, 0), zT, R->pool);
+    PHASE(0);
     nassau_restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN);
     int64_t *piv1 = sq_malloc(sq_mul_size((size_t)M1.cols + 1, sizeof *piv1));
     f2mat_rref_pool(&M1, piv1, R->pool);
     f2mat_aug_kernel(&K, &M1, piv1, zN);
     sq_free(piv1);
     f2mat_clear(&M1);
+    PHASE(1);
 
     /* Step 2: the zero-signature image of d_s, extended onto K. */
     f2mat_t D2 = {0}, M2 = {0};
     f2mat_init(&D2, zS, Tc.dim);
     fhom_build_rows_par(dS, &D2, 0, t, t, class_pos(&Sc, 0), zS, R->pool);
+    PHASE(2);
     f2mat_init(&M2, zS, zT);
     for (int64_t i = 0; i < zS; i++)
         nassau_gather(f2mat_row(&M2, i), f2mat_row(&D2, i), class_pos(&Tc, 0), zT);
@@ -143,6 +159,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     int64_t k = f2_extend_image(chosen, piv2, &K);
     sq_free(piv2);
     f2mat_clear(&M2);
+    PHASE(3);
 
     /* Provisional images x (in T's coordinates) and their boundaries dx. */
     f2mat_t x = {0}, dx = {0};
@@ -163,9 +180,21 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     f2mat_clear(&K);
     f2mat_clear(&D1);
 
+    PHASE(4);
+
     /* Step 3 and the check. */
+    nassau_ctimes_t ct = {0};
     if (k > 0)
-        nassau_correct(R, s, t, P, &Tc, &Nc, &x, &dx);
+        nassau_correct(R, s, t, P, &Tc, &Nc, &x, &dx, trace ? &ct : NULL);
+    PHASE(5);
+#undef PHASE
+    if (trace)
+        sq_trace_emit("event=phase s=%d t=%d prof=%d zT=%lld zN=%lld zS=%lld gens=%lld "
+                      "build1=%.3f rref1=%.3f build2=%.3f rref2=%.3f boundaries=%.3f "
+                      "correct=%.3f zblock=%.3f apply=%.3f sigs=%lld kills=%lld ybits=%lld",
+                      (int)s, (int)t, P->len, (long long)zT, (long long)zN, (long long)zS,
+                      (long long)k, ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], ct.zblock, ct.apply,
+                      (long long)ct.sigs, (long long)ct.kills, (long long)ct.ybits);
     for (int64_t i = 0; i < k; i++) {
         int64_t b = f2_first_bit(f2mat_row(&dx, i), Nc.dim);
         if (b >= 0)

@@ -11,6 +11,11 @@
 #include "sq_test_resol.h"
 #include "test_modules.h"
 
+static int bit(const uint64_t *v, int64_t k)
+{
+    return (int)((v[k >> 6] >> (k & 63)) & 1);
+}
+
 TEST(nassau_ladder)
 {
     static const char *want[] = {"1",       "1,1",     "2,1",     "2,1,1",   "2,2,1",
@@ -50,30 +55,116 @@ TEST(nassau_signature_order)
     ASSERT_EQ(nassau_num_signatures(h, 2), 8);
 }
 
+/* The profile chosen at (s, t) as a string ("" for none). */
+static const char *chosen(const resol_t *R, int32_t s, int32_t t, char *buf, size_t n)
+{
+    int32_t h[NASSAU_MAX_LEN];
+    int len = resol_nassau_subalgebra(R, s, t, h, NASSAU_MAX_LEN);
+    buf[0] = 0;
+    for (int k = 0; k < len; k++)
+        snprintf(buf + strlen(buf), n - strlen(buf), k ? ",%d" : "%d", (int)h[k]);
+    return buf;
+}
+
 TEST(nassau_subalgebra_choice)
 {
-    /* For S_2: A(0) when t >= s + 2, A(1) when t >= 3s + 9, A(2) when
-     * t >= 7s + 30, A(3) when t >= 15s + 87 (and the profiles between). */
+    /* For S_2 (resolution.md, "Which subalgebra"): B is usable at (s, t)
+     * when t >= c s + 1 and t >= c (s - 2) + top(B) + 1, c the slope of B's
+     * vanishing line: A(0) from t = s + 1; A(1) from 3s + 1; [2,1,1] from
+     * 7s + 1, [2,2,1] from 7s + 6, A(2) from 7s + 10; [3,2,1,1] from
+     * 15s + 9, [3,2,2,1] from 15s + 23, [3,3,2,1] from 15s + 35, A(3) from
+     * 15s + 43.  The last usable profile of the ladder is taken. */
     fdmod_t *M = fdmod_sphere();
     resol_t *R = resol_new(M, 12, 130);
     resol_prepare(R, RESOL_NASSAU);
-    int32_t h[NASSAU_MAX_LEN];
+    char b[64];
     for (int32_t s = 2; s <= 6; s++) {
-        ASSERT_EQ(resol_nassau_subalgebra(R, s, s + 1, h, NASSAU_MAX_LEN), 0);
-        ASSERT_EQ(resol_nassau_subalgebra(R, s, s + 2, h, NASSAU_MAX_LEN), 1);
-        int len = resol_nassau_subalgebra(R, s, 3 * s + 9, h, NASSAU_MAX_LEN);
-        ASSERT(len == 2 && h[0] == 2 && h[1] == 1);
-        len = resol_nassau_subalgebra(R, s, 3 * s + 8, h, NASSAU_MAX_LEN);
-        ASSERT(len == 2 && h[0] == 1 && h[1] == 1);
-        len = resol_nassau_subalgebra(R, s, 7 * s + 30, h, NASSAU_MAX_LEN);
-        ASSERT(len == 3 && h[0] == 3 && h[1] == 2 && h[2] == 1);
-        if (15 * s + 87 <= 12 + 130 + 1) {
-            len = resol_nassau_subalgebra(R, s, 15 * s + 87, h, NASSAU_MAX_LEN);
-            ASSERT(len == 4 && h[0] == 4 && h[3] == 1);
-        }
+        ASSERT_STR_EQ(chosen(R, s, s, b, sizeof b), "");
+        ASSERT_STR_EQ(chosen(R, s, s + 1, b, sizeof b), "1");
+        ASSERT_STR_EQ(chosen(R, s, 3 * s, b, sizeof b), "1");
+        ASSERT_STR_EQ(chosen(R, s, 3 * s + 1, b, sizeof b), "2,1");
+        ASSERT_STR_EQ(chosen(R, s, 7 * s, b, sizeof b), "2,1");
+        ASSERT_STR_EQ(chosen(R, s, 7 * s + 1, b, sizeof b), "2,1,1");
+        ASSERT_STR_EQ(chosen(R, s, 7 * s + 5, b, sizeof b), "2,1,1");
+        ASSERT_STR_EQ(chosen(R, s, 7 * s + 6, b, sizeof b), "2,2,1");
+        ASSERT_STR_EQ(chosen(R, s, 7 * s + 9, b, sizeof b), "2,2,1");
+        ASSERT_STR_EQ(chosen(R, s, 7 * s + 10, b, sizeof b), "3,2,1");
+        ASSERT_STR_EQ(chosen(R, s, 15 * s + 8, b, sizeof b), "3,2,1");
+        ASSERT_STR_EQ(chosen(R, s, 15 * s + 9, b, sizeof b), "3,2,1,1");
+        ASSERT_STR_EQ(chosen(R, s, 15 * s + 23, b, sizeof b), "3,2,2,1");
+        ASSERT_STR_EQ(chosen(R, s, 15 * s + 35, b, sizeof b), "3,3,2,1");
+        ASSERT_STR_EQ(chosen(R, s, 15 * s + 42, b, sizeof b), "3,3,2,1");
+        if (15 * s + 43 <= 12 + 130 + 1)
+            ASSERT_STR_EQ(chosen(R, s, 15 * s + 43, b, sizeof b), "4,3,2,1");
     }
+    int32_t a2[] = {3, 2, 1}, b4[] = {3, 2, 2, 1}, a3[] = {4, 3, 2, 1};
+    ASSERT_EQ(nassau_slope(a2, 3), 7);
+    ASSERT_EQ(nassau_slope(b4, 4), 15);
+    ASSERT_EQ(nassau_slope(a3, 4), 15);
     resol_free(R);
     fdmod_free(M);
+}
+
+/*
+ * The lemma behind step 3's corrections (nassau_correct.c): for sigma a
+ * nonzero signature of B (so Sq(sigma) is in B) and any S, the terms of
+ * Sq(sigma) Sq(S) have signatures >= sigma (as ordinals); those of
+ * signature sigma are exactly Sq(sigma + S) if S has signature 0, and there
+ * are none otherwise.  Checked for every profile of the ladder through
+ * [3,2,1,1], |sigma| <= 30 and |S| <= 40.
+ */
+TEST(nassau_left_triangular)
+{
+    milnor_t *A = milnor_new(80);
+    int32_t h[NASSAU_MAX_LEN];
+    int len = 0;
+    int64_t checked = 0;
+    for (int p = 0; p < 7; p++) {
+        ASSERT_EQ(nassau_ladder_next(h, &len), 0);
+        for (uint32_t o = 1; o < nassau_num_signatures(h, len); o++) {
+            int32_t sig[NASSAU_MAX_LEN], sd = 0;
+            uint32_t x = o;
+            for (int i = 0; i < len; i++) {
+                sig[i] = (int32_t)(x & ((1u << h[i]) - 1));
+                x >>= h[i];
+                sd += sig[i] * ((1 << (i + 1)) - 1);
+            }
+            if (sd > 30)
+                continue;
+            int64_t sidx = milnor_index(A, sig, len);
+            for (int32_t d = 0; d <= 40; d++) {
+                int64_t odim = milnor_dim(A, d + sd);
+                uint64_t *out = sq_calloc((size_t)f2_limbs(odim) + 1, 8);
+                for (int64_t k = 0; k < milnor_dim(A, d); k++) {
+                    memset(out, 0, (size_t)(f2_limbs(odim) + 1) * 8);
+                    milnor_mul_add(A, out, 0, sd, sidx, d, k);
+                    int32_t r[MILNOR_MAX_LEN + NASSAU_MAX_LEN] = {0};
+                    int rl = milnor_get(A, d, k, r, MILNOR_MAX_LEN);
+                    uint32_t tau = nassau_signature(h, len, r, rl);
+                    int64_t up = -1;
+                    if (tau == 0) {
+                        for (int i = 0; i < len; i++)
+                            r[i] += sig[i];
+                        up = milnor_index(A, r, rl > len ? rl : len);
+                        ASSERT(bit(out, up));
+                    }
+                    for (int64_t j = 0; j < odim; j++) {
+                        if (!bit(out, j))
+                            continue;
+                        int32_t q[MILNOR_MAX_LEN];
+                        int ql = milnor_get(A, d + sd, j, q, MILNOR_MAX_LEN);
+                        uint32_t so = nassau_signature(h, len, q, ql);
+                        ASSERT(so >= o);
+                        ASSERT(so != o || j == up);
+                    }
+                    checked++;
+                }
+                sq_free(out);
+            }
+        }
+    }
+    ASSERT(checked > 100000);
+    milnor_free(A);
 }
 
 /* d_{s-1} d_s = 0 on every generator, and no zero differentials. */
