@@ -36,6 +36,8 @@ struct resol {
     resol_profile_t prof[RESOL_MAX_PROFILES];
     sq_pool_t *pool;        /* threads for parallel sections inside steps, or NULL */
     struct nassau_zblock **zcache; /* [s][t0]: reduced zero-signature blocks (nassau_correct.c) */
+    _Atomic int64_t zbytes;        /* bytes held by zcache now */
+    _Atomic int64_t zpeak;         /* and at most, over the run */
     atomic_int stop;        /* resol_request_stop: no new step starts */
 };
 

@@ -90,50 +90,95 @@ struct nassau_zblock {
     int built;
     int prof;         /* the profile (ladder index) it was built for */
     size_t bytes;
-    sigclass_t Tc, Nc;
+    int64_t zt, zn;   /* zero-signature rows (of T) and columns (of N) */
+    int64_t *tpos;    /* their positions in T and N in degree t0, increasing */
+    int64_t *npos;
+    int64_t ndim;     /* dimension of N in degree t0 (generators < t0) */
     blocks_t Tb, Nb;
-    int64_t *ncol;    /* position in N at t0 -> zero-signature column, or -1 */
     f2mat_t m;
     int64_t *piv;
-    f2mat_t full;     /* d on the zero-signature rows, all of N's columns */
+    /* d on the zero-signature rows, all of N's columns, limb-sparse: row r
+     * is the limbs lval[k] at limb positions lidx[k], rstart[r] <= k <
+     * rstart[r + 1] (a quarter of the limbs are nonzero at stems 90-110,
+     * so this takes ~1/3 of the dense matrix). */
+    int64_t *rstart;
+    uint32_t *lidx;
+    uint64_t *lval;
 };
 typedef struct nassau_zblock zblock_t;
+
+/* Keeps the rows of full in z, limb-sparse; returns the number of nonzero
+ * limbs. */
+static int64_t zblock_keep_rows(zblock_t *z, const f2mat_t *full)
+{
+    int64_t lim = f2_limbs(full->cols), nz = 0;
+    SQ_CHECK(lim <= UINT32_MAX, "zblock_keep_rows: %lld limbs", (long long)lim);
+    for (int64_t r = 0; r < full->rows; r++) {
+        const uint64_t *row = f2mat_row(full, r);
+        for (int64_t l = 0; l < lim; l++)
+            nz += row[l] != 0;
+    }
+    z->rstart = sq_malloc(sq_mul_size((size_t)full->rows + 1, sizeof *z->rstart));
+    z->lidx = sq_malloc(sq_mul_size((size_t)nz + 1, sizeof *z->lidx));
+    z->lval = sq_malloc(sq_mul_size((size_t)nz + 1, sizeof *z->lval));
+    int64_t k = 0;
+    for (int64_t r = 0; r < full->rows; r++) {
+        const uint64_t *row = f2mat_row(full, r);
+        z->rstart[r] = k;
+        for (int64_t l = 0; l < lim; l++)
+            if (row[l]) {
+                z->lidx[k] = (uint32_t)l;
+                z->lval[k++] = row[l];
+            }
+    }
+    z->rstart[full->rows] = k;
+    return nz;
+}
 
 static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const resol_profile_t *P)
 {
     const fmod_t *T = R->F[s - 1], *N = R->F[s - 2];
-    nassau_class_init(&z->Tc, P, T, t0, t0 + 1);
-    nassau_class_init(&z->Nc, P, N, t0, t0);
+    sigclass_t Tc, Nc;
+    nassau_class_init(&Tc, P, T, t0, t0 + 1);
+    nassau_class_init(&Nc, P, N, t0, t0);
     blocks_init(&z->Tb, T, t0, t0 + 1);
     blocks_init(&z->Nb, N, t0, t0);
-    int64_t rows = class_size(&z->Tc, 0), cols = class_size(&z->Nc, 0);
-    f2mat_init(&z->full, rows, z->Nc.dim);
-    fhom_build_rows_par(R->d[s - 1], &z->full, 0, t0, t0 + 1, class_pos(&z->Tc, 0), rows, R->pool);
-    nassau_restrict_aug(&z->m, &z->full, class_pos(&z->Nc, 0), cols);
+    int64_t rows = class_size(&Tc, 0), cols = class_size(&Nc, 0);
+    z->zt = rows;
+    z->zn = cols;
+    z->ndim = Nc.dim;
+    z->tpos = sq_malloc(sq_mul_size((size_t)rows + 1, sizeof *z->tpos));
+    z->npos = sq_malloc(sq_mul_size((size_t)cols + 1, sizeof *z->npos));
+    memcpy(z->tpos, class_pos(&Tc, 0), (size_t)rows * sizeof *z->tpos);
+    memcpy(z->npos, class_pos(&Nc, 0), (size_t)cols * sizeof *z->npos);
+    nassau_class_clear(&Tc);
+    nassau_class_clear(&Nc);
+    f2mat_t full = {0};
+    f2mat_init(&full, rows, z->ndim);
+    fhom_build_rows_par(R->d[s - 1], &full, 0, t0, t0 + 1, z->tpos, rows, R->pool);
+    nassau_restrict_aug(&z->m, &full, z->npos, cols);
+    int64_t nz = zblock_keep_rows(z, &full);
+    f2mat_clear(&full);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
-    z->ncol = sq_malloc(sq_mul_size((size_t)z->Nc.dim + 1, sizeof *z->ncol));
-    for (int64_t p = 0; p < z->Nc.dim; p++)
-        z->ncol[p] = -1;
-    for (int64_t j = 0; j < cols; j++)
-        z->ncol[class_pos(&z->Nc, 0)[j]] = j;
     z->built = 1;
-    z->bytes = (size_t)(z->m.rows * z->m.stride + z->full.rows * z->full.stride) * 8 +
-               (size_t)(z->Tc.dim + z->Nc.dim) * 3 * 8 + (size_t)(z->Tb.n + z->Nb.n) * 20;
+    z->bytes = (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)nz * 12 + (size_t)rows * 8 +
+               (size_t)(rows + cols) * 8 + (size_t)(z->Tb.n + z->Nb.n) * 20;
 }
 
 static void zblock_clear(zblock_t *z)
 {
     if (!z || !z->built)
         return;
-    nassau_class_clear(&z->Tc);
-    nassau_class_clear(&z->Nc);
+    sq_free(z->tpos);
+    sq_free(z->npos);
     blocks_clear(&z->Tb);
     blocks_clear(&z->Nb);
-    sq_free(z->ncol);
     sq_free(z->piv);
     f2mat_clear(&z->m);
-    f2mat_clear(&z->full);
+    sq_free(z->rstart);
+    sq_free(z->lidx);
+    sq_free(z->lval);
 }
 
 /* The signature digits of ordinal o and their degree. */
@@ -172,7 +217,15 @@ static int64_t down_column(const zblock_t *z, const blocks_t *Nbt, const milnor_
     if (e >= t0 || b >= z->Nb.n)
         return -1;
     int64_t k0 = shift_index(A, t - e, c - Nbt->start[b], sig, len, -1);
-    return z->ncol[z->Nb.start[b] + k0];
+    int64_t p = z->Nb.start[b] + k0, lo = 0, hi = z->zn; /* p among the columns */
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (z->npos[mid] < p)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < z->zn && z->npos[lo] == p ? lo : -1;
 }
 
 /* Whether some row of dx has a bit in the class o of Nc. */
@@ -228,7 +281,7 @@ static int translate_down(const resol_t *R, int32_t t, int32_t t0, const zblock_
                           const int32_t *sig, int len, const f2mat_t *dx, int64_t i,
                           killbuf_t *kb)
 {
-    memset(kb->vz, 0, (size_t)(f2_limbs(class_size(&z->Nc, 0)) + 1) * 8);
+    memset(kb->vz, 0, (size_t)(f2_limbs(z->zn) + 1) * 8);
     int nonzero = 0;
     for (int64_t j = 0; j < class_size(Nc, o); j++) {
         int64_t c = class_pos(Nc, o)[j];
@@ -265,8 +318,8 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
                        killbuf_t *kb, nassau_ctimes_t *ct)
 {
     const milnor_t *A = R->A;
-    int64_t k = x->rows, zc = class_size(&z->Nc, 0), zr = class_size(&z->Tc, 0);
-    killbuf_fit(kb, zc, zr, z->Nc.dim);
+    int64_t k = x->rows, zc = z->zn, zr = z->zt;
+    killbuf_fit(kb, zc, zr, z->ndim);
     if (kb->Y.rows != k || kb->Y.cols < zr) {
         f2mat_clear(&kb->Y);
         f2mat_init(&kb->Y, k, zr > kb->cap_zr ? zr : kb->cap_zr);
@@ -284,7 +337,6 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
         return;
 
     double a0 = ct ? sq_wtime() : 0;
-    const f2mat_t *W = &z->full; /* row r: d(Sq(R0) g) in degree t0, all of N */
 
     milnor_op_t op;
     int64_t sidx = milnor_index(A, sig, len);
@@ -293,16 +345,15 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
         const uint64_t *y0 = f2mat_row(&kb->Y, i);
         if (f2_first_bit(y0, zr) < 0)
             continue;
-        memset(kb->w, 0, (size_t)(f2_limbs(z->Nc.dim) + 1) * 8);
+        memset(kb->w, 0, (size_t)(f2_limbs(z->ndim) + 1) * 8);
         uint64_t *xi = f2mat_row(x, i), *dxi = f2mat_row(dx, i);
         for (int64_t r = 0; r < zr; r++) {
             if (!bit(y0, r))
                 continue;
-            const uint64_t *wr = f2mat_row(W, r);
-            for (int64_t l = 0; l < W->stride; l++)
-                kb->w[l] ^= wr[l];
+            for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
+                kb->w[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t0 */
             /* x += Sq(sigma) Sq(R0) g */
-            int64_t p0 = class_pos(&z->Tc, 0)[r], b = blocks_find(&z->Tb, p0);
+            int64_t p0 = z->tpos[r], b = blocks_find(&z->Tb, p0);
             milnor_mul_add(A, xi, Tbt->start[b], sdeg, sidx, t0 - z->Tb.deg[b],
                            p0 - z->Tb.start[b]);
             if (ct)
@@ -328,30 +379,38 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
  * t - top(B) .. t - 1; older ones, and ones built for another subalgebra,
  * are dropped as the row moves on.
  */
+/* Frees the block in slot *z (if any) and empties the slot. */
+static void zcache_drop(resol_t *R, zblock_t **z)
+{
+    if (!*z)
+        return;
+    atomic_fetch_sub(&R->zbytes, (int64_t)(*z)->bytes);
+    zblock_clear(*z);
+    sq_free(*z);
+    *z = NULL;
+}
+
 void nassau_zcache_clear(resol_t *R, int32_t s)
 {
     int32_t nt = R->t_max - R->t_min + 1;
-    for (int32_t k = 0; k < nt; k++) {
-        zblock_t **z = &R->zcache[(int64_t)s * nt + k];
-        zblock_clear(*z);
-        sq_free(*z);
-        *z = NULL;
-    }
+    for (int32_t k = 0; k < nt; k++)
+        zcache_drop(R, &R->zcache[(int64_t)s * nt + k]);
 }
 
 static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const resol_profile_t *P)
 {
     int32_t nt = R->t_max - R->t_min + 1;
     zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
-    if (*z && (*z)->prof != prof) {
-        zblock_clear(*z);
-        sq_free(*z);
-        *z = NULL;
-    }
+    if (*z && (*z)->prof != prof)
+        zcache_drop(R, z);
     if (!*z) {
         *z = sq_calloc(1, sizeof **z);
         zblock_build(*z, R, s, t0, P);
         (*z)->prof = prof;
+        int64_t now = atomic_fetch_add(&R->zbytes, (int64_t)(*z)->bytes) + (int64_t)(*z)->bytes;
+        int64_t peak = atomic_load(&R->zpeak);
+        while (now > peak && !atomic_compare_exchange_weak(&R->zpeak, &peak, now))
+            ;
     }
     return *z;
 }
@@ -361,12 +420,7 @@ static void zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
     int32_t nt = R->t_max - R->t_min + 1;
     int64_t lo = t - nassau_top_degree(P->h, P->len);
     for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++) {
-        zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
-        if (*z) {
-            zblock_clear(*z);
-            sq_free(*z);
-            *z = NULL;
-        }
+        zcache_drop(R, &R->zcache[(int64_t)s * nt + (t0 - R->t_min)]);
     }
 }
 
