@@ -109,6 +109,16 @@ void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, i
 
 /* Frees row s's cached zero-signature blocks. */
 void nassau_zcache_clear(resol_t *R, int32_t s);
+/* Frees row s's blocks that no step from degree t on reads with profile P
+ * (degrees below t - top(P)).  Called by the step (s, t); the steps of a
+ * row form a chain, so no lock. */
+void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P);
+/* Seeds row s's block of degree t with the rows of D1, step (s, t)'s step-1
+ * matrix (d_{s-1} on T's zero-signature basis below generators of degree t,
+ * for profile P; copied, limb-sparse), so that a later step completes the
+ * block by building only the rows of T's generators of degree t. */
+void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
+                        const f2mat_t *D1);
 
 /* Wall times (ms) of the corrections of one step, for event=phase: building
  * the zero-signature blocks of lower degrees, applying d to the corrections,

@@ -87,8 +87,9 @@ static int64_t blocks_find(const blocks_t *b, int64_t pos)
  * zero-signature basis of T (generators of degree <= t0), columns that of
  * N (generators of degree < t0).  Cached per row (see resol_zcache). */
 struct nassau_zblock {
-    int built;
-    int prof;         /* the profile (ladder index) it was built for */
+    int built;        /* 1: complete; 0: only the seed (the rows below) */
+    int prof;         /* the profile (ladder index) it was built or seeded for */
+    int64_t nrows;    /* rows kept in rstart/lidx/lval */
     size_t bytes;
     int64_t zt, zn;   /* zero-signature rows (of T) and columns (of N) */
     int64_t *tpos;    /* their positions in T and N in degree t0, increasing */
@@ -107,34 +108,61 @@ struct nassau_zblock {
 };
 typedef struct nassau_zblock zblock_t;
 
-/* Keeps the rows of full in z, limb-sparse; returns the number of nonzero
- * limbs. */
-static int64_t zblock_keep_rows(zblock_t *z, const f2mat_t *full)
+/* Appends the rows of full to z's kept rows, limb-sparse; returns the
+ * number of nonzero limbs appended. */
+static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
 {
     int64_t lim = f2_limbs(full->cols), nz = 0;
-    SQ_CHECK(lim <= UINT32_MAX, "zblock_keep_rows: %lld limbs", (long long)lim);
+    SQ_CHECK(lim <= UINT32_MAX, "zblock_append_rows: %lld limbs", (long long)lim);
     for (int64_t r = 0; r < full->rows; r++) {
         const uint64_t *row = f2mat_row(full, r);
         for (int64_t l = 0; l < lim; l++)
             nz += row[l] != 0;
     }
-    z->rstart = sq_malloc(sq_mul_size((size_t)full->rows + 1, sizeof *z->rstart));
-    z->lidx = sq_malloc(sq_mul_size((size_t)nz + 1, sizeof *z->lidx));
-    z->lval = sq_malloc(sq_mul_size((size_t)nz + 1, sizeof *z->lval));
-    int64_t k = 0;
+    int64_t k = z->nrows ? z->rstart[z->nrows] : 0;
+    z->rstart = sq_realloc(z->rstart, sq_mul_size((size_t)(z->nrows + full->rows) + 1,
+                                                  sizeof *z->rstart));
+    z->lidx = sq_realloc(z->lidx, sq_mul_size((size_t)(k + nz) + 1, sizeof *z->lidx));
+    z->lval = sq_realloc(z->lval, sq_mul_size((size_t)(k + nz) + 1, sizeof *z->lval));
     for (int64_t r = 0; r < full->rows; r++) {
         const uint64_t *row = f2mat_row(full, r);
-        z->rstart[r] = k;
+        z->rstart[z->nrows + r] = k;
         for (int64_t l = 0; l < lim; l++)
             if (row[l]) {
                 z->lidx[k] = (uint32_t)l;
                 z->lval[k++] = row[l];
             }
     }
-    z->rstart[full->rows] = k;
+    z->nrows += full->rows;
+    z->rstart[z->nrows] = k;
     return nz;
 }
 
+/* dst ^= kept row r restricted to the columns z->npos (scratch: ndim bits,
+ * zero on entry and on return). */
+static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, uint64_t *scratch)
+{
+    for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
+        scratch[z->lidx[q]] = z->lval[q];
+    nassau_gather(dst, scratch, z->npos, z->zn);
+    for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
+        scratch[z->lidx[q]] = 0;
+}
+
+/* Bytes held by z. */
+static size_t zblock_bytes(const zblock_t *z)
+{
+    size_t b = (size_t)(z->nrows ? z->rstart[z->nrows] : 0) * 12 + (size_t)z->nrows * 8;
+    if (z->built)
+        b += (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)(z->zt + z->zn) * 8 +
+             (size_t)(z->Tb.n + z->Nb.n) * 20;
+    return b;
+}
+
+/* Completes z (empty, or a seed for the same profile) as the block of
+ * degree t0 of row s.  A seed holds the rows of the zero-signature basis of
+ * T below the generators of degree t0 (step (s, t0)'s step 1 matrix); only
+ * the rows of T's generators of degree t0 (their units) are built here. */
 static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const resol_profile_t *P)
 {
     const fmod_t *T = R->F[s - 1], *N = R->F[s - 2];
@@ -153,22 +181,40 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     memcpy(z->npos, class_pos(&Nc, 0), (size_t)cols * sizeof *z->npos);
     nassau_class_clear(&Tc);
     nassau_class_clear(&Nc);
+
+    /* The seed must be exactly the rows below T's generators of degree t0. */
+    int64_t below = fmod_dim_below(T, t0, t0), have = 0;
+    while (have < rows && z->tpos[have] < below)
+        have++;
+    SQ_CHECK(z->nrows == 0 || z->nrows == have,
+             "zblock_build (s=%d, t0=%d): seed of %lld rows, %lld expected", (int)s, (int)t0,
+             (long long)z->nrows, (long long)have);
+    int64_t from = z->nrows;
     f2mat_t full = {0};
-    f2mat_init(&full, rows, z->ndim);
-    fhom_build_rows_par(R->d[s - 1], &full, 0, t0, t0 + 1, z->tpos, rows, R->pool);
-    nassau_restrict_aug(&z->m, &full, z->npos, cols);
-    int64_t nz = zblock_keep_rows(z, &full);
+    f2mat_init(&full, rows - from, z->ndim);
+    fhom_build_rows_par(R->d[s - 1], &full, 0, t0, t0 + 1, z->tpos + from, rows - from, R->pool);
+    zblock_append_rows(z, &full);
     f2mat_clear(&full);
+
+    f2mat_init_aug(&z->m, rows, cols);
+    uint64_t *scratch = sq_calloc((size_t)f2_limbs(z->ndim) + 1, 8);
+    for (int64_t r = 0; r < rows; r++)
+        zblock_gather_row(f2mat_row(&z->m, r), z, r, scratch);
+    sq_free(scratch);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
     z->built = 1;
-    z->bytes = (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)nz * 12 + (size_t)rows * 8 +
-               (size_t)(rows + cols) * 8 + (size_t)(z->Tb.n + z->Nb.n) * 20;
+    z->bytes = zblock_bytes(z);
 }
 
 static void zblock_clear(zblock_t *z)
 {
-    if (!z || !z->built)
+    if (!z)
+        return;
+    sq_free(z->rstart);
+    sq_free(z->lidx);
+    sq_free(z->lval);
+    if (!z->built)
         return;
     sq_free(z->tpos);
     sq_free(z->npos);
@@ -176,9 +222,6 @@ static void zblock_clear(zblock_t *z)
     blocks_clear(&z->Nb);
     sq_free(z->piv);
     f2mat_clear(&z->m);
-    sq_free(z->rstart);
-    sq_free(z->lidx);
-    sq_free(z->lval);
 }
 
 /* The signature digits of ordinal o and their degree. */
@@ -379,6 +422,15 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
  * t - top(B) .. t - 1; older ones, and ones built for another subalgebra,
  * are dropped as the row moves on.
  */
+/* Adds delta to the bytes held by the cache, keeping the peak. */
+static void zcache_account(resol_t *R, int64_t delta)
+{
+    int64_t now = atomic_fetch_add(&R->zbytes, delta) + delta;
+    int64_t peak = atomic_load(&R->zpeak);
+    while (now > peak && !atomic_compare_exchange_weak(&R->zpeak, &peak, now))
+        ;
+}
+
 /* Frees the block in slot *z (if any) and empties the slot. */
 static void zcache_drop(resol_t *R, zblock_t **z)
 {
@@ -405,23 +457,38 @@ static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const r
         zcache_drop(R, z);
     if (!*z) {
         *z = sq_calloc(1, sizeof **z);
-        zblock_build(*z, R, s, t0, P);
         (*z)->prof = prof;
-        int64_t now = atomic_fetch_add(&R->zbytes, (int64_t)(*z)->bytes) + (int64_t)(*z)->bytes;
-        int64_t peak = atomic_load(&R->zpeak);
-        while (now > peak && !atomic_compare_exchange_weak(&R->zpeak, &peak, now))
-            ;
+    }
+    if (!(*z)->built) {
+        size_t before = (*z)->bytes;
+        zblock_build(*z, R, s, t0, P);
+        zcache_account(R, (int64_t)(*z)->bytes - (int64_t)before);
     }
     return *z;
 }
 
-static void zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P)
+void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P)
 {
     int32_t nt = R->t_max - R->t_min + 1;
     int64_t lo = t - nassau_top_degree(P->h, P->len);
     for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++) {
         zcache_drop(R, &R->zcache[(int64_t)s * nt + (t0 - R->t_min)]);
     }
+}
+
+void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
+                        const f2mat_t *D1)
+{
+    if (t < R->t_min || t > R->t_max || t - s >= R->max_n)
+        return; /* no later step of the row reads it */
+    int32_t nt = R->t_max - R->t_min + 1;
+    zblock_t **z = &R->zcache[(int64_t)s * nt + (t - R->t_min)];
+    zcache_drop(R, z);
+    *z = sq_calloc(1, sizeof **z);
+    (*z)->prof = (int)(P - R->prof);
+    zblock_append_rows(*z, D1);
+    (*z)->bytes = zblock_bytes(*z);
+    zcache_account(R, (int64_t)(*z)->bytes);
 }
 
 void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
@@ -431,7 +498,6 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
     double w0 = ct ? sq_wtime() : 0;
 
     int prof = (int)(P - R->prof);
-    zcache_trim(R, s, t, P);
     blocks_t Tbt, Nbt;
     blocks_init(&Tbt, R->F[s - 1], t, t);
     blocks_init(&Nbt, R->F[s - 2], t, t - 1);

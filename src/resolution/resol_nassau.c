@@ -135,6 +135,8 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     f2mat_t D1 = {0}, M1 = {0}, K = {0};
     f2mat_init(&D1, zT, Nc.dim);
     fhom_build_rows_par(dT, &D1, 0, t, t, class_pos(&Tc, 0), zT, R->pool);
+    nassau_zcache_trim(R, s, t, P);
+    nassau_zcache_seed(R, s, t, P, &D1);
     PHASE(0);
     nassau_restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN);
     int64_t *piv1 = sq_malloc(sq_mul_size((size_t)M1.cols + 1, sizeof *piv1));
