@@ -287,12 +287,22 @@ typedef struct {
     f2mat_t Y;      /* rows: the zero-signature preimages y0 of the generators */
     uint64_t *vz;   /* one translated component */
     uint64_t *w;    /* d(y0) in degree t0 */
-    uint64_t *blk;  /* one generator block of w */
+    uint64_t *blk;  /* one generator block of w or y0 */
+    uint64_t *yt;   /* y0 scattered into T's basis in degree t0 */
+    int64_t cap_t;
+    milnor_ws_t *W; /* Sq(sigma), prepared once per signature */
     int64_t cap_zc, cap_zr, cap_n;
 } killbuf_t;
 
-static void killbuf_fit(killbuf_t *kb, int64_t zc, int64_t zr, int64_t ncols)
+static void killbuf_fit(killbuf_t *kb, int64_t zc, int64_t zr, int64_t ncols, int64_t tdim)
 {
+    if (tdim > kb->cap_t) {
+        sq_free(kb->yt);
+        kb->yt = sq_calloc((size_t)f2_limbs(tdim) + 1, 8);
+        kb->cap_t = tdim;
+    }
+    if (tdim > ncols)
+        ncols = tdim; /* blk serves both */
     if (zc > kb->cap_zc) {
         sq_free(kb->vz);
         kb->vz = sq_calloc((size_t)f2_limbs(zc) + 1, 8);
@@ -314,6 +324,8 @@ static void killbuf_clear(killbuf_t *kb)
     sq_free(kb->vz);
     sq_free(kb->w);
     sq_free(kb->blk);
+    sq_free(kb->yt);
+    milnor_ws_free(kb->W);
 }
 
 /* Translates the sigma-component of dx's row i down into kb->vz (columns
@@ -362,7 +374,7 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
 {
     const milnor_t *A = R->A;
     int64_t k = x->rows, zc = z->zn, zr = z->zt;
-    killbuf_fit(kb, zc, zr, z->ndim);
+    killbuf_fit(kb, zc, zr, z->ndim, z->Tb.start[z->Tb.n]);
     if (kb->Y.rows != k || kb->Y.cols < zr) {
         f2mat_clear(&kb->Y);
         f2mat_init(&kb->Y, k, zr > kb->cap_zr ? zr : kb->cap_zr);
@@ -382,31 +394,43 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
     double a0 = ct ? sq_wtime() : 0;
 
     milnor_op_t op;
-    int64_t sidx = milnor_index(A, sig, len);
-    milnor_op_init(&op, A, sdeg, sidx);
+    milnor_op_init(&op, A, sdeg, milnor_index(A, sig, len));
+    if (!kb->W)
+        kb->W = milnor_ws_new();
+    int32_t maxdeg = t0 - fmod_min_degree(R->F[s - 1]);
+    if (t0 - fmod_min_degree(R->F[s - 2]) > maxdeg)
+        maxdeg = t0 - fmod_min_degree(R->F[s - 2]);
+    if (maxdeg > milnor_max_degree(A) - sdeg)
+        maxdeg = milnor_max_degree(A) - sdeg; /* no block reaches beyond the algebra */
+    milnor_ws_prepare(kb->W, &op, maxdeg, INT64_MAX);
+    int64_t tdim = z->Tb.start[z->Tb.n];
     for (int64_t i = 0; i < k; i++) {
         const uint64_t *y0 = f2mat_row(&kb->Y, i);
         if (f2_first_bit(y0, zr) < 0)
             continue;
         memset(kb->w, 0, (size_t)(f2_limbs(z->ndim) + 1) * 8);
+        memset(kb->yt, 0, (size_t)(f2_limbs(tdim) + 1) * 8);
         uint64_t *xi = f2mat_row(x, i), *dxi = f2mat_row(dx, i);
         for (int64_t r = 0; r < zr; r++) {
             if (!bit(y0, r))
                 continue;
             for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
                 kb->w[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t0 */
-            /* x += Sq(sigma) Sq(R0) g */
-            int64_t p0 = z->tpos[r], b = blocks_find(&z->Tb, p0);
-            milnor_mul_add(A, xi, Tbt->start[b], sdeg, sidx, t0 - z->Tb.deg[b],
-                           p0 - z->Tb.start[b]);
+            kb->yt[z->tpos[r] >> 6] |= 1ULL << (z->tpos[r] & 63);
             if (ct)
                 ct->ybits++;
         }
-        /* dx += Sq(sigma) d(y0), block by block of N. */
+        /* x += Sq(sigma) y0 and dx += Sq(sigma) d(y0), generator block by
+         * generator block (same generator order in degrees t0 and t). */
+        for (int64_t b = 0; b < z->Tb.n; b++) {
+            int64_t blen = z->Tb.start[b + 1] - z->Tb.start[b];
+            if (blen && f2_copy_bits(kb->blk, kb->yt, z->Tb.start[b], blen))
+                milnor_ws_mul_vec_add(kb->W, xi, Tbt->start[b], t0 - z->Tb.deg[b], kb->blk);
+        }
         for (int64_t b = 0; b < z->Nb.n; b++) {
             int64_t blen = z->Nb.start[b + 1] - z->Nb.start[b];
             if (blen && f2_copy_bits(kb->blk, kb->w, z->Nb.start[b], blen))
-                milnor_op_mul_vec_add(&op, dxi, Nbt->start[b], t0 - z->Nb.deg[b], kb->blk);
+                milnor_ws_mul_vec_add(kb->W, dxi, Nbt->start[b], t0 - z->Nb.deg[b], kb->blk);
         }
         if (ct)
             ct->kills++;
