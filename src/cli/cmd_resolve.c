@@ -512,6 +512,13 @@ static char *definition_text(const cli_module_ref_t *ref)
 /* adams resolve --save FILE: the run kept in a store (cmd_store.c does
  * the work and the messages).  Returns CLI_OK with *R the complete
  * resolution, or the exit code. */
+/* The corrections' cache budget: a third of --max-memory when given, else
+ * the library's default (-1). */
+static int64_t cache_budget(const resolve_opts_t *o)
+{
+    return o->max_memory > 0 ? (int64_t)(o->max_memory / 3) : -1;
+}
+
 static int run_saved(const resolve_opts_t *o, const cli_module_ref_t *ref, const fdmod_t *M,
                      const sq_modspec_info_t *info, int *algo, sq_pool_t *pool, int show,
                      resol_t **R)
@@ -526,7 +533,7 @@ static int run_saved(const resolve_opts_t *o, const cli_module_ref_t *ref, const
     }
     resol_algo_t a = o->algo == RESOL_AUTO && !info->infinite ? RESOL_AUTO : (resol_algo_t)*algo;
     int rc = cli_store_resolve(R, o->save, M, fdmod_name(M), text, &a, (int32_t)o->max_s,
-                               (int32_t)o->stem, pool, show, o->progress < 0);
+                               (int32_t)o->stem, pool, show, o->progress < 0, cache_budget(o));
     *algo = (int)a;
     sq_free(text);
     if (rc == CLI_OK && o->algo == RESOL_AUTO && o->progress >= 0)
@@ -624,6 +631,8 @@ int cmd_resolve(int argc, char **argv)
         }
     } else {
         R = resol_new(M, (int32_t)o.max_s, (int32_t)o.stem);
+        if (cache_budget(&o) >= 0)
+            resol_set_cache_budget(R, cache_budget(&o));
         sq_progress_t *prog = show ? sq_progress_new(stderr, R, (resol_algo_t)algo) : NULL;
         resol_observer_t obs = sq_progress_observer(prog);
         resol_run_pool(R, (resol_algo_t)algo, pool, prog ? &obs : NULL);

@@ -13,7 +13,7 @@
 
 int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const char *module_name,
                       const char *module_text, resol_algo_t *algo, int32_t max_s, int32_t max_n,
-                      sq_pool_t *pool, int progress, int quiet)
+                      sq_pool_t *pool, int progress, int quiet, int64_t cache_budget)
 {
     *out = NULL;
     char err[1024];
@@ -31,6 +31,8 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
     }
     *algo = sq_store_engine(st);
     resol_t *R = resol_new(M, max_s, max_n);
+    if (cache_budget >= 0)
+        resol_set_cache_budget(R, cache_budget);
     sq_progress_t *prog = progress ? sq_progress_new(stderr, R, *algo) : NULL;
     resol_observer_t pobs = sq_progress_observer(prog);
     sq_store_run_result_t res;

@@ -44,9 +44,10 @@ void cli_store_option_error(const char *cmd, const struct option *longs, int c, 
  * and frees it.  Returns CLI_OK, CLI_USAGE (the store is for another
  * module, prime, profile or engine), CLI_FAIL (I/O, a damaged store,
  * another process writing it) or 128 + the signal (interrupted; rerun to
- * resume); *out is NULL unless CLI_OK. */
+ * resume); *out is NULL unless CLI_OK.  cache_budget: for
+ * resol_set_cache_budget (< 0: the library's default). */
 int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const char *module_name,
                       const char *module_text, resol_algo_t *algo, int32_t max_s, int32_t max_n,
-                      sq_pool_t *pool, int progress, int quiet);
+                      sq_pool_t *pool, int progress, int quiet, int64_t cache_budget);
 
 #endif /* CMD_STORE_H */

@@ -38,6 +38,7 @@ struct resol {
     struct nassau_zblock **zcache; /* [s][t0]: reduced zero-signature blocks (nassau_correct.c) */
     _Atomic int64_t zbytes;        /* bytes held by zcache now */
     _Atomic int64_t zpeak;         /* and at most, over the run */
+    int64_t zbudget;               /* bytes the blocks' kept rows may use (resol_set_cache_budget) */
     atomic_int stop;        /* resol_request_stop: no new step starts */
 };
 

@@ -138,6 +138,18 @@ static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
     return nz;
 }
 
+/* Frees the kept rows. */
+static void zblock_drop_rows(zblock_t *z)
+{
+    sq_free(z->rstart);
+    sq_free(z->lidx);
+    sq_free(z->lval);
+    z->rstart = NULL;
+    z->lidx = NULL;
+    z->lval = NULL;
+    z->nrows = 0;
+}
+
 /* dst ^= kept row r restricted to the columns z->npos (scratch: ndim bits,
  * zero on entry and on return). */
 static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, uint64_t *scratch)
@@ -204,6 +216,8 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
     z->built = 1;
+    if (atomic_load(&R->zbytes) + (int64_t)zblock_bytes(z) > R->zbudget)
+        zblock_drop_rows(z); /* over the budget: corrections take the slower path */
     z->bytes = zblock_bytes(z);
 }
 
@@ -392,7 +406,6 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
         return;
 
     double a0 = ct ? sq_wtime() : 0;
-
     milnor_op_t op;
     milnor_op_init(&op, A, sdeg, milnor_index(A, sig, len));
     if (!kb->W)
@@ -414,12 +427,15 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
         for (int64_t r = 0; r < zr; r++) {
             if (!bit(y0, r))
                 continue;
-            for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
-                kb->w[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t0 */
+            if (z->nrows)
+                for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
+                    kb->w[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t0 */
             kb->yt[z->tpos[r] >> 6] |= 1ULL << (z->tpos[r] & 63);
             if (ct)
                 ct->ybits++;
         }
+        if (!z->nrows) /* the rows were not kept (budget): the same d(y0), computed */
+            fhom_apply_add_par(R->d[s - 1], kb->w, z->ndim, t0, t0 + 1, kb->yt, R->pool);
         /* x += Sq(sigma) y0 and dx += Sq(sigma) d(y0), generator block by
          * generator block (same generator order in degrees t0 and t). */
         for (int64_t b = 0; b < z->Tb.n; b++) {
@@ -508,6 +524,8 @@ void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
     int32_t nt = R->t_max - R->t_min + 1;
     zblock_t **z = &R->zcache[(int64_t)s * nt + (t - R->t_min)];
     zcache_drop(R, z);
+    if (atomic_load(&R->zbytes) + D1->rows * D1->stride * 3 > R->zbudget)
+        return; /* a seed takes up to ~1/3 of D1 (limb-sparse); over the budget */
     *z = sq_calloc(1, sizeof **z);
     (*z)->prof = (int)(P - R->prof);
     zblock_append_rows(*z, D1);

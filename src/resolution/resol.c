@@ -71,6 +71,7 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
     R->top = fdmod_top(M);
     R->t_min = R->min_n;
     R->t_max = max_s + max_n + 1;
+    R->zbudget = RESOL_CACHE_BUDGET_DEFAULT;
     int32_t adeg = (int32_t)resol_algebra_degree(R->min_n, fdmod_top(M), max_n);
     int32_t h[16];
     int hl = fdmod_profile(M, h);
@@ -97,6 +98,17 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
     R->K = sq_calloc(nslots, sizeof *R->K);
     R->K_set = sq_calloc(nslots, 1);
     return R;
+}
+
+void resol_set_cache_budget(resol_t *R, int64_t bytes)
+{
+    SQ_CHECK(bytes >= 0, "resol_set_cache_budget: %lld bytes", (long long)bytes);
+    R->zbudget = bytes;
+}
+
+int64_t resol_cache_peak(const resol_t *R)
+{
+    return atomic_load(&((resol_t *)R)->zpeak);
 }
 
 void resol_free(resol_t *R)

@@ -75,6 +75,18 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n);
 /* Frees R and everything it computed; NULL is a no-op. */
 void resol_free(resol_t *R);
 
+/* Nassau's corrections keep, per row, the zero-signature blocks of the
+ * degrees a later step may read, with d's rows on them (nassau_correct.c);
+ * this bounds the bytes of those rows over all rows.  A block that would
+ * exceed it keeps no rows and its corrections are multiplied out in full
+ * (about 3x slower for those; same output).  Default
+ * RESOL_CACHE_BUDGET_DEFAULT; the CLI sets a third of --max-memory when
+ * given.  Call before running.  docs/limits.md. */
+#define RESOL_CACHE_BUDGET_DEFAULT ((int64_t)256 << 20)
+void resol_set_cache_budget(resol_t *R, int64_t bytes);
+/* The most bytes the cache held at once so far (rows, blocks and seeds). */
+int64_t resol_cache_peak(const resol_t *R);
+
 int32_t resol_max_s(const resol_t *R);
 int32_t resol_max_n(const resol_t *R);
 /* The lowest stem of the region: the bottom degree of M. */

@@ -92,6 +92,34 @@ TEST(sched_small_threads)
     }
 }
 
+/* The cache budget of Nassau's corrections (none, a little, the default)
+ * changes how d(y0) is computed, never the bits: serially and on 2 threads
+ * the differentials equal the default serial run's. */
+TEST(nassau_cache_budget)
+{
+    fdmod_t *M = fdmod_sphere();
+    resol_t *ref = resol_new(M, 30, 60);
+    resol_run(ref, RESOL_NASSAU);
+    ASSERT(resol_cache_peak(ref) > 0);
+    int64_t budgets[] = {0, 64 << 10, 1 << 20};
+    for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++)
+        for (int threads = 1; threads <= 2; threads++) {
+            resol_t *R = resol_new(M, 30, 60);
+            resol_set_cache_budget(R, budgets[i]);
+            if (threads == 1) {
+                resol_run(R, RESOL_NASSAU);
+            } else {
+                sq_pool_t *pool = sq_pool_new(threads);
+                resol_run_pool(R, RESOL_NASSAU, pool, NULL);
+                sq_pool_free(pool);
+            }
+            assert_same(ref, R);
+            resol_free(R);
+        }
+    resol_free(ref);
+    fdmod_free(M);
+}
+
 typedef struct {
     int64_t *hits;
     sq_pool_t *pool;
