@@ -513,10 +513,11 @@ static char *definition_text(const cli_module_ref_t *ref)
  * the work and the messages).  Returns CLI_OK with *R the complete
  * resolution, or the exit code. */
 /* The corrections' cache budget: a third of --max-memory when given, else
- * the library's default (-1). */
+ * of the available memory, else the library's default (-1). */
 static int64_t cache_budget(const resolve_opts_t *o)
 {
-    return o->max_memory > 0 ? (int64_t)(o->max_memory / 3) : -1;
+    double limit = o->max_memory > 0 ? o->max_memory : sq_mem_available();
+    return limit > 0 ? (int64_t)(limit / 3) : -1;
 }
 
 static int run_saved(const resolve_opts_t *o, const cli_module_ref_t *ref, const fdmod_t *M,

@@ -3,6 +3,9 @@
  */
 #include <stdio.h>
 #include <string.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 #include "cli.h"
 #include "cmd_chart.h"
@@ -51,6 +54,13 @@ int main(int argc, char **argv)
         return CLI_USAGE;
     }
     cli_install_handlers();
+#ifdef __GLIBC__
+    /* Blocks of 256 KB and more straight from mmap, returned on free: a
+     * long resolution allocates and frees many matrices of a few MB, and
+     * glibc's adaptive threshold otherwise keeps them in fragmented heaps
+     * (peak RSS at (130, 68): -9%; docs/limits.md). */
+    mallopt(M_MMAP_THRESHOLD, 256 * 1024);
+#endif
     const char *verb = argv[1];
     if (strcmp(verb, "-h") == 0 || strcmp(verb, "--help") == 0 || strcmp(verb, "help") == 0)
         return cli_write_stdout(usage);

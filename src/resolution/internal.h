@@ -39,6 +39,7 @@ struct resol {
     _Atomic int64_t zbytes;        /* bytes held by zcache now */
     _Atomic int64_t zpeak;         /* and at most, over the run */
     int64_t zbudget;               /* bytes the blocks' kept rows may use (resol_set_cache_budget) */
+    _Atomic int64_t zmiss;         /* corrections whose block had no rows kept */
     atomic_int stop;        /* resol_request_stop: no new step starts */
 };
 
@@ -107,6 +108,26 @@ static inline int bit(const uint64_t *v, int64_t k)
 void nassau_gather(uint64_t *dst, const uint64_t *src, const int64_t *cols, int64_t n);
 /* m = [rows of full restricted to the columns cols[0..ncols) | I]. */
 void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols);
+
+/* Bytes held by row s's blocks (for the trace; row s's steps only). */
+int64_t nassau_zcache_row_bytes(const resol_t *R, int32_t s);
+/* The generator blocks of a restricted basis in one degree, in basis order. */
+typedef struct {
+    int64_t n;
+    int64_t *start; /* n + 1 entries: first position of each block, then the dimension */
+    int32_t *deg;
+    int64_t *idx;
+} blocks_t;
+
+/* out ^= Sq(sigma) v, block by block (nassau_mulpar.c): block b of v is
+ * bits [vb->start[b], vb->start[b + 1]) over the Milnor basis of degree
+ * t0 - vb->deg[b], and its product (W prepared for Sq(sigma) and degrees up
+ * to the largest block's) lands at ob->start[b] of out.  vb's generators
+ * are a prefix of ob's.  Split over the pool in chunks of blocks of about
+ * equal set bits, each into a buffer of its own output range, XORed into
+ * out at the end: the same bits whatever the schedule. */
+void nassau_mul_blocks_par(const milnor_ws_t *W, uint64_t *out, const blocks_t *ob,
+                           const blocks_t *vb, int32_t t0, const uint64_t *v, sq_pool_t *pool);
 
 /* Frees row s's cached zero-signature blocks. */
 void nassau_zcache_clear(resol_t *R, int32_t s);

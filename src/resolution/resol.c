@@ -106,9 +106,11 @@ void resol_set_cache_budget(resol_t *R, int64_t bytes)
     R->zbudget = bytes;
 }
 
-int64_t resol_cache_peak(const resol_t *R)
+void resol_cache_stats(const resol_t *R, int64_t *peak, int64_t *misses)
 {
-    return atomic_load(&((resol_t *)R)->zpeak);
+    resol_t *W = (resol_t *)R; /* atomic loads take a non-const pointer */
+    *peak = atomic_load(&W->zpeak);
+    *misses = atomic_load(&W->zmiss);
 }
 
 void resol_free(resol_t *R)

@@ -76,16 +76,20 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n);
 void resol_free(resol_t *R);
 
 /* Nassau's corrections keep, per row, the zero-signature blocks of the
- * degrees a later step may read, with d's rows on them (nassau_correct.c);
- * this bounds the bytes of those rows over all rows.  A block that would
- * exceed it keeps no rows and its corrections are multiplied out in full
- * (about 3x slower for those; same output).  Default
- * RESOL_CACHE_BUDGET_DEFAULT; the CLI sets a third of --max-memory when
- * given.  Call before running.  docs/limits.md. */
-#define RESOL_CACHE_BUDGET_DEFAULT ((int64_t)256 << 20)
+ * degrees a later step may read, with d's rows on them (nassau_correct.c).
+ * While the cache holds more than this many bytes, each row's step drops
+ * the rows of its blocks older than its newest 16 degrees; a correction
+ * that then meets a block without rows computes d(y0) instead (~20x the
+ * cost of that correction; same bits).  A soft bound: the newest blocks
+ * of every row are kept.  S_2 through (150, 78) peaks at 542 MB of cache;
+ * a 320 MB budget there costs 1.8x the time (docs/limits.md).  Default
+ * RESOL_CACHE_BUDGET_DEFAULT; the CLI sets a third of --max-memory, or of
+ * the available memory.  Call before running. */
+#define RESOL_CACHE_BUDGET_DEFAULT ((int64_t)1 << 30)
 void resol_set_cache_budget(resol_t *R, int64_t bytes);
-/* The most bytes the cache held at once so far (rows, blocks and seeds). */
-int64_t resol_cache_peak(const resol_t *R);
+/* The most bytes the cache held at once so far, and the corrections that
+ * met a block without rows (thread-safe reads). */
+void resol_cache_stats(const resol_t *R, int64_t *peak, int64_t *misses);
 
 int32_t resol_max_s(const resol_t *R);
 int32_t resol_max_n(const resol_t *R);
