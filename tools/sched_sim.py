@@ -30,8 +30,13 @@ workers; and the work, the critical path (serial parts plus the longest chunk
 of each section, along the longest chain) and the bound total / critical path.
 With --width FILE it also writes 'time ready running' samples for P workers.
 
+--cpu takes durations from the threads' CPU times instead (cpu_ms of step and
+chunk events): for a trace recorded with more threads than cores, e.g. 16 on
+this 2-core machine, whose sections are split 16 ways as on 16 cores but whose
+wall times are stretched by time-slicing.
+
 Usage: sched_sim.py TRACE [--engine nassau|classical] [--workers 1,2,16,64,128]
-                          [--measured SECONDS] [--width FILE --width-workers P]
+                          [--measured SECONDS] [--cpu] [--width FILE --width-workers P]
 """
 import argparse
 import heapq
@@ -39,33 +44,58 @@ import re
 import sys
 from collections import defaultdict
 
-STEP = re.compile(r"event=step s=(\d+) t=(\d+) .*ms=([\d.]+)")
+STEP = re.compile(r"event=step s=(\d+) t=(\d+) .* ms=([\d.]+) thread=(\d+)(?: cpu_ms=([\d.]+))?")
 CHUNK = re.compile(r"event=chunk s=(-?\d+) t=(-?\d+) section=(\d+) chunk=(\d+) chunks=(\d+) "
-                   r"at=([\d.]+) ms=([\d.]+)")
+                   r"at=([\d.]+) ms=([\d.]+)(?: thread=(\d+))?(?: cpu_ms=([\d.]+))?")
 
 
-def load(path):
-    """Returns ({(s, t): ms}, {section id: ((s, t), [(chunk, at, ms)])})."""
-    steps = {}
-    secs = {}
+def load(path, cpu=False):
+    """Returns ({(s, t): ms}, {section id: ((s, t), [(chunk, at, ms)])}).
+
+    With cpu, durations are the threads' CPU times (cpu_ms): a trace recorded
+    with more threads than cores (so that sections are split as they would be
+    on a larger machine) has its wall times stretched by time-slicing, its CPU
+    times not.  A step's CPU time includes the chunks its own thread ran; they
+    are taken out, so that the step's serial part is what remains; the wall
+    positions of its sections (their order and the gaps between them) are
+    kept, the gaps scaled to the serial CPU time."""
+    steps, secs, own = {}, {}, defaultdict(float)
+    step_thread = {}
     with open(path) as f:
         for line in f:
             m = STEP.search(line)
             if m:
-                steps[(int(m.group(1)), int(m.group(2)))] = float(m.group(3))
+                key = (int(m.group(1)), int(m.group(2)))
+                if cpu and m.group(5) is None:
+                    sys.exit("--cpu: step events without cpu_ms in " + path)
+                steps[key] = float(m.group(5) if cpu else m.group(3))
+                step_thread[key] = (int(m.group(4)), float(m.group(3)))
                 continue
             m = CHUNK.search(line)
             if m:
                 sid = int(m.group(3))
                 key = (int(m.group(1)), int(m.group(2)))
-                secs.setdefault(sid, (key, []))[1].append(
-                    (int(m.group(4)), float(m.group(6)), float(m.group(7))))
-    return steps, secs
+                if cpu and m.group(9) is None:
+                    sys.exit("--cpu: chunk events without cpu_ms in " + path)
+                ms = float(m.group(9) if cpu else m.group(7))
+                secs.setdefault(sid, (key, []))[1].append((int(m.group(4)), float(m.group(6)), ms,
+                                                           int(m.group(8) or -1),
+                                                           float(m.group(7))))
+    if cpu:
+        # CPU of chunks run on the step's own thread is inside the step's CPU time.
+        for sid, (key, chunks) in secs.items():
+            if key in step_thread:
+                own[key] += sum(c[2] for c in chunks if c[3] == step_thread[key][0])
+        for key in steps:
+            steps[key] = max(0.0, steps[key] - own[key])
+    return steps, secs, ({k: v[1] for k, v in step_thread.items()} if cpu else None)
 
 
-def build_phases(steps, secs):
+def build_phases(steps, secs, walls=None):
     """{(s, t): [('serial', ms) | ('section', [chunk ms])]}, and the chunk
-    time outside any traced step (not modelled)."""
+    time outside any traced step (not modelled).  With walls (the steps' wall
+    ms; --cpu), steps[k] is already the serial CPU time: it is split into the
+    same phases, the wall gaps between sections scaled to it."""
     by_step = defaultdict(list)
     outside = 0.0
     for sid, (key, chunks) in secs.items():
@@ -73,7 +103,7 @@ def build_phases(steps, secs):
             outside += sum(c[2] for c in chunks)
             continue
         start = min(c[1] for c in chunks)
-        end = max(c[1] + c[2] for c in chunks)
+        end = max(c[1] + c[4] for c in chunks)  # wall
         by_step[key].append((start, end, sid, [c[2] for c in sorted(chunks)]))
     phases = {}
     for k, ms in steps.items():
@@ -85,6 +115,18 @@ def build_phases(steps, secs):
         for start, end, _, _ in lst:
             gaps.append(0.0 if prev is None else max(0.0, start - prev))
             prev = max(end, prev or end)
+        if walls is not None:
+            # ms is the serial CPU time: gaps in proportion to their wall times.
+            wall_serial = max(1e-9, walls[k] - sum(e - s for s, e, _, _ in lst))
+            f = min(1.0, ms / wall_serial) if sum(gaps) > 0 else 0.0
+            gaps = [g * f for g in gaps]
+            ph = [("serial", max(0.0, ms - sum(gaps)))]
+            for gap, (_, _, _, chunks) in zip(gaps, lst):
+                if gap > 0:
+                    ph.append(("serial", gap))
+                ph.append(("section", chunks))
+            phases[k] = ph
+            continue
         spanned = sum(e - s for s, e, _, _ in lst) + sum(gaps)
         ph = [("serial", max(0.0, ms - spanned))]
         for gap, (_, _, _, chunks) in zip(gaps, lst):
@@ -254,15 +296,18 @@ def main():
     ap.add_argument("--no-chunks", action="store_true", help="ignore chunk events")
     ap.add_argument("--resplit", type=int, metavar="R",
                     help="also model sections re-split for P workers (R: recorded threads)")
+    ap.add_argument("--cpu", action="store_true",
+                    help="durations from the threads' CPU times (cpu_ms), for a trace recorded "
+                         "with more threads than cores")
     ap.add_argument("--width")
     ap.add_argument("--width-workers", type=int, default=16)
     a = ap.parse_args()
-    steps, secs = load(a.trace)
+    steps, secs, walls = load(a.trace, a.cpu)
     if not steps:
         sys.exit("no step events in " + a.trace)
     if a.no_chunks:
         secs = {}
-    phases, outside = build_phases(steps, secs)
+    phases, outside = build_phases(steps, secs, walls)
     total = sum(work(ph) for ph in phases.values())
     nchunks = sum(len(v) for ph in phases.values() for k, v in ph if k == "section")
     chunk_ms = sum(sum(v) for ph in phases.values() for k, v in ph if k == "section")

@@ -143,6 +143,9 @@ uint64_t sq_rand_below(sq_rand_t *r, uint64_t n);
 double sq_wtime(void);
 /* CPU time of the whole process in seconds (all threads). */
 double sq_cputime(void);
+/* CPU time of the calling thread, in seconds (CLOCK_THREAD_CPUTIME_ID): a
+ * trace recorded with more threads than cores measures work with it. */
+double sq_thread_cputime(void);
 /* Peak resident set size of this process in bytes (0 if unknown). */
 size_t sq_peak_rss(void);
 /* Number of online CPU cores (>= 1). */

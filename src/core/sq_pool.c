@@ -79,14 +79,14 @@ static double run_traced(section_t *s, int64_t i)
     int64_t csig;
     sq_trace_get_context(&cs, &ct, &csig);
     sq_trace_set_context(s->trace_s, s->trace_t, s->trace_sig);
-    double t0 = sq_wtime();
+    double t0 = sq_wtime(), c0 = sq_thread_cputime();
     s->fn(s->ctx, i);
-    double dt = sq_wtime() - t0;
+    double dt = sq_wtime() - t0, dc = sq_thread_cputime() - c0;
     sq_trace_set_context(cs, ct, csig);
     sq_trace_emit("event=chunk s=%d t=%d section=%lld chunk=%lld chunks=%lld at=%.3f ms=%.3f "
-                  "thread=%d",
+                  "thread=%d cpu_ms=%.3f",
                   (int)s->trace_s, (int)s->trace_t, (long long)s->trace_id, (long long)i,
-                  (long long)s->n, 1e3 * t0, 1e3 * dt, sq_pool_thread_index());
+                  (long long)s->n, 1e3 * t0, 1e3 * dt, sq_pool_thread_index(), 1e3 * dc);
     return dt;
 }
 

@@ -12,6 +12,7 @@
  * events (sq_pool.c) carry the context of the thread that opened the
  * section, whichever thread runs the chunk:
  *   event=chunk s= t= section=ID chunk=I chunks=N at=START_MS ms=MS thread=K
+ *               cpu_ms=MS (the running thread's CPU time)
  */
 #ifndef SQ_TRACE_H
 #define SQ_TRACE_H

@@ -248,7 +248,7 @@ void resol_run_step(resol_t *R, int32_t s, int32_t t)
 {
     int kind = resol_step_kind(R, s, t);
     int trace = sq_trace_on(SQ_TRACE_STEP);
-    double t0 = trace ? sq_wtime() : 0;
+    double t0 = trace ? sq_wtime() : 0, c0 = trace ? sq_thread_cputime() : 0;
     sq_trace_set_context(s, t, -1);
     if (kind == 1)
         resol_step_classical(R, s, t);
@@ -269,9 +269,11 @@ void resol_run_step(resol_t *R, int32_t s, int32_t t)
             snprintf(sub, sizeof sub, "classical");
         }
         int64_t gens = t - s == R->max_n + 1 ? 0 : fmod_num_gens(R->F[s], t);
-        sq_trace_emit("event=step s=%d t=%d n=%d subalgebra=%s new_gens=%lld ms=%.3f thread=%d",
+        sq_trace_emit("event=step s=%d t=%d n=%d subalgebra=%s new_gens=%lld ms=%.3f thread=%d "
+                      "cpu_ms=%.3f",
                       (int)s, (int)t, (int)(t - s), sub, (long long)gens,
-                      1e3 * (sq_wtime() - t0), sq_pool_thread_index());
+                      1e3 * (sq_wtime() - t0), sq_pool_thread_index(),
+                      1e3 * (sq_thread_cputime() - c0));
     }
 }
 

@@ -191,17 +191,18 @@ TEST(core_trace_chunk_event_to_file)
         *nl = 0;
         int s, t, thread;
         long long sec, chunk, chunks;
-        double at, ms;
+        double at, ms, cpu;
         int used = 0;
         ASSERT_EQ(sscanf(line,
                          "event=chunk s=%d t=%d section=%lld chunk=%lld chunks=%lld at=%lf ms=%lf "
-                         "thread=%d%n",
-                         &s, &t, &sec, &chunk, &chunks, &at, &ms, &thread, &used),
-                  8);
+                         "thread=%d cpu_ms=%lf%n",
+                         &s, &t, &sec, &chunk, &chunks, &at, &ms, &thread, &cpu, &used),
+                  9);
         ASSERT_EQ((long long)used, (long long)strlen(line));
         ASSERT_EQ(s, 5);
         ASSERT_EQ(t, 41);
         ASSERT(ms >= 0);
+        ASSERT(cpu >= 0);
         ASSERT(thread == 0 || thread == 1);
         if (first < 0)
             first = sec;
