@@ -177,7 +177,19 @@ def resplit(phases, factor):
     return out
 
 
-def simulate(phases, engine, workers, width_out=None):
+def bottom_levels(phases, engine):
+    """Longest path (span) from each step to the end of the graph, itself included."""
+    succ = {k: [] for k in phases}
+    for k in phases:
+        for p in preds(k[0], k[1], engine, phases):
+            succ[p].append(k)
+    level = {}
+    for k in sorted(phases, key=lambda k: (-k[1], -k[0])):  # successors have larger t
+        level[k] = span(phases[k]) + max((level[q] for q in succ[k]), default=0.0)
+    return level
+
+
+def simulate(phases, engine, workers, width_out=None, priority="ts"):
     succ = {k: [] for k in phases}
     pending = {}
     for k in phases:
@@ -185,7 +197,12 @@ def simulate(phases, engine, workers, width_out=None):
         pending[k] = len(ps)
         for p in ps:
             succ[p].append(k)
-    ready = [(k[1], k[0]) for k in phases if pending[k] == 0]
+    if priority == "cp":
+        lv = bottom_levels(phases, engine)
+        prio = lambda k: (-lv[k], k[1], k[0])
+    else:
+        prio = lambda k: (k[1], k[0])
+    ready = [(prio(k), k) for k in phases if pending[k] == 0]
     heapq.heapify(ready)
     phase = {}            # step -> index of its current phase
     state = [None] * workers  # None idle; ('serial', key); ('chunk', sec); ('wait', sec)
@@ -221,7 +238,7 @@ def simulate(phases, engine, workers, width_out=None):
                 for q in succ[key]:
                     pending[q] -= 1
                     if pending[q] == 0:
-                        heapq.heappush(ready, (q[1], q[0]))
+                        heapq.heappush(ready, (prio(q), q))
                 state[w] = None
                 idle.append(w)
                 return
@@ -245,7 +262,7 @@ def simulate(phases, engine, workers, width_out=None):
             if opened:
                 claim(w, opened[-1])
             else:
-                t, s = heapq.heappop(ready)
+                _, (s, t) = heapq.heappop(ready)
                 phase[(s, t)] = 0
                 running += 1
                 advance(w, (s, t))
@@ -299,6 +316,10 @@ def main():
     ap.add_argument("--cpu", action="store_true",
                     help="durations from the threads' CPU times (cpu_ms), for a trace recorded "
                          "with more threads than cores")
+    ap.add_argument("--priority", choices=["ts", "cp"], default="ts",
+                    help="ready steps by lowest (t, s), the scheduler's rule (ts), or by the "
+                         "longest modelled path to the end first (cp: list scheduling with "
+                         "known durations, a bound for any rule)")
     ap.add_argument("--width")
     ap.add_argument("--width-workers", type=int, default=16)
     a = ap.parse_args()
@@ -320,14 +341,14 @@ def main():
     spans = {}
     t1 = None
     for p in sorted({int(x) for x in a.workers.split(",")} | {1}):
-        sp, busy, _ = simulate(phases, a.engine, p)
+        sp, busy, _ = simulate(phases, a.engine, p, priority=a.priority)
         spans[p] = sp
         t1 = t1 or sp
         if str(p) in a.workers.split(","):
             line = f"{p}\t{sp/1e3:.2f}\t{t1/sp:.2f}\t{busy/sp:.2f}"
             if a.resplit:
                 rp = resplit(phases, p / a.resplit)
-                rsp = simulate(rp, a.engine, p)[0]
+                rsp = simulate(rp, a.engine, p, priority=a.priority)[0]
                 line += f"\t{rsp/1e3:.2f}\t{t1/rsp:.2f}\t{critical_path(rp, a.engine)/1e3:.2f}"
             print(line)
     if a.measured:
