@@ -13,8 +13,8 @@ sq_pool does:
     step's time less the wall time its sections spanned; the measured gaps
     between sections stay between them, the rest comes first;
   * an idle worker takes a chunk of an open section first (the newest section
-    first, as the pool's open list), else the ready step with the lowest t,
-    then s (the scheduler's priority);
+    first, as the pool's open list), else the ready step with the lowest s,
+    then t (the scheduler's priority; --priority chooses others);
   * a step's worker runs chunks of its own section only, then waits for the
     section's last chunk before going on.
 
@@ -189,7 +189,7 @@ def bottom_levels(phases, engine):
     return level
 
 
-def simulate(phases, engine, workers, width_out=None, priority="ts"):
+def simulate(phases, engine, workers, width_out=None, priority="st"):
     succ = {k: [] for k in phases}
     pending = {}
     for k in phases:
@@ -197,7 +197,9 @@ def simulate(phases, engine, workers, width_out=None, priority="ts"):
         pending[k] = len(ps)
         for p in ps:
             succ[p].append(k)
-    if priority == "cp":
+    if priority == "st":
+        prio = lambda k: (k[0], k[1])
+    elif priority == "cp":
         lv = bottom_levels(phases, engine)
         prio = lambda k: (-lv[k], k[1], k[0])
     else:
@@ -316,10 +318,10 @@ def main():
     ap.add_argument("--cpu", action="store_true",
                     help="durations from the threads' CPU times (cpu_ms), for a trace recorded "
                          "with more threads than cores")
-    ap.add_argument("--priority", choices=["ts", "cp"], default="ts",
-                    help="ready steps by lowest (t, s), the scheduler's rule (ts), or by the "
-                         "longest modelled path to the end first (cp: list scheduling with "
-                         "known durations, a bound for any rule)")
+    ap.add_argument("--priority", choices=["st", "ts", "cp"], default="st",
+                    help="ready steps by lowest (s, t), the scheduler's rule since issue 14 (st); "
+                         "by lowest (t, s), the rule before (ts); or by the longest modelled "
+                         "path to the end first (cp: list scheduling with known durations)")
     ap.add_argument("--width")
     ap.add_argument("--width-workers", type=int, default=16)
     a = ap.parse_args()

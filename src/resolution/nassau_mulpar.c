@@ -26,15 +26,14 @@
 /* Set bits of v in [off, off + len). */
 static int64_t count_bits(const uint64_t *v, int64_t off, int64_t len)
 {
-    int64_t n = 0, end = off + len;
-    while (off < end && (off & 63)) {
-        n += (v[off >> 6] >> (off & 63)) & 1;
-        off++;
-    }
-    for (; off + 64 <= end; off += 64)
-        n += __builtin_popcountll(v[off >> 6]);
-    for (; off < end; off++)
-        n += (v[off >> 6] >> (off & 63)) & 1;
+    uint64_t a = (uint64_t)off, end = (uint64_t)(off + len);
+    int64_t n = 0;
+    while (a < end && (a & 63))
+        n += (int64_t)((v[a >> 6] >> (a & 63)) & 1), a++;
+    for (; a + 64 <= end; a += 64)
+        n += __builtin_popcountll(v[a >> 6]);
+    for (; a < end; a++)
+        n += (int64_t)((v[a >> 6] >> (a & 63)) & 1);
     return n;
 }
 

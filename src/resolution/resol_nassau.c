@@ -193,11 +193,13 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     if (trace)
         sq_trace_emit("event=phase s=%d t=%d prof=%d zT=%lld zN=%lld zS=%lld gens=%lld "
                       "build1=%.3f rref1=%.3f build2=%.3f rref2=%.3f boundaries=%.3f "
-                      "correct=%.3f zblock=%.3f apply=%.3f sigs=%lld kills=%lld ybits=%lld zcache_mb=%.1f row_mb=%.1f",
+                      "correct=%.3f zblock=%.3f apply=%.3f sigs=%lld kills=%lld ybits=%lld "
+                      "zcache_mb=%.1f row_mb=%.1f",
                       (int)s, (int)t, P->len, (long long)zT, (long long)zN, (long long)zS,
                       (long long)k, ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], ct.zblock, ct.apply,
-                      (long long)ct.sigs, (long long)ct.kills, (long long)ct.ybits, atomic_load(&R->zbytes) / 1048576.0,
-                      nassau_zcache_row_bytes(R, s) / 1048576.0);
+                      (long long)ct.sigs, (long long)ct.kills, (long long)ct.ybits,
+                      (double)atomic_load(&R->zbytes) / 1048576.0,
+                      (double)nassau_zcache_row_bytes(R, s) / 1048576.0);
     for (int64_t i = 0; i < k; i++) {
         int64_t b = f2_first_bit(f2mat_row(&dx, i), Nc.dim);
         if (b >= 0)

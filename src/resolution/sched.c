@@ -25,7 +25,7 @@ typedef struct {
     resol_t *R;
     int32_t ns, nt;          /* table: s in [0, ns), t - t_min in [0, nt) */
     int32_t *pending;        /* predecessors not yet done, per slot; -1: not a step */
-    int64_t *heap;           /* ready slots, min-heap on (t, s) */
+    int64_t *heap;           /* ready steps, min-heap on (s, t): prio() */
     int64_t nheap;
     int64_t done, total;
     const resol_observer_t *obs;
@@ -34,6 +34,28 @@ typedef struct {
 static inline int64_t key(const sched_t *S, int32_t s, int32_t t)
 {
     return (int64_t)(t - S->R->t_min) * S->ns + s;
+}
+
+/*
+ * The order among ready steps: lowest s, then lowest t.  The rows are
+ * chains, so this runs the rows as a pipeline, each a little behind the one
+ * below, and finishes the low rows first: only the rows in the band hold
+ * their caches (Nassau's blocks of the last degrees, a row's kernels),
+ * where lowest (t, s) kept every row's cache alive to the end (S_2 through
+ * (150, 78), 2 threads: peak RSS 673 MB -> 185 MB, 190.5 s -> 191.1 s;
+ * (110, 58): 2.7% slower, bench/compare).  The model of the schedule
+ * (tools/sched_sim.py --priority st) agrees: 2% slower on 2 workers, the
+ * same on 16.  The output does not
+ * depend on the order (every order respects the dependencies).
+ */
+static inline int64_t prio(const sched_t *S, int64_t k)
+{
+    return (k % S->ns) * S->nt + k / S->ns;
+}
+
+static inline int64_t slot_of(const sched_t *S, int64_t v)
+{
+    return (v % S->nt) * S->ns + v / S->nt;
 }
 
 /* The predecessors of (s, t) that are steps of the run; returns their count. */
@@ -90,7 +112,7 @@ static int src_next(void *ctx, void **job)
     sched_t *S = ctx;
     if (!S->nheap || resol_stop_requested(S->R))
         return 0;
-    *job = (void *)(intptr_t)(heap_pop(S) + 1);
+    *job = (void *)(intptr_t)(slot_of(S, heap_pop(S)) + 1);
     return 1;
 }
 
@@ -121,7 +143,7 @@ static void src_done(void *ctx, void *job)
         int np = preds(R, ss, st, p);
         for (int j = 0; j < np; j++)
             if (p[j][0] == s && p[j][1] == t && --S->pending[key(S, ss, st)] == 0)
-                heap_push(S, key(S, ss, st));
+                heap_push(S, prio(S, key(S, ss, st)));
     }
     S->done++;
     if (S->obs && S->obs->step_done)
@@ -185,7 +207,7 @@ int resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_o
             for (int j = 0; j < np; j++)
                 S.pending[k] += !resol_step_preloaded(R, p[j][0], p[j][1]);
             if (S.pending[k] == 0)
-                heap_push(&S, k);
+                heap_push(&S, prio(&S, k));
         }
     sq_pool_source_t src = {src_next, src_run, src_done, &S};
     sq_pool_t *own = pool ? NULL : sq_pool_new(1);

@@ -96,7 +96,7 @@ TEST(sched_small_threads)
  * changes how d(y0) is computed, never the bits: serially and on 2 threads
  * the differentials equal the default serial run's, and with no budget
  * some corrections do meet blocks without rows. */
-TEST(nassau_cache_budget)
+TEST(nassau_cache_budget_threads)
 {
     fdmod_t *M = fdmod_sphere();
     resol_t *ref = resol_new(M, 30, 60);
