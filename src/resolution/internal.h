@@ -143,10 +143,10 @@ void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
                         const f2mat_t *D1);
 
 /* Wall times (ms) of the corrections of one step, for event=phase: building
- * the zero-signature blocks of lower degrees, applying d to the corrections,
- * and the rest (finding hit signatures, translating, quasi-inverses). */
+ * the zero-signature blocks of lower degrees, and applying the corrections
+ * (the rest of step 3 is its total less these). */
 typedef struct {
-    double zblock, apply, other;
+    double zblock, apply;
     int64_t sigs, kills; /* signatures visited, components killed */
     int64_t ybits;       /* zero-signature basis elements in the corrections */
 } nassau_ctimes_t;

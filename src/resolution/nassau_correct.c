@@ -551,7 +551,6 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
                     const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx,
                     nassau_ctimes_t *ct)
 {
-    double w0 = ct ? sq_wtime() : 0;
 
     int prof = (int)(P - R->prof);
     blocks_t Tbt, Nbt;
@@ -579,7 +578,4 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
     killbuf_clear(&kb);
     blocks_clear(&Tbt);
     blocks_clear(&Nbt);
-    if (ct) {
-        ct->other = 1e3 * (sq_wtime() - w0) - ct->zblock - ct->apply;
-    }
 }
