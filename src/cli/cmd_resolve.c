@@ -384,7 +384,8 @@ static int run_cofiber(const resolve_opts_t *o, const fdmod_t *M, const sq_modsp
     if (rc)
         return rc;
     resol_cofiber_t *C;
-    rc = resol_cofiber_new(&C, M, info->cof_s, info->cof_t, info->cof_idx, (int32_t)o->max_s,
+    rc = resol_cofiber_new(&C, M, info->cof_s, info->cof_t, info->cof_idx, info->cof_target,
+                           (int32_t)o->max_s,
                            (int32_t)o->stem, pool, err, sizeof err);
     sq_pool_free(pool);
     if (rc) {
@@ -455,8 +456,8 @@ static int run_odd(resolve_opts_t *o, const cli_module_ref_t *ref, uint32_t p)
     int32_t bottom = pfdmod_bottom(M), N = (int32_t)o->stem, S = (int32_t)o->max_s;
     if (info.cofiber) {
         presol_cofiber_t *C = NULL;
-        rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, S, N, pool, err,
-                                sizeof err);
+        rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, info.cof_target, S,
+                                N, pool, err, sizeof err);
         sq_pool_free(pool);
         if (rc) {
             cli_error("%s", err);

@@ -744,6 +744,10 @@ static void fill_info(const spec_t *S, int32_t shift, sq_modspec_info_t *info)
         info->bottom = S->gens[0].fdeg + shift;
         info->span = S->gens[S->ngens - 1].fdeg - S->gens[0].fdeg;
     }
+    if (info->cofiber) {
+        info->cof_t += shift;
+        info->cof_target = shift;
+    }
 }
 
 /* Builds the module of an infinite kind. */
@@ -792,6 +796,12 @@ static int load(spec_t *S, json_t **root, const char *display, const sq_modspec_
                          (int)extra, SQ_MODSPEC_MAX_DEGREE);
     shift += extra;
     fill_info(S, shift, info);
+    if (info->cofiber && info->infinite)
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "cofiber", 0),
+                         "\"cofiber\" needs a bounded module: this %s is infinite (its Yoneda "
+                         "representative would not be finite)",
+                         S->kind == SQ_MODSPEC_PROJECTIVE ? "projective space"
+                                                          : "finitely presented module");
     if (S->kind == SQ_MODSPEC_FINITE)
         return build(S, display, shift, max_span, out);
     return build_infinite(S, display, shift, o, out);

@@ -91,8 +91,10 @@ typedef struct {
                        * infinite one); sets the default filtration of a run */
     int cofiber;      /* 1: the file asks for the cofiber of the class x_(t - s, s, idx) of
                        * the module (the key "cofiber"); the caller resolves it */
-    int32_t cof_s, cof_t;
+    int32_t cof_s, cof_t; /* cof_t after every shift, as the peer adds "shift" to it */
     int64_t cof_idx;
+    int32_t cof_target; /* the degree of the class the self-map sends the generator to:
+                         * the file's degree 0 moved by every shift */
 } sq_modspec_info_t;
 
 /* Options of a load.  A zeroed struct (or a NULL pointer) means: no shift,

@@ -1004,8 +1004,9 @@ int sq_pmodspec_load_buffer(pfdmod_t **out, const char *buf, size_t len, const c
             I->span = pfdmod_top(*out) - pfdmod_bottom(*out);
             I->cofiber = P.cofiber;
             I->cof_s = P.cof_s;
-            I->cof_t = P.cof_t;
+            I->cof_t = P.cof_t + P.shift; /* the peer adds "shift" to t */
             I->cof_idx = P.cof_idx;
+            I->cof_target = P.shift;
         }
     }
 out:
@@ -1061,8 +1062,8 @@ int presol_cli_resolve(const char *path, int32_t stem, int32_t max_s, int csv, F
     int32_t bottom = pfdmod_bottom(M);
     if (info.cofiber) {
         presol_cofiber_t *C = NULL;
-        rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, max_s, stem, NULL,
-                                err, errlen);
+        rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, info.cof_target,
+                                max_s, stem, NULL, err, errlen);
         if (!rc) {
             rc = csv ? sq_chart_write_csv_fn(out, ext_cofiber, C, bottom, stem, max_s)
                      : sq_chart_write_dots_fn(out, ext_cofiber, C, bottom, stem, max_s);

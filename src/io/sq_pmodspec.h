@@ -51,8 +51,9 @@ typedef struct {
     int32_t bottom;   /* lowest degree of a cell, after every shift */
     int32_t span;     /* top - bottom of the cells */
     int cofiber;      /* 1: resolve the cofiber of x_(cof_t - cof_s, cof_s, cof_idx) */
-    int32_t cof_s, cof_t;
+    int32_t cof_s, cof_t; /* cof_t after every shift, as the peer adds "shift" to it */
     int64_t cof_idx;
+    int32_t cof_target; /* degree of the class the self-map targets: the file's 0, shifted */
 } sq_pmodspec_info_t;
 
 /* Options; a zeroed struct or NULL means no shift, warnings discarded. */

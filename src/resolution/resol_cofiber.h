@@ -1,29 +1,37 @@
 /*
- * resol_cofiber.h -- Ext of the cofiber of a class: the module files' key
- * "cofiber": {"s": s, "t": t, "idx": i} (docs/modules.md).
+ * resol_cofiber.h -- Ext of the cofiber of a self-map given by a class: the
+ * module files' key "cofiber": {"s": s, "t": t, "idx": i} (docs/modules.md),
+ * with the peer's meaning.
  *
- * A class x = x_(t - s, s, i) of Ext^{s,t}(M, F_2) is a map M -> Sigma^t F_2
- * of degree s in the derived category of A-modules; its cofiber C is the
- * complex (the peer's Yoneda representative, its last module dropped)
+ * F is the minimal (classical) resolution of M, and m0 the single class of
+ * M in the target degree (degree 0 of the file, moved by every shift).  The
+ * class names the generator g = g_idx of F_s in degree t; sending g to m0
+ * and every other generator to 0 gives f: F_s -> Sigma^D M, D = t - target,
+ * a class of Ext^{s,t}(M, M) (of degree D as a self-map) when f is a
+ * cocycle: f d_{s+1} = 0.  Its Yoneda representative is the exact sequence
  *
- *     E_{s-1} -> F_{s-2} -> ... -> F_0,    E_{s-1} = F_{s-1} / d_s(ker x),
+ *     0 -> Sigma^D M -> E -> F_{s-2} -> ... -> F_0 -> M -> 0,
+ *     E = (F_{s-1} + Sigma^D M) / {(d_s y, f y) : y in F_s}   (the pushout),
  *
- * F the minimal resolution of M and x read as the cocycle F_s -> Sigma^t F_2
- * that is 1 on the i-th generator of degree t.  Its homology is M in degree
- * 0 and Sigma^t F_2 in degree s - 1.  A minimal resolution of C is F_0 ..
- * F_{s-2} followed by a minimal resolution G of the finitely presented
- * module E = E_{s-1} (generators: those of F_{s-1}; relations: d_s(g) for
- * every generator g != g_i of F_s, and theta d_s(g_i) for theta of positive
- * degree), so
+ * and the cofiber of the self-map is the complex C = E -> F_{s-2} -> ... ->
+ * F_0 (the sequence with its last module dropped): its homology is M in
+ * degree 0 and Sigma^D M in degree s - 1.  The F_i are free with minimal
+ * differentials and E's generators map into A^+ F_{s-2}, so F_0 .. F_{s-2}
+ * followed by a minimal resolution G of E is a minimal resolution of C:
  *
  *     Ext^{sigma,tau}(C) = Ext^{sigma,tau}(M)                 sigma <= s - 2
  *                        = Ext^{sigma - s + 1, tau}(E)        sigma >= s - 1.
  *
- * This is the long exact sequence of x made exact: the test suite checks it
- * against ... -> Ext(S)[x] -> Ext(M) -> Ext(C) -> ... with products computed
- * separately.  F is the classical resolution (its basis names the class, as
- * the peer's classical engine does); E is built truncated to the degrees the
- * region needs and resolved with the classical engine.
+ * E is finitely presented: generators those of F_{s-1} and the basis e_b of
+ * Sigma^D M; relations d_s(y) for every generator y != g of F_s, d_s(g) +
+ * e_{m0}, and theta e_b = theta b for theta the Sq^{2^k} (over a
+ * subalgebra: every basis element of positive degree), which present M.
+ * For M = F_2 (the sphere) this is F_{s-1} / d_s(ker x), the quotient the
+ * cofiber of a class of the sphere has always used.
+ *
+ * Tests check the result against the peer's tables for its corpus and
+ * against the long exact sequence of the self-map (v_1^4 on C2, v_1 on
+ * C3v1) computed separately.
  */
 #ifndef RESOL_COFIBER_H
 #define RESOL_COFIBER_H
@@ -40,19 +48,22 @@ extern "C" {
 
 typedef struct resol_cofiber resol_cofiber_t;
 
-/* Computes Ext of the cofiber of x_(t - s, s, idx) of M through stem max_n
- * and filtration max_s, on the threads of pool (NULL: serially).  M is
- * borrowed (must outlive the result); it may be a truncation of an infinite
- * module that is exact through degree max_n + 1.
+/* Computes Ext of the cofiber of the self-map x_(t - s, s, idx) of M (the
+ * generator idx of F_s in degree t sent to M's class in degree target)
+ * through stem max_n and filtration max_s, on the threads of pool (NULL:
+ * serially).  M is borrowed (must outlive the result) and finite.
  * Returns 0 and sets *out (free with resol_cofiber_free), or, with *out =
- * NULL and a one-line message in err: SQ_E_INVAL when the class does not
- * exist (Ext^{s,t}(M) has no generator idx) or s < 1, SQ_E_RANGE when the
- * region is beyond the algebra's limits or the module E is too large.
- * Cost: a classical resolution of M through row s and stem max_n + 1, the
- * construction of E (one row reduction per degree), and a classical
- * resolution of E through (max_s - s + 1, max_n + s - 1). */
+ * NULL and a one-line message in err: SQ_E_INVAL when s < 1, when M does
+ * not have exactly one class in degree target, when the class does not
+ * exist (Ext^{s,t}(M) has no generator idx), or when it is not a cocycle
+ * into M (f d_{s+1} != 0); SQ_E_RANGE when the region is beyond the
+ * algebra's limits or the module E is too large.
+ * Cost: a classical resolution of M through row s + 1 and stem
+ * max(max_n + 1, t + top(M) - target - s - 1), the construction of E (one
+ * row reduction per degree), and a classical resolution of E through
+ * (max_s - s + 1, max_n + s - 1). */
 int resol_cofiber_new(resol_cofiber_t **out, const fdmod_t *M, int32_t s, int32_t t, int64_t idx,
-                      int32_t max_s, int32_t max_n, sq_pool_t *pool, char *err,
+                      int32_t target, int32_t max_s, int32_t max_n, sq_pool_t *pool, char *err,
                       size_t errlen) SQ_WARN_UNUSED;
 
 /* Frees C; NULL is a no-op. */

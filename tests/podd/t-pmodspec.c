@@ -304,8 +304,8 @@ TEST(pmodspec_peer_files)
         uint32_t p = pfdmod_prime(M);
         if (info.cofiber) {
             presol_cofiber_t *C = NULL;
-            rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, S, N, NULL, err,
-                                    sizeof err);
+            rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, info.cof_target,
+                                    S, N, NULL, err, sizeof err);
             if (rc)
                 sq_test_fail(__FILE__, __LINE__, "%s: %s", peer_odd[i], err);
             /* Ext^0 of a cofiber of a class of positive filtration is that of M. */

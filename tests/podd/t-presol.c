@@ -269,13 +269,13 @@ TEST(presol_cofiber_C9)
     pfdmod_t *M = pfdmod_sphere(3);
     presol_cofiber_t *C = NULL;
     char err[512];
-    int rc = presol_cofiber_new(&C, M, 2, 2, 0, S, N, NULL, err, sizeof err);
+    int rc = presol_cofiber_new(&C, M, 2, 2, 0, 0, S, N, NULL, err, sizeof err);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "%s", err);
     check_les("C9", 3, 2, 2, mult_a0sq, ext_of_cofiber, C, N, S);
     /* A class that does not exist. */
     presol_cofiber_t *D = NULL;
-    rc = presol_cofiber_new(&D, M, 2, 2, 1, S, N, NULL, err, sizeof err);
+    rc = presol_cofiber_new(&D, M, 2, 2, 1, 0, S, N, NULL, err, sizeof err);
     ASSERT_EQ(rc, SQ_E_INVAL);
     ASSERT(strstr(err, "does not exist") != NULL);
     ASSERT(D == NULL);
@@ -301,7 +301,7 @@ TEST(presol_calpha)
     check_les("Calpha", 3, 1, 4, mult_h0, ext_of_resol, R, N, S);
     pfdmod_t *Sph = pfdmod_sphere(3);
     presol_cofiber_t *C = NULL;
-    ASSERT_EQ(presol_cofiber_new(&C, Sph, 1, 4, 0, S, N, NULL, err, sizeof err), 0);
+    ASSERT_EQ(presol_cofiber_new(&C, Sph, 1, 4, 0, 0, S, N, NULL, err, sizeof err), 0);
     for (int32_t s = 0; s <= S; s++)
         for (int32_t n = 0; n <= N; n++)
             ASSERT_EQ(presol_cofiber_ext_dim(C, s, n), presol_ext_dim(R, s, n));

@@ -159,7 +159,7 @@ static void check_les(int i, int32_t max_n, int32_t max_s)
     sq_test_check_s2_table(R, max_n + 1, max_s + 1);
     resol_cofiber_t *C;
     char err[512];
-    ASSERT_EQ(resol_cofiber_new(&C, M, s, t, 0, max_s, max_n, NULL, err, sizeof err), 0);
+    ASSERT_EQ(resol_cofiber_new(&C, M, s, t, 0, 0, max_s, max_n, NULL, err, sizeof err), 0);
     int64_t nonzero = 0, bad = 0;
     for (int32_t n = 0; n <= max_n; n++)
         for (int32_t sigma = 0; sigma <= max_s; sigma++) {
@@ -206,7 +206,7 @@ TEST(cofiber_of_h1_is_ceta)
     char err[512];
     ASSERT_EQ(fdmod_complete(Ceta, A, err, sizeof err), 0);
     resol_cofiber_t *C;
-    ASSERT_EQ(resol_cofiber_new(&C, S, 1, 2, 0, 20, 40, NULL, err, sizeof err), 0);
+    ASSERT_EQ(resol_cofiber_new(&C, S, 1, 2, 0, 0, 20, 40, NULL, err, sizeof err), 0);
     resol_t *R = resol_new(Ceta, 20, 40);
     resol_run(R, RESOL_CLASSICAL);
     for (int32_t n = 0; n <= 40; n++)
@@ -224,12 +224,12 @@ TEST(cofiber_errors)
     fdmod_t *S = fdmod_sphere();
     resol_cofiber_t *C = (resol_cofiber_t *)&C;
     char err[512];
-    ASSERT_EQ(resol_cofiber_new(&C, S, 2, 2, 1, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT_EQ(resol_cofiber_new(&C, S, 2, 2, 1, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
     ASSERT(C == NULL);
     ASSERT_STR_EQ(err, "\"cofiber\": the class x_(0, 2, 1) does not exist: Ext^{2,2} of S_2 has "
                        "dimension 1");
-    ASSERT_EQ(resol_cofiber_new(&C, S, 2, 3, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
-    ASSERT_EQ(resol_cofiber_new(&C, S, 0, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT_EQ(resol_cofiber_new(&C, S, 2, 3, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT_EQ(resol_cofiber_new(&C, S, 0, 0, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
     fdmod_free(S);
 }
 
