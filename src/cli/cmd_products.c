@@ -68,9 +68,42 @@ typedef struct {
     int have_vec;     /* 1: vec holds the listed entries; 0: idx names a basis class */
     int64_t idx;
     int64_t len;
-    uint64_t vec[64]; /* up to 4096 entries */
+    const char *bits; /* have_vec: the entries, after the '[' of text */
+    uint64_t *vec;    /* resolve_class: f2_limbs(the Ext dimension) + 1 limbs (cls_clear) */
     const char *text;
 } cls_t;
+
+static void cls_clear(cls_t *c)
+{
+    sq_free(c->vec);
+    c->vec = NULL;
+}
+
+/* Reads the entries "v0, v1, ...]" at p (each 0 or 1) into vec when it is
+ * not NULL (as many bits as entries); returns their number, or -1 when they
+ * are malformed.  *end: the ']'. */
+static int64_t scan_bits(const char *p, uint64_t *vec, const char **endp)
+{
+    int64_t len = 0;
+    char *end;
+    while (*p && *p != ']') {
+        long v = strtol(p, &end, 10);
+        if (end == p || (v != 0 && v != 1) || len >= ((int64_t)1 << 40))
+            return -1;
+        if (v && vec)
+            vec[len >> 6] |= 1ULL << (len & 63);
+        len++;
+        p = end;
+        while (*p == ' ')
+            p++;
+        if (*p == ',')
+            p++;
+        while (*p == ' ')
+            p++;
+    }
+    *endp = p;
+    return len;
+}
 
 /* Parses "N,S,[v0,...]" or "N,S,I"; returns 0 or -1 after an error. */
 static int parse_class(const char *opt, const char *text, cls_t *c)
@@ -90,23 +123,9 @@ static int parse_class(const char *opt, const char *text, cls_t *c)
     p = end + 1;
     if (*p == '[') {
         c->have_vec = 1;
-        p++;
-        while (*p && *p != ']') {
-            long v = strtol(p, &end, 10);
-            if (end == p || (v != 0 && v != 1) || c->len >= 64 * 64)
-                goto bad;
-            if (v)
-                c->vec[c->len >> 6] |= 1ULL << (c->len & 63);
-            c->len++;
-            p = end;
-            while (*p == ' ')
-                p++;
-            if (*p == ',')
-                p++;
-            while (*p == ' ')
-                p++;
-        }
-        if (*p != ']' || p[1] != '\0' || c->len == 0)
+        c->bits = ++p;
+        c->len = scan_bits(c->bits, NULL, &p);
+        if (c->len <= 0 || *p != ']' || p[1] != '\0')
             goto bad;
         return 0;
     }
@@ -145,6 +164,7 @@ static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char
                       (long long)dim);
             return -1;
         }
+        c->vec = sq_calloc((size_t)f2_limbs(dim) + 1, sizeof *c->vec);
         c->vec[c->idx >> 6] |= 1ULL << (c->idx & 63);
         c->len = dim;
         return 0;
@@ -154,7 +174,19 @@ static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char
                   opt, (long long)c->len, what, (int)c->n, (int)c->s, (long long)dim);
         return -1;
     }
+    const char *end;
+    c->vec = sq_calloc((size_t)f2_limbs(dim) + 1, sizeof *c->vec);
+    (void)scan_bits(c->bits, c->vec, &end);
     return 0;
+}
+
+/* A class vector for Ext of R at (n, s): f2_limbs of its dimension + 1
+ * limbs, zeroed (*limbs receives the count). */
+static uint64_t *class_alloc(const resol_t *R, int32_t s, int32_t n, size_t *limbs)
+{
+    int64_t dim = resol_ext_dim(R, s, n);
+    *limbs = (size_t)f2_limbs(dim > 0 ? dim : 0) + 1;
+    return sq_calloc(*limbs, sizeof(uint64_t));
 }
 
 static void print_vec(FILE *f, const uint64_t *v, int64_t n)
@@ -405,10 +437,11 @@ int cmd_product(int argc, char **argv)
         return resolve_failure;
     resol_t *RS = resolve_sphere(&o, y.n, y.s, &S);
     int rc = CLI_USAGE;
-    uint64_t out[64];
+    size_t nout;
+    uint64_t *out = class_alloc(R, x.s + y.s, x.n + y.n, &nout);
     if (RS && !resolve_class("--class", &x, R, fdmod_name(M)) &&
         !resolve_class("--by", &y, RS, "S_2")) {
-        if (resol_product(R, RS, x.s, x.s + x.n, x.vec, y.s, y.s + y.n, y.vec, out) != 0)
+        if (resol_product(R, RS, x.s, x.s + x.n, x.vec, y.s, y.s + y.n, y.vec, out, nout) != 0)
             cli_error("product: the region needed was not computed (a bug: please report)");
         else {
             printf("x_(%d, %d) ", (int)x.n, (int)x.s);
@@ -421,6 +454,9 @@ int cmd_product(int argc, char **argv)
             rc = finish(0);
         }
     }
+    sq_free(out);
+    cls_clear(&x);
+    cls_clear(&y);
     resol_free(RS);
     fdmod_free(S);
     resol_free(R);
@@ -457,11 +493,12 @@ int cmd_massey(int argc, char **argv)
         return resolve_failure;
     resol_t *RS = resolve_sphere(&o, a.n + b.n + 1, a.s + b.s, &S);
     int rc = CLI_USAGE;
-    uint64_t out[64];
+    size_t nout;
+    uint64_t *out = class_alloc(R, s, n, &nout);
     if (RS && !resolve_class("--a", &a, RS, "S_2") && !resolve_class("--b", &b, RS, "S_2") &&
         !resolve_class("--c", &c, R, fdmod_name(M))) {
         int r = resol_massey(R, RS, a.s, a.s + a.n, a.vec, b.s, b.s + b.n, b.vec, c.s,
-                             c.s + c.n, c.vec, out);
+                             c.s + c.n, c.vec, out, nout);
         f2mat_t ind = {0};
         if (r == SQ_E_INVAL)
             cli_error("massey: <a, b, c> is not defined: a b or b c is not zero (check with "
@@ -486,6 +523,10 @@ int cmd_massey(int argc, char **argv)
             cli_error("massey: the region needed was not computed (a bug: please report)");
         f2mat_clear(&ind);
     }
+    sq_free(out);
+    cls_clear(&a);
+    cls_clear(&b);
+    cls_clear(&c);
     resol_free(RS);
     fdmod_free(S);
     resol_free(R);

@@ -48,6 +48,34 @@ static int read_degree_key(spec_t *S, json_t *root, const char *key, int32_t *ou
     return 0;
 }
 
+/* With "clear_bottom" the bottom cell is not "min" but the raised min'
+ * (rpmod_bottom: the next degree that is -1 mod 8).  S->rp_min becomes
+ * min', so that everything that reads it -- the bottom and the span the
+ * load reports (sq_modspec_info_t), hence the first stem of every chart,
+ * the default filtration and the store's region -- agrees with the module
+ * that is built (rpmod_build raises min' to itself).  A file whose "max"
+ * lies below min' describes the zero module, and one whose min' passes the
+ * largest degree cannot be built: both are refused here, with the file's
+ * own numbers. */
+static int raise_bottom(spec_t *S)
+{
+    if (!S->rp_clear_bottom)
+        return 0;
+    int64_t lo = rpmod_bottom(S->rp_min, 1);
+    size_t pos = spec_key_pos(S, "clear_bottom", 0);
+    if (lo > SQ_MODSPEC_MAX_DEGREE)
+        return spec_fail(S, SQ_E_RANGE, pos,
+                         "\"clear_bottom\" raises \"min\" %d to %lld, beyond the largest degree %d",
+                         (int)S->rp_min, (long long)lo, SQ_MODSPEC_MAX_DEGREE);
+    if (S->rp_have_max && S->rp_max < lo)
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"clear_bottom\" raises \"min\" %d to %lld, above \"max\" %d: the "
+                         "module would be zero",
+                         (int)S->rp_min, (long long)lo, (int)S->rp_max);
+    S->rp_min = (int32_t)lo;
+    return 0;
+}
+
 int spec_read_projective(spec_t *S, json_t *root)
 {
     static const char *const foreign[] = {"gens", "actions", "adem_relations",
@@ -78,7 +106,7 @@ int spec_read_projective(spec_t *S, json_t *root)
         return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "clear_bottom", 0),
                          "\"clear_bottom\" must be true or false, not %s", spec_type_name(cb));
     S->rp_clear_bottom = json_is_true(cb);
-    return 0;
+    return raise_bottom(S);
 }
 
 static const char *const rel_keys[2] = {"adem_relations", "milnor_relations"};

@@ -86,15 +86,19 @@ static void set_actions(fdmod_t *M, const milnor_t *A, int32_t lo, int32_t hi, i
     }
 }
 
+int64_t rpmod_bottom(int32_t min, int clear_bottom)
+{
+    int64_t lo = min;
+    return clear_bottom ? lo + mod8(8 - mod8(lo + 1)) : lo;
+}
+
 int rpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int32_t min, int have_max,
                 int32_t max, int clear_bottom, int32_t max_degree, int64_t max_table_bytes,
                 char *err, size_t errlen)
 {
     if (errlen)
         err[0] = '\0';
-    int64_t lo = min, hi = max_degree;
-    if (clear_bottom)
-        lo += mod8(8 - mod8(lo + 1));
+    int64_t lo = rpmod_bottom(min, clear_bottom), hi = max_degree;
     if (have_max && max < hi)
         hi = max;
     if (hi < lo) {

@@ -67,6 +67,14 @@ int rpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int32_t min,
                 int32_t max, int clear_bottom, int32_t max_degree, int64_t max_table_bytes,
                 char *err, size_t errlen) SQ_WARN_UNUSED;
 
+/* The degree of the bottom cell of RP_min^max: min, or with clear_bottom
+ * the raised min' above (the next m >= min with m + 1 divisible by 8; the
+ * cells min' + 1, min' + 2, ... that clear_bottom drops lie above it, so
+ * x_{min'} itself is always a cell when max >= min').  Every caller that
+ * reports or lays out the module's degrees (the bottom stem of a chart, the
+ * default filtration) uses this, not min.  O(1). */
+int64_t rpmod_bottom(int32_t min, int clear_bottom);
+
 /* The coefficient c(n, R) above, 0 or 1, for the p-part r[0..len-1]
  * (entries >= 0, trailing zeros allowed).  O(len). */
 int rpmod_coeff(int64_t n, const int32_t *r, int len);

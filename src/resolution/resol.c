@@ -13,7 +13,15 @@ int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err,
 {
     int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
     if (top < bottom) {
-        snprintf(err, errlen, "module %s is zero", fdmod_name(M));
+        /* An infinite module truncated below its bottom cell (the loaders
+         * build the part in degrees <= max_n + 2, and keep the bottom
+         * degree as the module's lowest degree): the stem is what is
+         * wrong, not the module. */
+        if (max_n < fdmod_min_degree(M))
+            snprintf(err, errlen, "stem %d is below the bottom degree %d of %s", (int)max_n,
+                     (int)fdmod_min_degree(M), fdmod_name(M));
+        else
+            snprintf(err, errlen, "module %s is zero", fdmod_name(M));
         return SQ_E_RANGE;
     }
     if (max_s < 0) {

@@ -291,7 +291,7 @@ static int is_sphere(const resol_t *RS)
 }
 
 int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, const uint64_t *x,
-                  int32_t s2, int32_t t2, const uint64_t *y, uint64_t *out)
+                  int32_t s2, int32_t t2, const uint64_t *y, uint64_t *out, size_t out_limbs)
 {
     if (s < 0 || s2 < 0 || !is_sphere(RS))
         return SQ_E_INVAL;
@@ -301,6 +301,8 @@ int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, con
     for (int32_t k = 0; k <= s2; k++)
         if (!computed(RS, k, t2 - (s2 - k)) || !computed(R, s + k, tt - (s2 - k)))
             return SQ_E_RANGE;
+    if ((size_t)f2_limbs(fmod_num_gens(R->F[st], tt)) > out_limbs)
+        return SQ_E_RANGE;
     cmap_t C;
     qis_t Q;
     cmap_init(&C, R, RS, s, t, s2);
@@ -328,7 +330,7 @@ static int vzero(const uint64_t *v, int64_t n)
 
 int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, const uint64_t *a,
                  int32_t sb, int32_t tb, const uint64_t *b, int32_t sc, int32_t tc,
-                 const uint64_t *c, uint64_t *out)
+                 const uint64_t *c, uint64_t *out, size_t out_limbs)
 {
     if (sa < 1 || sb < 1 || sc < 0 || !is_sphere(RS))
         return SQ_E_INVAL;
@@ -342,13 +344,17 @@ int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, co
         if (!computed(RS, k, ta + tb - (sa + sb - 1 - k)) ||
             (k <= sa && !computed(R, N + k - 1 >= 0 ? N + k - 1 : 0, to - (sa - k))))
             return SQ_E_RANGE;
+    if ((size_t)f2_limbs(fmod_num_gens(R->F[so], to)) > out_limbs)
+        return SQ_E_RANGE;
     /* The products must vanish: b c in Ext(M), a b in Ext(S). */
     int rc = 0;
-    uint64_t *bc = sq_calloc((size_t)f2_limbs(fmod_num_gens(R->F[N], tb + tc)) + 1, 8);
-    uint64_t *ab = sq_calloc((size_t)f2_limbs(fmod_num_gens(RS->F[sa + sb], ta + tb)) + 1, 8);
-    rc = resol_product(R, RS, sc, tc, c, sb, tb, b, bc);
+    size_t nbc = (size_t)f2_limbs(fmod_num_gens(R->F[N], tb + tc)) + 1;
+    size_t nab = (size_t)f2_limbs(fmod_num_gens(RS->F[sa + sb], ta + tb)) + 1;
+    uint64_t *bc = sq_calloc(nbc, 8);
+    uint64_t *ab = sq_calloc(nab, 8);
+    rc = resol_product(R, RS, sc, tc, c, sb, tb, b, bc, nbc);
     if (!rc)
-        rc = resol_product(RS, RS, sb, tb, b, sa, ta, a, ab);
+        rc = resol_product(RS, RS, sb, tb, b, sa, ta, a, ab, nab);
     if (!rc && (!vzero(bc, fmod_num_gens(R->F[N], tb + tc)) ||
                 !vzero(ab, fmod_num_gens(RS->F[sa + sb], ta + tb))))
         rc = SQ_E_INVAL;
@@ -358,8 +364,13 @@ int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, co
         return rc;
     /* C lifts c (levels 0 .. sb + sa - 1), B lifts b (levels 0 .. sa - 1). */
     int32_t kc = sb + sa - 1, kb = sa - 1;
+    /* The quasi-inverses are of d^S in degrees up to ta + tb: C lifts into
+     * F^S in degrees e - tc <= to - tc, B and H into degrees
+     * <= to - tc - tb.  (Not to: for a module below degree 0, tc < 0 and
+     * to < ta + tb.) */
+    int32_t emax = ta + tb > to ? ta + tb : to;
     qis_t Q;
-    qis_init(&Q, RS, sa + sb, to);
+    qis_init(&Q, RS, sa + sb, emax);
     cmap_t C, B, H;
     cmap_init(&C, R, RS, sc, tc, kc);
     cmap_lift_class(&C, &Q, c, to);
@@ -434,12 +445,13 @@ int resol_massey_indeterminacy(const resol_t *R, const resol_t *RS, int32_t sa, 
     for (int64_t i = 0; i < nx && !rc; i++) {
         memset(e, 0, (size_t)(f2_limbs(nx) + 1) * sizeof *e);
         e[i >> 6] |= 1ULL << (i & 63);
-        rc = resol_product(R, RS, sx, tx, e, sa, ta, a, f2mat_row(m, i));
+        rc = resol_product(R, RS, sx, tx, e, sa, ta, a, f2mat_row(m, i), (size_t)m->stride);
     }
     for (int64_t i = 0; i < ny && !rc; i++) {
         memset(e, 0, (size_t)(f2_limbs(ny) + 1) * sizeof *e);
         e[i >> 6] |= 1ULL << (i & 63);
-        rc = resol_product(R, RS, sc, tc, c, sy, ty, e, f2mat_row(m, nx + i));
+        rc = resol_product(R, RS, sc, tc, c, sy, ty, e, f2mat_row(m, nx + i),
+                           (size_t)m->stride);
     }
     sq_free(e);
     if (rc) {

@@ -28,6 +28,7 @@
 #ifndef RESOL_PRODUCTS_H
 #define RESOL_PRODUCTS_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "f2mat.h"
@@ -55,14 +56,20 @@ int resol_h_product(const resol_t *R, int i, int32_t s, int32_t t, const uint64_
 
 /* out = y . x for x in Ext^{s,t}(M) (R resolves M) and y in
  * Ext^{s2,t2}(S_2) (RS resolves the sphere, over the same algebra), out
- * over the generators of F^M_{s+s2} in degree t + t2.  Needs R computed
+ * over the generators of F^M_{s+s2} in degree t + t2.  x holds
+ * resol_ext_dim(R, s, t - s) bits and y resol_ext_dim(RS, s2, t2 - s2)
+ * (bits beyond are ignored); out has out_limbs limbs, of which the first
+ * f2_limbs(resol_ext_dim(R, s + s2, t + t2 - s - s2)) are written (the
+ * class vectors of a bidegree have as many bits as Ext there: size them
+ * from resol_ext_dim, never by a fixed bound).  Needs R computed
  * through (s + s2, t + t2) and RS through (s2, t2) -- rows 0..s2 of RS up
  * to degree t2.  Returns 0, SQ_E_RANGE when a needed bidegree is not
- * computed, SQ_E_INVAL when RS is not a resolution of the sphere over R's
- * algebra.  Cost: one quasi-inverse per bidegree (k, e - t) of RS crossed,
+ * computed or out_limbs is too small for the product (out untouched),
+ * SQ_E_INVAL when RS is not a resolution of the sphere over R's algebra.  Cost: one quasi-inverse per bidegree (k, e - t) of RS crossed,
  * k <= s2, e <= t + t2, and one Milnor product per term applied. */
 int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, const uint64_t *x,
-                  int32_t s2, int32_t t2, const uint64_t *y, uint64_t *out) SQ_WARN_UNUSED;
+                  int32_t s2, int32_t t2, const uint64_t *y, uint64_t *out,
+                  size_t out_limbs) SQ_WARN_UNUSED;
 
 /* A representative of the Massey product <a, b, c> in
  * Ext^{sa+sb+sc-1, ta+tb+tc}(M), for a in Ext^{sa,ta}(S_2), b in
@@ -71,16 +78,19 @@ int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, con
  * and B the one lifting b, B C lifts b c = 0 and is null-homotopic:
  * H_{k+1} = lift(B_k C_{sb+k} + H_k d) from H_0 = 0; then a H_sa is the
  * representative written to out (over the generators of F^M_{sa+sb+sc-1}
- * in degree ta + tb + tc).  It is defined up to the indeterminacy
+ * in degree ta + tb + tc: f2_limbs of resol_ext_dim there, at most
+ * out_limbs limbs).  a, b and c hold the Ext dimension of their bidegree in
+ * bits, as x in resol_product.  It is defined up to the indeterminacy
  * a Ext^{sb+sc-1, tb+tc}(M) + Ext^{sa+sb-1, ta+tb}(S_2) c
  * (resol_massey_indeterminacy).  sa, sb >= 1.
  * Returns 0, SQ_E_INVAL when a b or b c is not zero (or RS is not the
- * sphere's resolution), SQ_E_RANGE when a needed bidegree is not computed:
+ * sphere's resolution), SQ_E_RANGE when out_limbs is too small (out
+ * untouched) or a needed bidegree is not computed:
  * R through filtration sa + sb + sc - 1 and that stem, RS through
  * filtration sa + sb and stem (ta + tb) - (sa + sb) + 1. */
 int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, const uint64_t *a,
                  int32_t sb, int32_t tb, const uint64_t *b, int32_t sc, int32_t tc,
-                 const uint64_t *c, uint64_t *out) SQ_WARN_UNUSED;
+                 const uint64_t *c, uint64_t *out, size_t out_limbs) SQ_WARN_UNUSED;
 
 /* The indeterminacy of <a, b, c> (as resol_massey): the span of
  * a x for x in Ext^{sb+sc-1, tb+tc}(M) and y c for y in

@@ -19,6 +19,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include <jansson.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -398,5 +399,168 @@ TEST(chart_write_error)
     ASSERT_EQ(sq_chart_write_json(f, R, NULL, 0, MAX_N, MAX_S), SQ_E_IO);
     fclose(f);
     resol_free(R);
+    fdmod_free(M);
+}
+
+/* ---- Through the program ------------------------------------------------- */
+
+/* A fresh folder under /tmp for one test's files (removed by rm_dir). */
+static void make_dir(char *dir, size_t n)
+{
+    snprintf(dir, n, "/tmp/adams-t-chart-XXXXXX");
+    ASSERT(mkdtemp(dir) != NULL);
+}
+
+static void rm_dir(const char *dir)
+{
+    char cmd[256];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    ASSERT_EQ(system(cmd), 0);
+}
+
+static void write_file(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL);
+    ASSERT(fputs(text, f) >= 0);
+    ASSERT_EQ(fclose(f), 0);
+}
+
+/* adams ARGS (a printf format) must exit with `want`; returns its stdout
+ * (free with sq_free); its stderr goes to *err when err is not NULL. */
+static char *run_ok(int want, char **err, const char *fmt, ...) SQ_PRINTF(3, 4);
+static char *run_ok(int want, char **err, const char *fmt, ...)
+{
+    char args[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    char *out, *e;
+    int rc = sq_test_run_adams(args, &out, &e);
+    if (rc != want)
+        sq_test_fail(__FILE__, __LINE__, "adams %s: exit %d, want %d; stderr: %s", args, rc, want,
+                     e);
+    if (err)
+        *err = e;
+    else
+        sq_free(e);
+    return out;
+}
+
+/* The peer's tmf_RP.json: RP_{-16}^{-1} over A(2) with clear_bottom, whose
+ * bottom cell is raised to -9 (the next degree that is -1 mod 8) and whose
+ * cells -8, -7, -6, -4, 0 are dropped. */
+static const char tmf_rp[] =
+    "{\"p\": 2, \"algebra\": [\"milnor\"],\n"
+    " \"profile\": {\"truncated\": true, \"p_part\": [3, 2, 1]},\n"
+    " \"type\": \"real projective space\", \"min\": -16, \"max\": -1, \"clear_bottom\": true}\n";
+
+/* Issue 20 row 4 (chart aborted: its region began at the file's min -16, the
+ * resolution at the raised -9) and row 14 (resolve began its chart at -16,
+ * its default --max-s came from the unraised bottom, and ext of a store of
+ * the same run began at -9): every verb now starts at the raised bottom,
+ * with one default filtration, and ext equals resolve byte for byte. */
+TEST(chart_clear_bottom_region)
+{
+    char dir[64], mod[128], db[128];
+    make_dir(dir, sizeof dir);
+    snprintf(mod, sizeof mod, "%s/tmf_RP.json", dir);
+    snprintf(db, sizeof db, "%s/t.db", dir);
+    write_file(mod, tmf_rp);
+
+    /* (20 - (-9))/2 + 3 + span (-1 - (-9) = 8) = 25. */
+    char *err;
+    char *json = run_ok(0, &err, "chart '%s' --stem 20 --format json", mod);
+    ASSERT(strstr(err, "using 25 ") != NULL);
+    sq_free(err);
+    json_t *doc = json_loads(json, 0, NULL);
+    ASSERT(doc != NULL);
+    ASSERT_EQ(json_integer_value(json_object_get(doc, "min_n")), -9);
+    ASSERT_EQ(json_integer_value(json_object_get(doc, "max_n")), 20);
+    ASSERT_EQ(json_integer_value(json_object_get(doc, "max_s")), 25);
+    /* The bottom class x_(-9, 0, 0): the cell x_{-9} generates. */
+    json_t *first = json_array_get(json_object_get(doc, "classes"), 0);
+    ASSERT_EQ(json_integer_value(json_object_get(first, "n")), -9);
+    ASSERT_EQ(json_integer_value(json_object_get(first, "s")), 0);
+    json_decref(doc);
+    sq_free(json);
+    char *svg = run_ok(0, NULL, "chart '%s' --stem 20", mod);
+    ASSERT(strncmp(svg, "<svg ", 5) == 0);
+    ASSERT(strstr(svg, "<title>x_(-9, 0, 0)</title>") != NULL);
+    sq_free(svg);
+
+    char *csv = run_ok(0, &err, "resolve '%s' --stem 20 --format csv", mod);
+    ASSERT(strstr(err, "using 25 ") != NULL);
+    sq_free(err);
+    ASSERT(strncmp(csv, "-9,0,1\n", 7) == 0);
+    ASSERT_EQ(sq_test_count_lines(csv), (20 - (-9) + 1) * (25 + 1));
+    sq_free(csv);
+    char *dots = run_ok(0, NULL, "resolve '%s' --stem 20", mod);
+    char *saved = run_ok(0, NULL, "resolve '%s' --stem 20 --save '%s'", mod, db);
+    char *ext = run_ok(0, NULL, "ext '%s'", db);
+    ASSERT_STR_EQ(saved, dots);
+    ASSERT_STR_EQ(ext, dots);
+    /* One two-character column per stem -9..20 (the glyphs are UTF-8). */
+    ASSERT(strncmp(dots, "\xc2\xb7 ", 3) == 0);
+    sq_free(dots);
+    sq_free(saved);
+    sq_free(ext);
+    rm_dir(dir);
+}
+
+/* A "max" below the raised bottom would be the zero module; a raised bottom
+ * beyond the largest degree cannot be built: one line each, exit 2. */
+TEST(chart_clear_bottom_refusals)
+{
+    char dir[64], mod[128];
+    make_dir(dir, sizeof dir);
+    snprintf(mod, sizeof mod, "%s/m.json", dir);
+    write_file(mod, "{\"p\": 2, \"profile\": {\"truncated\": true, \"p_part\": [3, 2, 1]},\n"
+                    " \"type\": \"real projective space\", \"min\": -16, \"max\": -12,\n"
+                    " \"clear_bottom\": true}\n");
+    char *err;
+    sq_free(run_ok(2, &err, "resolve '%s' --stem 10", mod));
+    ASSERT(strstr(err, "raises \"min\" -16 to -9, above \"max\" -12") != NULL);
+    ASSERT_EQ(sq_test_count_lines(err), 1);
+    sq_free(err);
+    write_file(mod, "{\"p\": 2, \"profile\": {\"truncated\": true, \"p_part\": [3, 2, 1]},\n"
+                    " \"type\": \"real projective space\", \"min\": 10000, \"clear_bottom\": true}\n");
+    sq_free(run_ok(2, &err, "resolve '%s' --stem 10", mod));
+    ASSERT(strstr(err, "raises \"min\" 10000 to 10007, beyond the largest degree 10000") != NULL);
+    ASSERT_EQ(sq_test_count_lines(err), 1);
+    sq_free(err);
+    rm_dir(dir);
+}
+
+/* Issue 20 row 18: an infinite module shifted far up, asked for a stem below
+ * its bottom, said "module ... is zero" (what the loader builds is the
+ * module truncated to degrees <= stem + 2, here nothing): the stem is what
+ * is wrong, and the message says so, with the bottom degree. */
+TEST(range_stem_below_shifted_bottom)
+{
+    static const char *const cases[][2] = {
+        {"resolve 'RP_inf[10000]' --stem 20",
+         "stem 20 is below the bottom degree 10001 of RP_inf[10000]"},
+        {"resolve 'A_mod_A1[9000]' --stem 20",
+         "stem 20 is below the bottom degree 9000 of A_mod_A1[9000]"},
+        {"products 'RP_inf[10000]' --stem 20", "stem 20 is below the bottom degree 10001"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char *err;
+        sq_free(run_ok(2, &err, "%s", cases[k][0]));
+        if (!strstr(err, cases[k][1]) || strstr(err, "is zero") || sq_test_count_lines(err) != 1)
+            sq_test_fail(__FILE__, __LINE__, "adams %s: %s", cases[k][0], err);
+        sq_free(err);
+    }
+    /* The library's own check, on the truncated module. */
+    char err[256];
+    fdmod_t *M = NULL;
+    sq_modspec_opts_t o = {.shift = 10000, .have_max_degree = 1, .max_degree = 22};
+    char path[4096];
+    snprintf(path, sizeof path, "%s/../../modules/RP_inf.json", SQ_TEST_DATA_DIR);
+    ASSERT_EQ(sq_modspec_load_file(&M, path, NULL, &o, err, sizeof err), 0);
+    ASSERT_EQ(resol_check_range(M, 5, 20, err, sizeof err), SQ_E_RANGE);
+    ASSERT(strstr(err, "stem 20 is below the bottom degree 10001") != NULL);
     fdmod_free(M);
 }

@@ -152,7 +152,7 @@ TEST(products_general_matches_h_and_commutes)
                     memset(x, 0, sizeof x);
                     x[j >> 6] |= 1ULL << (j & 63);
                     ASSERT_EQ(resol_h_product(R, i, s, s + n, x, a), 0);
-                    ASSERT_EQ(resol_product(R, R, s, s + n, x, 1, 1 << i, hi, b), 0);
+                    ASSERT_EQ(resol_product(R, R, s, s + n, x, 1, 1 << i, hi, b, 64), 0);
                     int64_t tdim = resol_ext_dim(R, s + 1, n + (1 << i) - 1);
                     for (int64_t g = 0; g < tdim; g++)
                         ASSERT_EQ((a[g >> 6] >> (g & 63)) & 1, (b[g >> 6] >> (g & 63)) & 1);
@@ -171,8 +171,8 @@ TEST(products_general_matches_h_and_commutes)
                     if (d1 <= 0 || d2 <= 0 || resol_ext_dim(R, s1 + s2, n1 + n2) <= 0)
                         continue;
                     uint64_t u[64] = {1}, v[64] = {1};
-                    ASSERT_EQ(resol_product(R, R, s1, s1 + n1, u, s2, s2 + n2, v, a), 0);
-                    ASSERT_EQ(resol_product(R, R, s2, s2 + n2, v, s1, s1 + n1, u, b), 0);
+                    ASSERT_EQ(resol_product(R, R, s1, s1 + n1, u, s2, s2 + n2, v, a, 64), 0);
+                    ASSERT_EQ(resol_product(R, R, s2, s2 + n2, v, s1, s1 + n1, u, b, 64), 0);
                     int64_t tdim = resol_ext_dim(R, s1 + s2, n1 + n2);
                     for (int64_t g = 0; g < tdim; g++)
                         ASSERT_EQ((a[g >> 6] >> (g & 63)) & 1, (b[g >> 6] >> (g & 63)) & 1);
@@ -227,10 +227,10 @@ static void massey_is(const resol_t *R, int ia, int ib, int ic, int j1, int j2)
 {
     uint64_t a[1] = {1}, b[1] = {1}, c[1] = {1}, out[4] = {0}, want[4] = {0};
     int32_t ta = 1 << ia, tb = 1 << ib, tc = 1 << ic;
-    ASSERT_EQ(resol_massey(R, R, 1, ta, a, 1, tb, b, 1, tc, c, out), 0);
+    ASSERT_EQ(resol_massey(R, R, 1, ta, a, 1, tb, b, 1, tc, c, out, 4), 0);
     /* h_{j1} h_{j2} as a class */
     uint64_t one[1] = {1};
-    ASSERT_EQ(resol_product(R, R, 1, 1 << j1, one, 1, 1 << j2, one, want), 0);
+    ASSERT_EQ(resol_product(R, R, 1, 1 << j1, one, 1, 1 << j2, one, want, 4), 0);
     ASSERT(!is_zero(want, resol_ext_dim(R, 2, ta + tb + tc - 2)));
     ASSERT(memcmp(out, want, sizeof out) == 0);
     f2mat_t ind;
@@ -250,8 +250,136 @@ TEST(massey_products_known)
         }
         /* h0 h0 != 0: refused. */
         uint64_t one[1] = {1}, out[4];
-        ASSERT_EQ(resol_massey(R, R, 1, 1, one, 1, 1, one, 1, 2, one, out), SQ_E_INVAL);
+        ASSERT_EQ(resol_massey(R, R, 1, 1, one, 1, 1, one, 1, 2, one, out, 4), SQ_E_INVAL);
         resol_free(R);
         fdmod_free(M);
     }
+}
+
+/* ---- Class vectors as wide as Ext (issue 19) ------------------------------ */
+
+/* The bits of the k-th "[...]" vector of line (0 or 1 each) into bits[]
+ * (room for max); returns their number. */
+static int64_t vector_bits(const char *line, int k, char *bits, int64_t max)
+{
+    const char *p = line;
+    for (int i = 0; i <= k; i++) {
+        p = strchr(p, '[');
+        ASSERT(p != NULL);
+        p++;
+    }
+    int64_t n = 0;
+    for (; *p && *p != ']'; p++)
+        if (*p == '0' || *p == '1') {
+            ASSERT(n < max);
+            bits[n++] = *p;
+        }
+    return n;
+}
+
+/* A module of 5000 cells in degree 0 (no action: 5000 copies of F_2, so
+ * Ext is 5000 copies of Ext(S_2) and x_(n, s, i) lives on cell i).  The
+ * program kept class vectors in 64 words (4096 bits): --class 0,0,4999
+ * wrote past them (ASan: stack-buffer-overflow in resolve_class) and the
+ * release build printed garbage with exit 0.  Now h_0 x_(0, 0, 4999) is
+ * x_(0, 1, 4999), and <h_0, h_1, h_0 x_4999> = h_1^2 x_4999 (May), with
+ * zero indeterminacy. */
+TEST(products_wide_classes_cli)
+{
+    char dir[] = "/tmp/adams-t-products-XXXXXX";
+    ASSERT(mkdtemp(dir) != NULL);
+    char path[128];
+    snprintf(path, sizeof path, "%s/wide.json", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL);
+    fprintf(f, "{\"p\": 2, \"type\": \"finite dimensional module\", \"gens\": {");
+    for (int i = 0; i < 5000; i++)
+        fprintf(f, "%s\"x%d\": 0", i ? ", " : "", i);
+    fprintf(f, "}, \"actions\": []}\n");
+    ASSERT_EQ(fclose(f), 0);
+
+    enum { W = 5000 };
+    static char bits[W + 1];
+    char args[512], *out, *err;
+    snprintf(args, sizeof args, "product '%s' --class 0,0,4999 --by 0,1,0 --quiet", path);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
+    ASSERT(strncmp(out, "x_(0, 0) [", 10) == 0);
+    ASSERT(strstr(out, "] at (0, 1)\n") != NULL);
+    for (int k = 0; k < 3; k++) {
+        int64_t n = vector_bits(out, k, bits, W);
+        ASSERT_EQ(n, k == 1 ? 1 : W); /* x, then h_0 = y_(0, 1) [1], then the product */
+        for (int64_t i = 0; i < n; i++)
+            ASSERT_EQ(bits[i], (k == 1 || i == W - 1) ? '1' : '0');
+    }
+    sq_free(out);
+    sq_free(err);
+
+    snprintf(args, sizeof args, "massey '%s' --a 0,1,0 --b 1,1,0 --c 0,1,4999 --quiet", path);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
+    ASSERT(strncmp(out, "<a, b, c> = [", 13) == 0);
+    ASSERT(strstr(out, "] at (2, 2)\nindeterminacy: 0\n") != NULL);
+    ASSERT_EQ(vector_bits(out, 0, bits, W), W);
+    for (int64_t i = 0; i < W; i++)
+        ASSERT_EQ(bits[i], i == W - 1 ? '1' : '0');
+    sq_free(out);
+    sq_free(err);
+
+    /* A vector longer than Ext there is refused, not read past. */
+    snprintf(args, sizeof args, "product '%s' --class '0,0,[1,0]' --by 0,1,0 --quiet", path);
+    ASSERT_EQ(sq_test_run_adams(args, &out, &err), 2);
+    ASSERT(strstr(err, "the vector has 2 entries but Ext of wide at (0, 0) has dimension 5000"));
+    sq_free(out);
+    sq_free(err);
+    snprintf(args, sizeof args, "rm -rf '%s'", dir);
+    ASSERT_EQ(system(args), 0);
+}
+
+/* The library takes the size of its output and refuses one too small for
+ * the product (here Ext^{1,2} of S_2 has one class: 1 limb; 0 given). */
+TEST(products_output_size)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(RESOL_CLASSICAL, 4, 3, &M);
+    uint64_t one[1] = {1}, out[2] = {0};
+    ASSERT_EQ(resol_product(R, R, 1, 1, one, 0, 0, one, out, 0), SQ_E_RANGE);
+    ASSERT_EQ(out[0], 0);
+    ASSERT_EQ(resol_product(R, R, 1, 1, one, 0, 0, one, out, 1), 0);
+    ASSERT_EQ(out[0], 1);
+    ASSERT_EQ(resol_massey(R, R, 1, 1, one, 1, 2, one, 1, 1, one, out, 0), SQ_E_RANGE);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* A module below degree 0 (issue 20 row 6): <h_0, h_1, h_0 i> on S_2[-2],
+ * i the bottom class, aborted in qis_lift (the quasi-inverses of the
+ * sphere were sized by the total degree ta + tb + tc, which tc < 0 makes
+ * smaller than the degrees the lift reaches).  It is h_1^2 i at (0, 2). */
+TEST(massey_shifted_down)
+{
+    fdmod_t *S = fdmod_sphere();
+    fdmod_t *M = fdmod_new_shifted(S, -2, "S_2[-2]");
+    resol_t *R = resol_new(M, 3, 1);
+    resol_run(R, RESOL_CLASSICAL);
+    resol_t *RS = resol_new(S, 3, 4);
+    resol_run(RS, RESOL_CLASSICAL);
+    uint64_t one[1] = {1}, out[2] = {0};
+    /* a = h_0 (1, 1), b = h_1 (1, 2), c = h_0 i at (n, s) = (-2, 1): t = -1. */
+    ASSERT_EQ(resol_massey(R, RS, 1, 1, one, 1, 2, one, 1, -1, one, out, 2), 0);
+    ASSERT_EQ(resol_ext_dim(R, 2, 0), 1);
+    ASSERT_EQ(out[0], 1);
+    f2mat_t ind;
+    ASSERT_EQ(resol_massey_indeterminacy(R, RS, 1, 1, one, 1, 2, 1, -1, one, &ind), 0);
+    ASSERT_EQ(ind.rows, 0);
+    f2mat_clear(&ind);
+    /* Through the program, as reported. */
+    char *o, *e;
+    ASSERT_EQ(sq_test_run_adams("massey 'S_2[-2]' --a 0,1,0 --b 1,1,0 --c -2,1,0 --quiet", &o, &e),
+              0);
+    ASSERT_STR_EQ(o, "<a, b, c> = [1] at (0, 2)\nindeterminacy: 0\n");
+    sq_free(o);
+    sq_free(e);
+    resol_free(RS);
+    resol_free(R);
+    fdmod_free(M);
+    fdmod_free(S);
 }
