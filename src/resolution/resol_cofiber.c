@@ -260,6 +260,18 @@ static int build_quotient(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64
     const milnor_t *A = resol_algebra(F);
     egens_t G;
     egens_build(&G, T, M, t - target, max_deg);
+    /* Over a finite subalgebra the algebra's tables stop at twice its top
+     * degree, while E may span more degrees: build E over a larger copy
+     * with the same profile (a degree's basis does not depend on the
+     * degree the algebra is built to). */
+    milnor_t *own = NULL;
+    int32_t h[MILNOR_MAX_LEN];
+    int hl = milnor_profile(A, h);
+    if (hl && G.ngen > 0 && (int64_t)max_deg - G.deg[0] > milnor_max_degree(A) &&
+        (int64_t)max_deg - G.deg[0] <= MILNOR_MAX_DEGREE) {
+        own = milnor_new_profile(max_deg - G.deg[0], h, hl);
+        A = own;
+    }
     rel_list_t L = {0};
     int64_t gx = fmod_gen_global(S, t, idx);
     int64_t m0 = G.mgen[G.mbase[target - fdmod_bottom(M)]];
@@ -278,12 +290,9 @@ static int build_quotient(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64
                          SQ_MODULE_TABLE_LIMIT, err, errlen);
     rel_list_clear(&L);
     egens_clear(&G);
-    if (!rc) {
-        int32_t h[MILNOR_MAX_LEN];
-        int hl = milnor_profile(A, h);
-        if (hl)
-            fdmod_set_profile(C->E, h, hl);
-    }
+    if (!rc && hl)
+        fdmod_set_profile(C->E, h, hl);
+    milnor_free(own);
     return rc;
 }
 

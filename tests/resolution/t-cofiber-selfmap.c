@@ -258,3 +258,43 @@ TEST(cofiber_not_a_cocycle_refused)
     fdmod_free(M);
     milnor_free(A);
 }
+
+/* Issue 20 row 13: the cofiber of h_0 over A(1) (profile [2, 1]) beyond
+ * the degrees A(1)'s tables reach (twice its top degree, 12) failed with
+ * "more than the algebra reaches" from stem 12 on.  It is C2 over A(1):
+ * Ext_{A(1)} of the two-cell module joined by Sq^1, resolved directly. */
+TEST(cofiber_over_a_subalgebra_beyond_its_tables)
+{
+    const int32_t h[2] = {2, 1}, max_n = 30, max_s = 16;
+    milnor_t *A = milnor_new_profile(8, h, 2);
+    fdmod_t *S = fdmod_new("S", 0, 0);
+    fdmod_add_basis(S, 0, "x0");
+    fdmod_t *M = fdmod_new("C2", 0, 1);
+    fdmod_add_basis(M, 0, "x0");
+    fdmod_add_basis(M, 1, "x1");
+    uint64_t one = 1;
+    fdmod_set_sq(M, A, 1, 0, 0, &one);
+    char err[512];
+    ASSERT_EQ(fdmod_complete(S, A, err, sizeof err), 0);
+    ASSERT_EQ(fdmod_complete(M, A, err, sizeof err), 0);
+    fdmod_set_profile(S, h, 2);
+    fdmod_set_profile(M, h, 2);
+    resol_cofiber_t *Q;
+    int rc = resol_cofiber_new(&Q, S, 1, 1, 0, 0, max_s, max_n, NULL, err, sizeof err);
+    if (rc)
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    resol_t *R = resol_new(M, max_s, max_n);
+    resol_run(R, RESOL_CLASSICAL);
+    int64_t nonzero = 0;
+    for (int32_t n = 0; n <= max_n; n++)
+        for (int32_t s = 0; s <= max_s; s++) {
+            ASSERT_EQ(resol_cofiber_ext_dim(Q, s, n), resol_ext_dim(R, s, n));
+            nonzero += resol_ext_dim(R, s, n) > 0;
+        }
+    ASSERT_EQ(nonzero, 24); /* ko/2: 24 nonzero cells through (30, 16) */
+    resol_free(R);
+    resol_cofiber_free(Q);
+    fdmod_free(M);
+    fdmod_free(S);
+    milnor_free(A);
+}
