@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "sq_trace.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -15,9 +16,41 @@
 int sq_trace_mask_ = -1;
 static int trace_fd = 2;
 static pthread_once_t once = PTHREAD_ONCE_INIT;
+/* Where the events go, as messages name it (printable), and whether a
+ * failed write has been reported (once per process, or per reset). */
+static char trace_name[160] = "stderr";
+static int write_warned;
 
 static _Thread_local int32_t ctx_s = -1, ctx_t = -1;
 static _Thread_local int64_t ctx_sig = -1;
+
+size_t sq_trace_printable(char *buf, size_t n, const char *s, size_t max)
+{
+    static const char hex[] = "0123456789abcdef";
+    size_t k = 0, i = 0;
+    if (n == 0)
+        return 0;
+    for (; s[i] && i < max; i++) {
+        unsigned char c = (unsigned char)s[i];
+        int plain = c >= 0x20 && c < 0x7f && c != '\\';
+        if (k + (plain ? 1 : 4) + 4 > n)
+            break;
+        if (plain) {
+            buf[k++] = (char)c;
+        } else {
+            buf[k++] = '\\';
+            buf[k++] = 'x';
+            buf[k++] = hex[c >> 4];
+            buf[k++] = hex[c & 15];
+        }
+    }
+    if (s[i] && k + 4 <= n) {
+        memcpy(buf + k, "...", 3);
+        k += 3;
+    }
+    buf[k] = '\0';
+    return k;
+}
 
 static int parse_mask(const char *v)
 {
@@ -38,10 +71,14 @@ static int parse_mask(const char *v)
             mask |= SQ_TRACE_CHUNK;
         else if (strcmp(tok, "phase") == 0)
             mask |= SQ_TRACE_PHASE;
-        else
+        else {
+            char shown[4 * 64 + 8];
+            sq_trace_printable(shown, sizeof shown, tok, 64);
             fprintf(stderr,
-                    "adams: warning: ADAMS_LOG: unknown event '%s' (known: step, rr, chunk, phase, all)\n",
-                    tok);
+                    "adams: warning: ADAMS_LOG: unknown event '%s' (known: step, rr, chunk, "
+                    "phase, all)\n",
+                    shown);
+        }
     }
     return mask;
 }
@@ -51,12 +88,16 @@ static void init_once(void)
     int mask = parse_mask(getenv("ADAMS_LOG"));
     const char *file = getenv("ADAMS_LOG_FILE");
     if (mask && file && *file) {
+        char shown[sizeof trace_name - 18];
+        sq_trace_printable(shown, sizeof shown, file, 4096);
         int fd = open(file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
-        if (fd >= 0)
+        if (fd >= 0) {
             trace_fd = fd;
-        else
+            snprintf(trace_name, sizeof trace_name, "ADAMS_LOG_FILE '%s'", shown);
+        } else {
             fprintf(stderr, "adams: warning: cannot open ADAMS_LOG_FILE '%s'; tracing to stderr\n",
-                    file);
+                    shown);
+        }
     }
     __atomic_store_n(&sq_trace_mask_, mask, __ATOMIC_RELEASE);
 }
@@ -71,8 +112,28 @@ void sq_trace_reset(void)
     if (trace_fd > 2)
         close(trace_fd);
     trace_fd = 2;
+    snprintf(trace_name, sizeof trace_name, "stderr");
+    __atomic_store_n(&write_warned, 0, __ATOMIC_RELAXED);
     sq_trace_mask_ = -1;
     init_once();
+}
+
+/* A trace line could not be written (a full disk, /dev/full, a closed
+ * descriptor): one line on stderr, the first time only, so that a trace
+ * that is lost is never lost silently. */
+static void warn_lost(int err)
+{
+    if (__atomic_exchange_n(&write_warned, 1, __ATOMIC_RELAXED))
+        return;
+    char line[sizeof trace_name + 160];
+    int n = snprintf(line, sizeof line,
+                     "adams: warning: trace events could not be written to %s (%s); later "
+                     "events may be lost\n",
+                     trace_name, err ? strerror(err) : "short write");
+    if (n > 0) {
+        ssize_t w = write(2, line, (size_t)n < sizeof line ? (size_t)n : sizeof line - 1);
+        (void)w;
+    }
 }
 
 void sq_trace_emit(const char *fmt, ...)
@@ -87,8 +148,12 @@ void sq_trace_emit(const char *fmt, ...)
     if (n > (int)sizeof buf - 2)
         n = (int)sizeof buf - 2;
     buf[n++] = '\n';
-    ssize_t w = write(trace_fd, buf, (size_t)n);
-    (void)w;
+    ssize_t w;
+    do
+        w = write(trace_fd, buf, (size_t)n);
+    while (w < 0 && errno == EINTR);
+    if (w != n)
+        warn_lost(w < 0 ? errno : 0);
 }
 
 void sq_trace_set_context(int32_t s, int32_t t, int64_t sig)

@@ -4,7 +4,8 @@
  * ADAMS_LOG selects the events: a comma-separated list of keys ("step",
  * "rr", "chunk", "phase") or "all".  Lines go to stderr, or to the file named by
  * ADAMS_LOG_FILE (appended).  Each line is written with a single write(2),
- * so lines from many threads never interleave.  When ADAMS_LOG is unset the
+ * so lines from many threads never interleave.  When a line cannot be
+ * written (a full disk), one warning line goes to stderr, once.  When ADAMS_LOG is unset the
  * cost is one load of a global flag per potential event.
  *
  * Events carry the bidegree (and signature) of the step that issued them:
@@ -17,6 +18,7 @@
 #ifndef SQ_TRACE_H
 #define SQ_TRACE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "sq_core.h"
@@ -50,6 +52,13 @@ static inline int sq_trace_on(int key)
 /* Re-reads ADAMS_LOG and ADAMS_LOG_FILE (for tests and programs that set
  * them after start).  Not thread-safe: call before starting work. */
 void sq_trace_reset(void);
+
+/* Copies at most max bytes of the string s into buf (n > 0 bytes, always
+ * NUL-terminated) fit for a one-line message: bytes outside printable ASCII
+ * (and the backslash) become \xHH, and a string cut short ends in "...".
+ * Returns the length written.  Used for what the environment gives
+ * (ADAMS_LOG's keys, ADAMS_LOG_FILE). */
+size_t sq_trace_printable(char *buf, size_t n, const char *s, size_t max);
 
 /* Formats one event line (a newline is appended) and writes it whole. */
 void sq_trace_emit(const char *fmt, ...) SQ_PRINTF(1, 2);
