@@ -85,5 +85,5 @@ TEST(peer_corpus_equals_peer_tables)
             files, nassau, cofibers);
     ASSERT_EQ(files, 46);
     ASSERT_EQ(cofibers, 5);
-    ASSERT(nassau >= 20);
+    ASSERT(nassau >= 11); /* the finite modules over the whole algebra at p = 2 */
 }
