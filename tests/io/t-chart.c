@@ -13,7 +13,12 @@
  *     balanced; the picture has the size sq_chart_svg_size announces;
  *   - over a subalgebra without Sq^4 (ko: A(1)) there are no h_2 lines, and
  *     h_2 is not in the legend;
- *   - a write error is reported (SQ_E_IO).
+ *   - a write error is reported (SQ_E_IO);
+ *   - the whole output equals golden files (tests/data/golden/: S_2 through
+ *     (20, 13), C2 through (12, 10)), which are themselves checked against
+ *     the peer's tables and the products known in the literature;
+ *   - through the program: the clear_bottom spaces start at their raised
+ *     bottom, and a stem below a shifted module's bottom is named as such.
  * The browser's view of the picture is tests/cli/t-chart-browser.c.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -563,4 +568,288 @@ TEST(range_stem_below_shifted_bottom)
     ASSERT_EQ(resol_check_range(M, 5, 20, err, sizeof err), SQ_E_RANGE);
     ASSERT(strstr(err, "stem 20 is below the bottom degree 10001") != NULL);
     fdmod_free(M);
+}
+
+/* ---- Golden files (issue 19) --------------------------------------------- *
+ *
+ * The writers' whole output for S_2 through (20, 13) and C2 through (12, 10)
+ * (the program's default filtrations for --stem 20 and --stem 12) must equal
+ * tests/data/golden/ byte for byte, from the library and from the program.
+ * The goldens themselves are checked against what is known independently of
+ * adams (tests/data/README.md): the classes against the peer's tables, the
+ * lines against products known since Adams and May, read off the picture
+ * (each line's ends are the centres of two dots with their titles) and off
+ * the JSON. */
+
+/* A product fact: h_h from the cell (n, s) reaches the cell (n + 2^h - 1,
+ * s + 1) (present = 1: some class of the source has a nonzero product
+ * there), or no class of the source has a nonzero h_h product (0). */
+typedef struct {
+    int h, n, s, present;
+} fact_t;
+
+/* Known in Ext of the sphere (Adams, May; e.g. Isaksen's charts): the
+ * h_0-towers on 1 (every s), h_2 (3 long), h_3 (4), Ph_2 (3), h_4 (8),
+ * h_3^2 (2), d_0 (3), e_0, g (3), P^2 h_2 (3); h_1 on 1, h_1, h_1^2, h_3,
+ * h_1 h_3, c_0, P h_1, h_4, h_1 h_4, d_0, P^2 h_1; h_2 on 1, h_0, h_0^2, h_2,
+ * h_2^2 (h_2^3 = h_1^2 h_3), h_4, h_0 h_4, d_0 (h_2 d_0 = h_0 e_0), P h_2
+ * (= h_0^2 d_0).  And the zeros: h_0 h_1 = 0, h_0^3 h_2 = 0, h_0^4 h_3 = 0,
+ * h_0 c_0 = 0, h_0 P h_1 = 0, h_0^8 h_4 = 0, h_0 h_1 h_3 = 0, h_1^4 = 0,
+ * h_1 h_2 = 0, h_2 h_3 = 0, h_1 P h_2 = 0, h_1 h_0 h_4 = 0. */
+static const fact_t s2_facts[] = {
+    {0, 0, 0, 1},  {0, 0, 5, 1},  {0, 0, 12, 1}, {0, 3, 1, 1},  {0, 3, 2, 1},  {0, 7, 1, 1},
+    {0, 7, 2, 1},  {0, 7, 3, 1},  {0, 11, 5, 1}, {0, 11, 6, 1}, {0, 14, 2, 1}, {0, 14, 4, 1},
+    {0, 14, 5, 1}, {0, 15, 1, 1}, {0, 15, 4, 1}, {0, 15, 7, 1}, {0, 17, 4, 1}, {0, 19, 9, 1},
+    {0, 19, 10, 1}, {0, 20, 4, 1}, {0, 20, 5, 1}, {1, 0, 0, 1},  {1, 1, 1, 1},  {1, 2, 2, 1},
+    {1, 7, 1, 1},  {1, 8, 2, 1},  {1, 8, 3, 1},  {1, 9, 5, 1},  {1, 15, 1, 1}, {1, 16, 2, 1},
+    {1, 14, 4, 1}, {1, 17, 9, 1}, {2, 0, 0, 1},  {2, 0, 1, 1},  {2, 0, 2, 1},  {2, 3, 1, 1},
+    {2, 6, 2, 1},  {2, 15, 1, 1}, {2, 15, 2, 1}, {2, 14, 4, 1}, {2, 11, 5, 1},
+    {0, 1, 1, 0},  {0, 2, 2, 0},  {0, 3, 3, 0},  {0, 7, 4, 0},  {0, 8, 2, 0},  {0, 8, 3, 0},
+    {0, 9, 5, 0},  {0, 15, 8, 0}, {0, 16, 2, 0}, {0, 14, 6, 0}, {1, 0, 1, 0},  {1, 0, 5, 0},
+    {1, 3, 1, 0},  {1, 3, 3, 0},  {1, 7, 2, 0},  {1, 11, 5, 0}, {1, 15, 2, 0}, {2, 1, 1, 0},
+    {2, 7, 1, 0},  {2, 2, 2, 0},
+};
+
+/* Known in Ext of the Moore spectrum C2 (the long exact sequence of
+ * multiplication by h_0): the bottom class i has h_0 i = 0, h_1 i and h_2 i
+ * nonzero; h_1 on h_1 i; the lift of h_1 to the top cell (2, 1) has h_0
+ * times it = h_1^2 i (<h_0, h_1, h_0> = h_1^2) and h_1 times it nonzero
+ * (it maps to h_1^2 on the top cell); h_0 h_1 i = 0 and h_1 h_2 i = 0. */
+static const fact_t c2_facts[] = {
+    {1, 0, 0, 1}, {2, 0, 0, 1}, {1, 1, 1, 1}, {0, 2, 1, 1}, {1, 2, 1, 1},
+    {0, 0, 0, 0}, {0, 1, 1, 0}, {1, 3, 1, 0},
+};
+
+/* A product line read off a golden: h, source class, target class. */
+typedef struct {
+    int h, n, s, i, n2, s2, i2;
+} pline_t;
+
+typedef struct {
+    pline_t *v;
+    int64_t len, cap;
+} plines_t;
+
+static void plines_add(plines_t *L, pline_t p)
+{
+    if (L->len == L->cap) {
+        L->cap = L->cap ? 2 * L->cap : 64;
+        L->v = sq_realloc(L->v, (size_t)L->cap * sizeof *L->v);
+    }
+    L->v[L->len++] = p;
+}
+
+/* The dimensions of a table "n,s,dim" ('#' lines skipped) over the region,
+ * into dims[(n - n_min) * (s_max + 1) + s]; every cell of the region must
+ * be listed. */
+static void read_table(const char *file, int32_t n_min, int32_t n_max, int32_t s_max,
+                       int64_t *dims)
+{
+    char *text = sq_test_slurp(sq_test_data_path(file));
+    ASSERT(text[0] != '\0');
+    int64_t cells = (int64_t)(n_max - n_min + 1) * (s_max + 1), seen = 0;
+    for (int64_t c = 0; c < cells; c++)
+        dims[c] = -1;
+    for (char *line = text; *line;) {
+        char *next = strchr(line, '\n');
+        int n, s;
+        long long d;
+        if (line[0] != '#' && sscanf(line, "%d,%d,%lld", &n, &s, &d) == 3 && n >= n_min &&
+            n <= n_max && s >= 0 && s <= s_max) {
+            dims[(int64_t)(n - n_min) * (s_max + 1) + s] = d;
+            seen++;
+        }
+        line = next ? next + 1 : line + strlen(line);
+    }
+    ASSERT_EQ(seen, cells);
+    sq_free(text);
+}
+
+/* The classes and lines of a golden SVG: every circle titled x_(n, s, i),
+ * every line's two ends the centres of two circles. */
+static void svg_lines(const char *svg, int64_t *dims, int32_t n_min, int32_t s_max,
+                      plines_t *L)
+{
+    typedef struct {
+        double x, y;
+        int n, s, i;
+    } dot_t;
+    dot_t *dots = NULL;
+    int64_t ndots = 0;
+    for (const char *p = strstr(svg, "<circle "); p; p = strstr(p + 1, "<circle ")) {
+        dot_t d;
+        ASSERT_EQ(sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\" r=\"%*f\"><title>x_(%d, %d, %d)</title>",
+                         &d.x, &d.y, &d.n, &d.s, &d.i),
+                  5);
+        dots = sq_realloc(dots, (size_t)(ndots + 1) * sizeof *dots);
+        dots[ndots++] = d;
+        dims[(int64_t)(d.n - n_min) * (s_max + 1) + d.s]++;
+    }
+    for (const char *p = strstr(svg, "<line class=\"h"); p; p = strstr(p + 1, "<line class=\"h")) {
+        int h;
+        double x1, y1, x2, y2;
+        ASSERT_EQ(sscanf(p, "<line class=\"h%d\" x1=\"%lf\" y1=\"%lf\" x2=\"%lf\" y2=\"%lf\"/>", &h,
+                         &x1, &y1, &x2, &y2),
+                  5);
+        int a = -1, b = -1;
+        for (int64_t k = 0; k < ndots; k++) {
+            if (fabs(dots[k].x - x1) < 0.01 && fabs(dots[k].y - y1) < 0.01)
+                a = (int)k;
+            if (fabs(dots[k].x - x2) < 0.01 && fabs(dots[k].y - y2) < 0.01)
+                b = (int)k;
+        }
+        if (a < 0 || b < 0)
+            sq_test_fail(__FILE__, __LINE__, "a line whose ends are not dots: %.80s", p);
+        plines_add(L, (pline_t){h, dots[a].n, dots[a].s, dots[a].i, dots[b].n, dots[b].s,
+                                dots[b].i});
+    }
+    sq_free(dots);
+}
+
+/* The classes and nonzero products by h_0, h_1, h_2 of a golden JSON. */
+static void json_lines(const char *text, int64_t *dims, int32_t n_min, int32_t s_max,
+                       plines_t *L)
+{
+    json_t *doc = json_loads(text, 0, NULL);
+    ASSERT(doc != NULL);
+    size_t k, j;
+    json_t *c, *p, *e;
+    json_array_foreach(json_object_get(doc, "classes"), k, c)
+    {
+        int n = (int)json_integer_value(json_object_get(c, "n"));
+        int s = (int)json_integer_value(json_object_get(c, "s"));
+        dims[(int64_t)(n - n_min) * (s_max + 1) + s]++;
+    }
+    json_array_foreach(json_object_get(doc, "products"), k, p)
+    {
+        int h = (int)json_integer_value(json_object_get(p, "h"));
+        json_t *from = json_object_get(p, "from");
+        if (h > 2)
+            continue;
+        json_array_foreach(json_object_get(p, "to"), j, e)
+        {
+            plines_add(L, (pline_t){h, (int)json_integer_value(json_array_get(from, 0)),
+                                    (int)json_integer_value(json_array_get(from, 1)),
+                                    (int)json_integer_value(json_array_get(from, 2)),
+                                    (int)json_integer_value(json_array_get(e, 0)),
+                                    (int)json_integer_value(json_array_get(e, 1)),
+                                    (int)json_integer_value(json_array_get(e, 2))});
+        }
+    }
+    json_decref(doc);
+}
+
+/* The lines agree with the facts, and every line goes from (n, s) to
+ * (n + 2^h - 1, s + 1). */
+static void check_facts(const plines_t *L, const fact_t *facts, size_t nfacts, const char *what)
+{
+    for (int64_t k = 0; k < L->len; k++) {
+        const pline_t *l = &L->v[k];
+        ASSERT(l->h >= 0 && l->h <= 2);
+        ASSERT_EQ(l->n2, l->n + (1 << l->h) - 1);
+        ASSERT_EQ(l->s2, l->s + 1);
+    }
+    for (size_t f = 0; f < nfacts; f++) {
+        int found = 0;
+        for (int64_t k = 0; k < L->len; k++)
+            found |= L->v[k].h == facts[f].h && L->v[k].n == facts[f].n &&
+                     L->v[k].s == facts[f].s;
+        if (found != facts[f].present)
+            sq_test_fail(__FILE__, __LINE__, "%s: h_%d on (%d, %d) is %s, known to be %s", what,
+                         facts[f].h, facts[f].n, facts[f].s, found ? "drawn" : "missing",
+                         facts[f].present ? "nonzero" : "zero");
+    }
+}
+
+/* The same set of lines (order aside: both are written in one order). */
+static void same_lines(const plines_t *a, const plines_t *b)
+{
+    ASSERT_EQ(a->len, b->len);
+    for (int64_t k = 0; k < a->len; k++) {
+        int found = 0;
+        for (int64_t j = 0; j < b->len && !found; j++)
+            found = memcmp(&a->v[k], &b->v[j], sizeof a->v[k]) == 0;
+        ASSERT(found);
+    }
+}
+
+typedef struct {
+    const char *module, *svg, *json, *table;
+    int32_t n_max, s_max;
+    const fact_t *facts;
+    size_t nfacts;
+} golden_t;
+
+static const golden_t goldens[] = {
+    {"S_2", "golden/chart-S2-n20-s13.svg", "golden/chart-S2-n20-s13.json", "ext-S2-n60-s40.csv",
+     20, 13, s2_facts, sizeof s2_facts / sizeof s2_facts[0]},
+    {"C2", "golden/chart-C2-n12-s10.svg", "golden/chart-C2-n12-s10.json",
+     "peer-corpus/C2-n30-s20.csv", 12, 10, c2_facts, sizeof c2_facts / sizeof c2_facts[0]},
+};
+
+/* The goldens are right: their classes are the peer's Ext, their lines
+ * the known products, and the picture draws what the JSON lists. */
+TEST(chart_golden_files_are_right)
+{
+    for (size_t g = 0; g < sizeof goldens / sizeof goldens[0]; g++) {
+        const golden_t *G = &goldens[g];
+        int64_t cells = (int64_t)(G->n_max + 1) * (G->s_max + 1);
+        int64_t *want = sq_calloc((size_t)cells, sizeof *want);
+        int64_t *in_svg = sq_calloc((size_t)cells, sizeof *in_svg);
+        int64_t *in_json = sq_calloc((size_t)cells, sizeof *in_json);
+        read_table(G->table, 0, G->n_max, G->s_max, want);
+        char *svg = sq_test_slurp(sq_test_data_path(G->svg));
+        char *json = sq_test_slurp(sq_test_data_path(G->json));
+        ASSERT(svg[0] != '\0' && json[0] != '\0');
+        check_xml_shape(svg);
+        plines_t ls = {0}, lj = {0};
+        svg_lines(svg, in_svg, 0, G->s_max, &ls);
+        json_lines(json, in_json, 0, G->s_max, &lj);
+        for (int64_t c = 0; c < cells; c++) {
+            ASSERT_EQ(in_svg[c], want[c]);
+            ASSERT_EQ(in_json[c], want[c]);
+        }
+        check_facts(&ls, G->facts, G->nfacts, G->svg);
+        check_facts(&lj, G->facts, G->nfacts, G->json);
+        same_lines(&ls, &lj);
+        sq_free(ls.v);
+        sq_free(lj.v);
+        sq_free(svg);
+        sq_free(json);
+        sq_free(want);
+        sq_free(in_svg);
+        sq_free(in_json);
+    }
+}
+
+/* The writers equal the goldens byte for byte: from the library (the
+ * classical engine, as auto picks at these stems) and from the program. */
+TEST(chart_golden_files_equal_writers)
+{
+    for (size_t g = 0; g < sizeof goldens / sizeof goldens[0]; g++) {
+        const golden_t *G = &goldens[g];
+        fdmod_t *M = strcmp(G->module, "S_2") == 0 ? fdmod_sphere() : shipped(G->module);
+        resol_t *R = resol_new(M, G->s_max, G->n_max);
+        resol_run(R, RESOL_CLASSICAL);
+        char *svg = write_to_string(sq_chart_write_svg, R, fdmod_name(M), 0, G->n_max, G->s_max);
+        char *json =
+            write_to_string(sq_chart_write_json, R, fdmod_name(M), 0, G->n_max, G->s_max);
+        char *want_svg = sq_test_slurp(sq_test_data_path(G->svg));
+        char *want_json = sq_test_slurp(sq_test_data_path(G->json));
+        ASSERT_STR_EQ(svg, want_svg);
+        ASSERT_STR_EQ(json, want_json);
+        free(svg);
+        free(json);
+        char *out = run_ok(0, NULL, "chart %s --stem %d --quiet", G->module, (int)G->n_max);
+        ASSERT_STR_EQ(out, want_svg);
+        sq_free(out);
+        out = run_ok(0, NULL, "chart %s --stem %d --format json --quiet", G->module,
+                     (int)G->n_max);
+        ASSERT_STR_EQ(out, want_json);
+        sq_free(out);
+        sq_free(want_svg);
+        sq_free(want_json);
+        resol_free(R);
+        fdmod_free(M);
+    }
 }
