@@ -76,10 +76,10 @@ static int write_hi(FILE *f, const resol_t *R, int i, int32_t n, int32_t s, int3
 int sq_chart_write_json(FILE *f, const resol_t *R, const char *name, int32_t n_min, int32_t n_max,
                         int32_t s_max)
 {
-    SQ_CHECK(n_min >= resol_min_n(R) && n_max <= resol_max_n(R) && s_max <= resol_max_s(R) &&
-                 s_max >= 0,
-             "sq_chart_write_json: region (%d..%d, 0..%d) outside the resolution's", (int)n_min,
-             (int)n_max, (int)s_max);
+    /* A region the resolution does not hold is the caller's error, but one
+     * a user's options can reach: refused, nothing written, never an abort. */
+    if (n_min < resol_min_n(R) || n_max > resol_max_n(R) || s_max > resol_max_s(R) || s_max < 0)
+        return SQ_E_RANGE;
     if (!name)
         name = fdmod_name(resol_input(R));
     fprintf(f, "{\n  \"format\": \"adams-chart\",\n  \"version\": %d,\n  \"module\": ",

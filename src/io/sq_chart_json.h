@@ -41,7 +41,8 @@ extern "C" {
  * 0..s_max of the computed resolution R (the region must lie within R's,
  * as for sq_chart_write_svg).  name (NULL: fdmod_name of R's module) is the
  * value of "module".  Cost: one resol_h_matrix per nonzero bidegree and h_i.
- * Returns 0, or SQ_E_IO if a write failed (f's error flag). */
+ * Returns 0, SQ_E_RANGE (nothing written) when the region is not within
+ * R's, or SQ_E_IO if a write failed (f's error flag). */
 int sq_chart_write_json(FILE *f, const resol_t *R, const char *name, int32_t n_min, int32_t n_max,
                         int32_t s_max);
 

@@ -89,8 +89,9 @@ void sq_chart_svg_size(int32_t n_min, int32_t n_max, int32_t s_max, int64_t *wid
  * Structure lines are drawn for h_0, h_1, h_2 where h_i acts
  * (resol_has_h) and the target bidegree lies in the region.
  * Cost: one resol_h_matrix per nonzero bidegree and i; output about 100
- * bytes per class and per line.  Returns 0, or SQ_E_IO if a write failed
- * (f's error flag; the caller still closes f). */
+ * bytes per class and per line.  Returns 0, SQ_E_RANGE (nothing written)
+ * when the region is not within R's, or SQ_E_IO if a write failed (f's
+ * error flag; the caller still closes f). */
 int sq_chart_write_svg(FILE *f, const resol_t *R, const char *name, int32_t n_min, int32_t n_max,
                        int32_t s_max);
 

@@ -853,3 +853,27 @@ TEST(chart_golden_files_equal_writers)
         fdmod_free(M);
     }
 }
+
+/* A region outside the resolution's (below its bottom stem, past its stem
+ * or filtration) is refused with SQ_E_RANGE and nothing written, where the
+ * writers used to abort (the clear_bottom chart reached this). */
+TEST(chart_region_outside_refused)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(&M);
+    static const int32_t bad[][3] = {{-1, 10, 5}, {0, MAX_N + 1, 5}, {0, 10, MAX_S + 1},
+                                     {0, 10, -1}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        char *buf = NULL;
+        size_t len = 0;
+        FILE *f = open_memstream(&buf, &len);
+        ASSERT(f != NULL);
+        ASSERT_EQ(sq_chart_write_svg(f, R, NULL, bad[k][0], bad[k][1], bad[k][2]), SQ_E_RANGE);
+        ASSERT_EQ(sq_chart_write_json(f, R, NULL, bad[k][0], bad[k][1], bad[k][2]), SQ_E_RANGE);
+        ASSERT_EQ(fclose(f), 0);
+        ASSERT_EQ(len, 0);
+        free(buf);
+    }
+    resol_free(R);
+    fdmod_free(M);
+}
