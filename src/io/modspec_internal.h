@@ -64,7 +64,8 @@ typedef struct {
     int32_t profile[FDMOD_MAX_PROFILE_LEN];
     int plen;
     int kind;              /* sq_modspec_kind_t, from "type" */
-    int32_t rp_min, rp_max; /* "real projective space": "min", "max" (if rp_have_max) */
+    int32_t rp_min, rp_max; /* "real projective space": "min" (with "clear_bottom" the
+                             * raised bottom, spec_read_projective), "max" (if rp_have_max) */
     int rp_have_max, rp_clear_bottom;
     const char **rel_str[2]; /* "adem_relations", "milnor_relations" (borrowed strings), */
     size_t *rel_pos[2];      /*   the offset of each in the text */
