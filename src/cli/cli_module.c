@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cmd_store.h"
 #include "sq_pmodspec.h"
 #include "sq_store.h"
 #include "sq_core.h"
@@ -166,7 +167,10 @@ void cli_engine_note(resol_algo_t asked, resol_algo_t used, const fdmod_t *M,
 
 /* --from FILE: the resolution kept in a store (adams resolve --save),
  * loaded, not computed: the region is the store's completed one, or
- * --stem/--max-s within it.  Returns NULL after a one-line error. */
+ * --stem/--max-s, and what is available is decided from the rows, as
+ * `adams ext` does: a region with a missing row is refused, naming it,
+ * before anything of its size is allocated.  Returns NULL after a
+ * one-line error. */
 resol_t *cli_store_resolution(const char *path, int have_stem, int64_t *stem, int have_max_s,
                               int64_t *max_s, fdmod_t **M)
 {
@@ -180,9 +184,11 @@ resol_t *cli_store_resolution(const char *path, int have_stem, int64_t *stem, in
         sq_store_close(st);
         return NULL;
     }
-    if (si.done_n < 0) {
-        cli_error("store %s holds no completed run: resume it with adams resolve --save first",
-                  cli_str(path));
+    if ((!have_stem || !have_max_s) && si.done_s < 0) { /* done_s < 0: none (stems may be) */
+        cli_error("store %s holds no completed run (its last run, through s <= %d and stem %d, "
+                  "stopped before the end): resume it with adams resolve --save, or give "
+                  "--stem and --max-s for a part it holds",
+                  cli_str(path), (int)si.region_s, (int)si.region_n);
         sq_store_close(st);
         return NULL;
     }
@@ -190,29 +196,49 @@ resol_t *cli_store_resolution(const char *path, int have_stem, int64_t *stem, in
         *stem = si.done_n;
     if (!have_max_s)
         *max_s = si.done_s;
-    if (*stem > si.done_n || *max_s > si.done_s) {
-        cli_error("store %s holds stems <= %d and filtrations <= %d, not (%lld, %lld)",
-                  cli_str(path), (int)si.done_n, (int)si.done_s, (long long)*stem, (long long)*max_s);
+    int32_t miss_s, miss_n;
+    if (*stem < si.bottom) {
+        cli_error("--stem %lld is below the bottom degree %d of %s (store %s)", (long long)*stem,
+                  (int)si.bottom, cli_str(si.module_name), cli_str(path));
+        sq_store_close(st);
+        return NULL;
+    }
+    if (*max_s < 0 || *max_s > RESOL_MAX_T || *stem > RESOL_MAX_T ||
+        sq_store_region_missing(st, (int32_t)*max_s, (int32_t)*stem, &miss_s, &miss_n, err,
+                                sizeof err)) {
+        if (*max_s < 0 || *max_s > RESOL_MAX_T || *stem > RESOL_MAX_T)
+            snprintf(err, sizeof err, "store %s does not hold (n=%lld, s=%lld)", path,
+                     (long long)*stem, (long long)*max_s);
+        cli_error("%s", cli_str(err));
         sq_store_close(st);
         return NULL;
     }
     const char *text = sq_store_stored_module_text(st);
-    if (!text || sq_store_module_from_text(M, text, si.module_name, err, sizeof err) || !*M) {
+    if (!text || cli_store_module_for(NULL, text, si.module_name, (int32_t)*stem, M, err,
+                                      sizeof err) || !*M) {
         cli_error("store %s: its module cannot be rebuilt from the store alone", cli_str(path));
         sq_store_close(st);
         return NULL;
     }
     R = resol_new(*M, (int32_t)*max_s, (int32_t)*stem);
     sq_store_load_stats_t ls;
-    if (sq_store_load(st, R, 0, NULL, &ls, err, sizeof err)) {
-        cli_error("%s", err);
+    int rc = sq_store_load(st, R, 0, NULL, &ls, err, sizeof err);
+    for (int32_t s = 0; s <= *max_s && !rc; s++) /* every step of the region, as ext */
+        for (int32_t n = si.bottom; n <= *stem && !rc; n++)
+            if (!resol_step_published(R, s, s + n)) {
+                snprintf(err, sizeof err,
+                         "store %s: the step (s=%d, t=%d) cannot be loaded: a step it depends "
+                         "on is missing",
+                         path, (int)s, (int)(s + n));
+                rc = SQ_STORE_E_MISSING;
+            }
+    sq_store_close(st);
+    if (rc) {
+        cli_error("%s", cli_str(err));
         resol_free(R);
         fdmod_free(*M);
         *M = NULL;
-        sq_store_close(st);
         return NULL;
     }
-    sq_store_close(st);
     return R;
 }
-

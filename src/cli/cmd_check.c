@@ -120,6 +120,7 @@ int cmd_check(int argc, char **argv)
         return CLI_FAIL;
     }
     sq_store_check_report_t rep;
+    o.module_for = cli_store_module_for; /* infinite modules: rebuilt from their definition */
     rc = sq_store_check(st, &o, stdout, &rep, err, sizeof err);
     sq_store_close(st);
     if (cli_finish_stdout() != CLI_OK)

@@ -4,10 +4,12 @@
  */
 #include <signal.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cmd_store.h"
 #include "sq_core.h"
+#include "sq_modspec.h"
 #include "sq_progress.h"
 #include "sq_store.h"
 
@@ -36,7 +38,13 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
     sq_progress_t *prog = progress ? sq_progress_new(stderr, R, *algo) : NULL;
     resol_observer_t pobs = sq_progress_observer(prog);
     sq_store_run_result_t res;
-    sq_store_signals_install(R);
+    if (sq_store_signals_install(R) != 0) { /* only when installed twice: a bug */
+        cli_error("cannot handle signals for the run saved in %s", cli_str(path));
+        sq_progress_free(prog);
+        sq_store_close(st);
+        resol_free(R);
+        return CLI_FAIL;
+    }
     rc = sq_store_run(st, R, pool, prog ? &pobs : NULL, 0, &res, stderr, err, sizeof err);
     int sig = sq_store_signals_caught();
     sq_store_signals_restore();
@@ -67,4 +75,31 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
     }
     *out = R;
     return CLI_OK;
+}
+
+int cli_store_module_for(void *ctx, const char *text, const char *name, int32_t max_n,
+                         fdmod_t **out, char *err, size_t errlen)
+{
+    static const char head[] = "adams module definition; shift ";
+    (void)ctx;
+    *out = NULL;
+    if (strncmp(text, head, sizeof head - 1) != 0) {
+        int rc = sq_store_module_from_text(out, text, name, err, errlen);
+        if (!rc && !*out)
+            rc = (snprintf(err, errlen, "its text is not a module this adams reads"), SQ_E_PARSE);
+        return rc;
+    }
+    int shift = 0, used = 0;
+    if (sscanf(text + sizeof head - 1, "%d%n", &shift, &used) != 1 ||
+        text[sizeof head - 1 + (size_t)used] != '\n') {
+        snprintf(err, errlen, "its module definition has no valid shift line");
+        return SQ_E_PARSE;
+    }
+    const char *json = text + sizeof head - 1 + (size_t)used + 1;
+    int64_t top = (int64_t)max_n + 2; /* as adams resolve truncates (stems <= max_n) */
+    sq_modspec_opts_t mo = {.have_max_degree = 1,
+                            .max_degree = top > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE
+                                                                      : (int32_t)top,
+                            .shift = shift};
+    return sq_modspec_load_buffer(out, json, strlen(json), name, &mo, err, errlen);
 }

@@ -27,6 +27,42 @@ struct option;
 void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
                             char **argv);
 
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
+struct option;
+void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
+                            char **argv);
+
 /* Exit status of a saving run stopped by SIGINT (128 + SIGINT); SIGTERM
  * gives 128 + SIGTERM. */
 #define CLI_INTERRUPTED 130
@@ -49,5 +85,16 @@ void cli_store_option_error(const char *cmd, const struct option *longs, int c, 
 int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const char *module_name,
                       const char *module_text, resol_algo_t *algo, int32_t max_s, int32_t max_n,
                       sq_pool_t *pool, int progress, int quiet, int64_t cache_budget);
+
+/* The module of a store rebuilt from its identity text, truncated for
+ * stems <= max_n: the canonical text of a finite module
+ * (sq_store_module_from_text), or the definition that `adams resolve
+ * --save` records for a module truncated from an infinite one ("adams
+ * module definition; shift K" and the module file's text, read by the
+ * module-file loader).  name names it.  Returns 0 with *out set, or a
+ * negative code with a one-line reason in err.  The shape of
+ * sq_store_check_opts_t.module_for (ctx unused). */
+int cli_store_module_for(void *ctx, const char *text, const char *name, int32_t max_n,
+                         fdmod_t **out, char *err, size_t errlen);
 
 #endif /* CMD_STORE_H */

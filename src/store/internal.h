@@ -42,10 +42,14 @@ struct sq_store {
     int readonly;
     /* metadata */
     int format;
+    int header_format;      /* PRAGMA user_version, which must equal `format` */
     resol_algo_t engine;
+    uint32_t row_key;       /* CRC-32C state of the rows' binding prefix (sq_store_row_key);
+                             * 0 in a format-1 store, whose rows are not bound */
     int32_t bottom;
     int32_t region_s, region_n, done_s, done_n;
     char *module_name, *module_text, *module_hash, *profile, *program;
+    char *store_id;         /* 16 hex digits, chosen at creation (format 2); NULL in format 1 */
     /* the writer (sq_store_write.c) */
     resol_t *R;
     resol_observer_t next;
@@ -105,10 +109,15 @@ static inline int sq_host_is_le(void)
     return b == 1;
 }
 
-/* The checksum of a step record: CRC-32C of le32(s) le32(t) le64(ngens)
- * le64(nbits) followed by the payload (LE limbs). */
-uint32_t sq_store_step_crc(int32_t s, int32_t t, int64_t ngens, int64_t nbits,
-                           const uint8_t *payload, size_t len);
+/* The CRC-32C state of a format-2 row's binding prefix: "adams row",
+ * store_id, engine, module_hash, each followed by one 0x00 byte
+ * (docs/save-format.md section 4.3). */
+uint32_t sq_store_row_key(const char *store_id, const char *engine, const char *module_hash);
+/* The checksum of a step record of st: CRC-32C of st's binding prefix (none
+ * in format 1), le32(s) le32(t) le64(ngens) le64(nbits), the payload (LE
+ * limbs). */
+uint32_t sq_store_step_crc(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens,
+                           int64_t nbits, const uint8_t *payload, size_t len);
 /* The checksum of a metadata row: CRC-32C of key, 0x00, value. */
 uint32_t sq_store_meta_crc(const char *key, const char *value);
 
@@ -116,11 +125,21 @@ uint32_t sq_store_meta_crc(const char *key, const char *value);
  * or -1 when out of range. */
 int64_t sq_store_rawlen(int64_t ngens, int64_t nbits);
 
+/* The hard limits of a row, checked before anything is allocated for it:
+ * 0 <= s <= RESOL_MAX_T, bottom <= t - s <= RESOL_MAX_T, 0 <= ngens <= nbits
+ * (a minimal resolution's new generators have independent images), rawlen
+ * = ngens * ceil(nbits / 64) * 8 <= SQ_STORE_MAX_RAWLEN.  Returns 0 or
+ * SQ_STORE_E_DAMAGED naming the store and the row. */
+int sq_store_row_limits(const sq_store_t *st, int64_t s, int64_t t, int64_t ngens, int64_t nbits,
+                        int64_t rawlen, char *err, size_t errlen);
+
 /* Decodes one step row (codec, blob, rawlen) into vecs (host limbs,
  * ngens * f2_limbs(nbits), allocated here; NULL when empty) after checking
- * the lengths, the checksum and the padding bits.  Returns 0 or
+ * its limits (sq_store_row_limits), the lengths, the checksum and the
+ * padding bits.  With vecs NULL the row is only checked, streaming through
+ * a fixed buffer (no allocation of its size).  Returns 0 or
  * SQ_STORE_E_DAMAGED with a message naming (s, t). */
-int sq_store_decode(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+int sq_store_decode(const sq_store_t *st, int64_t s, int64_t t, int64_t ngens, int64_t nbits,
                     int64_t codec, int64_t rawlen, const void *blob, int64_t bloblen,
                     uint32_t crc, uint64_t **vecs, char *err, size_t errlen);
 

@@ -15,6 +15,8 @@
  */
 #define _DEFAULT_SOURCE
 #include <errno.h>
+#include <sys/random.h>
+#include <time.h>
 #include <fcntl.h>
 #include <inttypes.h>
 #include <stdio.h>
@@ -25,6 +27,7 @@
 
 #include "internal.h"
 #include "sq_core.h"
+#include "sq_fd.h"
 
 #define ADAMS_PROGRAM "adams 0.1.0"
 
@@ -151,8 +154,33 @@ static void profile_text(char *buf, size_t n, const fdmod_t *M)
 
 static const char *const meta_keys[] = {"format", "program", "prime", "module_name", "module",
                                         "module_hash", "profile", "bottom", "engine", "region",
-                                        "done"};
+                                        "done", "store_id"};
+#define KEY_STORE_ID 11 /* format 2 on: not in a format-1 store */
 #define NKEYS ((int)(sizeof meta_keys / sizeof meta_keys[0]))
+
+/* 16 lowercase hex digits. */
+static int valid_store_id(const char *v)
+{
+    if (strlen(v) != 16)
+        return 0;
+    for (const char *c = v; *c; c++)
+        if (!((*c >= '0' && *c <= '9') || (*c >= 'a' && *c <= 'f')))
+            return 0;
+    return 1;
+}
+
+/* A new store's id: 64 random bits from the kernel (getrandom), or, where
+ * that fails, from the clock, the process and the address space. */
+static void new_store_id(char buf[17])
+{
+    uint64_t v = 0;
+    if (getrandom(&v, sizeof v, 0) != (ssize_t)sizeof v) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        v = sq_fnv1a64(&ts, sizeof ts) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)buf;
+    }
+    snprintf(buf, 17, "%016" PRIx64, v);
+}
 
 static int parse_region(const char *v, int32_t *s, int32_t *n)
 {
@@ -198,8 +226,9 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
     if (!ret && rc != SQLITE_DONE)
         ret = sq_store_sqlite_fail(st, rc, "cannot read the metadata of store", err, errlen);
     sqlite3_finalize(q);
+    int format = val[0] ? atoi(val[0]) : 0;
     for (int i = 0; i < NKEYS && !ret; i++)
-        if (!val[i])
+        if (!val[i] && !(i == KEY_STORE_ID && format == 1))
             ret = sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                                 "store %s: metadata '%s' is missing", st->path, meta_keys[i]);
     if (!ret) {
@@ -208,8 +237,10 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
         int32_t b;
         char extra;
         int bi = 0;
-        st->format = atoi(val[0]);
-        if (strcmp(val[0], "1") != 0 && st->format <= SQ_STORE_FORMAT)
+        char fbuf[16];
+        st->format = format;
+        snprintf(fbuf, sizeof fbuf, "%d", format);
+        if (strcmp(val[0], fbuf) != 0 || format != st->header_format)
             ret = sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                                 "store %s: metadata 'format' is damaged ('%s')", st->path, val[0]);
         else if (st->format > SQ_STORE_FORMAT)
@@ -236,6 +267,10 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
             ret = sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                                 "store %s: metadata 'region' is not a region ('%s')", st->path,
                                 val[9]);
+        else if (val[KEY_STORE_ID] && !valid_store_id(val[KEY_STORE_ID]))
+            ret = sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
+                                "store %s: metadata 'store_id' is damaged ('%.40s')", st->path,
+                                val[KEY_STORE_ID]);
         else if (strcmp(val[10], "none") == 0)
             st->done_s = st->done_n = -1;
         else if (parse_region(val[10], &st->done_s, &st->done_n))
@@ -252,6 +287,12 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
         st->module_text = val[4], val[4] = NULL;
         st->module_hash = val[5], val[5] = NULL;
         st->profile = val[6], val[6] = NULL;
+        st->store_id = val[KEY_STORE_ID], val[KEY_STORE_ID] = NULL;
+        /* Format 2 binds every row to its store (section 4.3); format 1 did not. */
+        st->row_key = st->store_id ? sq_store_row_key(st->store_id,
+                                                      sq_store_engine_name(st->engine),
+                                                      st->module_hash)
+                                   : 0;
     }
     for (int i = 0; i < NKEYS; i++)
         sq_free(val[i]);
@@ -294,6 +335,7 @@ static void store_free(sq_store_t *st)
     sq_free(st->module_hash);
     sq_free(st->profile);
     sq_free(st->program);
+    sq_free(st->store_id);
     sq_free(st->queue);
     sq_free(st);
 }
@@ -359,11 +401,12 @@ static int check_place(const char *path, int *exists, char *err, size_t errlen)
 static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char *text,
                          const char *hash, const char *profile)
 {
-    char buf[64];
+    char buf[64], id[17];
+    new_store_id(id);
     int rc = exec(st, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
         rc = exec(st, "PRAGMA application_id = 1094995283;" /* 0x41444D53, "ADMS" */
-                      "PRAGMA user_version = 1;"
+                      "PRAGMA user_version = " SQ_STORE_FORMAT_TEXT ";"
                       "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, "
                       "crc INTEGER NOT NULL) WITHOUT ROWID;"
                       "CREATE TABLE step (s INTEGER NOT NULL, t INTEGER NOT NULL, "
@@ -375,6 +418,8 @@ static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char
     snprintf(buf, sizeof buf, "%d", SQ_STORE_FORMAT);
     if (rc == SQLITE_OK)
         rc = sq_store_meta_put(st, "format", buf);
+    if (rc == SQLITE_OK)
+        rc = sq_store_meta_put(st, "store_id", id);
     if (rc == SQLITE_OK)
         rc = sq_store_meta_put(st, "prime", "2");
     if (rc == SQLITE_OK)
@@ -429,10 +474,11 @@ static int open_db(sq_store_t *st, int flags, int *fresh, char *err, size_t errl
         return sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
                              "store %s has store format %lld; this adams reads format %d",
                              st->path, (long long)ver, SQ_STORE_FORMAT);
-    if (ver != SQ_STORE_FORMAT)
+    if (ver < 1)
         return sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                              "store %s: its format number is damaged (user_version %lld)",
                              st->path, (long long)ver);
+    st->header_format = (int)ver;
     return read_meta(st, err, errlen);
 }
 
@@ -484,7 +530,7 @@ int sq_store_open(sq_store_t **out, const char *path, const sq_store_binding_t *
     int exists, rc;
     if ((rc = check_place(path, &exists, err, errlen)))
         return rc;
-    int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    int fd = sq_fd_open(path, O_RDWR | O_CREAT, 0644); /* CLOEXEC, never fd 0-2 */
     if (fd < 0)
         return sq_store_fail(err, errlen, SQ_E_IO, "cannot %s store %s: %s",
                              exists ? "open" : "create", path, strerror(errno));
@@ -506,6 +552,12 @@ int sq_store_open(sq_store_t **out, const char *path, const sq_store_binding_t *
     profile_text(profile, sizeof profile, b->module);
     int fresh = 0;
     rc = open_db(st, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &fresh, err, errlen);
+    if (!rc && !fresh && st->format < SQ_STORE_FORMAT)
+        rc = sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
+                           "store %s has format %d, whose rows are not bound to their store; "
+                           "this adams writes format %d: read it with 'adams ext' or 'adams "
+                           "check', and save runs into a new store",
+                           path, st->format, SQ_STORE_FORMAT);
     if (!rc && !fresh)
         rc = check_binding(st, b, text, hash, profile, err, errlen);
     if (!rc) {
@@ -533,6 +585,7 @@ int sq_store_open(sq_store_t **out, const char *path, const sq_store_binding_t *
         }
     }
     if (!rc && fresh) {
+        st->header_format = SQ_STORE_FORMAT;
         rc = read_meta(st, err, errlen); /* what was written, read back as any store */
     }
     if (!rc) {
@@ -576,6 +629,23 @@ int sq_store_open_read(sq_store_t **out, const char *path, char *err, size_t err
     char dir[4096];
     dir_of(dir, sizeof dir, path);
     int rw = access(path, R_OK | W_OK) == 0 && access(dir, W_OK) == 0;
+    char side[4200];
+    snprintf(side, sizeof side, "%s-wal", path);
+    if (!rw && stat(side, &sb) == 0 && sb.st_size > 0) {
+        /* A journal left by a writer that stopped abruptly: a read-only
+         * connection reads it only through an existing, current -shm, and
+         * fails with "unable to open database file" without one. */
+        snprintf(side, sizeof side, "%s-shm", path);
+        if (stat(side, &sb) != 0) {
+            store_free(st);
+            return sq_store_fail(err, errlen, SQ_E_IO,
+                                 "cannot read store %s: a run that stopped abruptly left its "
+                                 "journal %s-wal, which must be recovered before reading, and "
+                                 "this place is read-only: resume the run, or read a copy of "
+                                 "both files from a writable place",
+                                 path, path);
+        }
+    }
     int rc = open_db(st, rw ? SQLITE_OPEN_READWRITE : SQLITE_OPEN_READONLY, &fresh, err, errlen);
     if (!rc && exec(st, "PRAGMA query_only = 1") != SQLITE_OK)
         rc = sq_store_sqlite_fail(st, SQLITE_ERROR, "cannot read store", err, errlen);

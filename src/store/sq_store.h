@@ -57,7 +57,8 @@ extern "C" {
 #endif
 
 /* The store format this library writes and reads (docs/save-format.md). */
-#define SQ_STORE_FORMAT 1
+#define SQ_STORE_FORMAT 2
+#define SQ_STORE_FORMAT_TEXT "2"
 
 /* Error codes of the store, besides SQ_E_IO and SQ_E_INVAL. */
 enum {
@@ -220,8 +221,8 @@ int sq_store_run(sq_store_t *st, resol_t *R, sq_pool_t *pool, const resol_observ
  * at once with status 128 + signal, after one line on stderr (the store
  * keeps every committed step).  Also ignores SIGXFSZ, so that a file size
  * limit (ulimit -f) is a write error the store reports, not a kill.
- * Returns 0, or SQ_E_INVAL if already installed.  Process-wide: one run at
- * a time. */
+ * Returns 0, or SQ_E_INVAL if already installed or a disposition could not
+ * be set (then nothing is changed).  Process-wide: one run at a time. */
 int sq_store_signals_install(resol_t *R);
 /* The first signal caught since sq_store_signals_install, or 0. */
 int sq_store_signals_caught(void);
@@ -239,6 +240,15 @@ void sq_store_signals_restore(void);
 int sq_store_read_ext(sq_store_t *st, int32_t max_s, int32_t max_n, int64_t *dims, char *err,
                       size_t errlen) SQ_WARN_UNUSED;
 
+/* Whether the store holds a row for every step of the region s <= max_s,
+ * bottom <= n <= max_n (without checking them: sq_store_read_ext does).
+ * Returns 0 when it does; SQ_STORE_E_MISSING, with *miss_s and *miss_n the
+ * first cell without a row in (n, s) order and err naming it and the store;
+ * or SQ_E_IO.  Cost: reads at most the rows stored, never sized by the
+ * region asked. */
+int sq_store_region_missing(sq_store_t *st, int32_t max_s, int32_t max_n, int32_t *miss_s,
+                            int32_t *miss_n, char *err, size_t errlen) SQ_WARN_UNUSED;
+
 /* One stored step: its generator count, the bits of each vector and, when
  * vecs is not NULL, the vectors (ngens * f2_limbs(nbits) limbs in host
  * order, allocated with sq_malloc: the caller sq_frees them; NULL when
@@ -255,6 +265,15 @@ typedef struct {
     int spots;          /* bidegrees sampled otherwise (0: 24) */
     uint64_t seed;      /* of the sample (0: 17) */
     int threads;        /* for d o d and the reductions (0 or 1: one) */
+    /* When module is NULL and the store's text is not a canonical module
+     * text (a module truncated from an infinite one: its definition, given
+     * by the program that wrote the store), this rebuilds the module from
+     * the text, truncated for stems <= max_n: 0 with *out set, or an error
+     * with err.  NULL: such a store gets its checksums checked only (and
+     * the report's last line says so). */
+    int (*module_for)(void *ctx, const char *text, const char *name, int32_t max_n,
+                      fdmod_t **out, char *err, size_t errlen);
+    void *module_ctx;
 } sq_store_check_opts_t;
 
 typedef struct {
@@ -266,7 +285,8 @@ typedef struct {
     int64_t dd_checked, dd_failed;     /* generators with d(d(g)) computed; nonzero */
     int64_t spots_checked, spots_failed; /* bidegrees checked for minimality and exactness */
     int module_rebuilt;      /* 1 when the module could be rebuilt from its text (rows 0 and 1
-                              * checked too), 0 when not (a caller-supplied text) */
+                              * checked too), 0 when not (a caller-supplied text and no
+                              * module_for): then only the checksums were checked */
     int sqlite_ok;           /* PRAGMA quick_check said ok */
 } sq_store_check_report_t;
 

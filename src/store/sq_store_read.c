@@ -9,6 +9,7 @@
  * naming the bidegree, never a wrong answer.
  */
 #include "f2mat.h"
+#include "fhom.h"
 #include "internal.h"
 #include "sq_core.h"
 
@@ -16,7 +17,7 @@
 #define ROW_COLUMNS "s, t, ngens, nbits, codec, rawlen, data, crc"
 
 typedef struct {
-    int32_t s, t;
+    int64_t s, t; /* as stored: checked against the limits before use */
     int64_t ngens, nbits, codec, rawlen, bloblen;
     const void *blob;
     uint32_t crc;
@@ -24,8 +25,8 @@ typedef struct {
 
 static void get_row(sqlite3_stmt *q, row_t *r)
 {
-    r->s = sqlite3_column_int(q, 0);
-    r->t = sqlite3_column_int(q, 1);
+    r->s = sqlite3_column_int64(q, 0);
+    r->t = sqlite3_column_int64(q, 1);
     r->ngens = sqlite3_column_int64(q, 2);
     r->nbits = sqlite3_column_int64(q, 3);
     r->codec = sqlite3_column_int64(q, 4);
@@ -68,18 +69,31 @@ int sq_store_load(sq_store_t *st, resol_t *R, int flags, FILE *warn, sq_store_lo
     while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         row_t r;
         get_row(q, &r);
-        if (!resol_load_ready(R, r.s, r.t)) {
+        uint64_t *vecs = NULL;
+        char msg[1024], why[256];
+        int drc = sq_store_row_limits(st, r.s, r.t, r.ngens, r.nbits, r.rawlen, msg, sizeof msg);
+        int32_t s = (int32_t)r.s, t = (int32_t)r.t;
+        if (!drc && !resol_load_ready(R, s, t)) {
             stats->dropped++;
             continue;
         }
-        uint64_t *vecs = NULL;
-        char msg[1024], why[256];
-        int drc = decode_row(st, &r, &vecs, msg, sizeof msg);
-        if (!drc && resol_load_step(R, r.s, r.t, r.ngens, r.nbits, vecs, why, sizeof why) != 0) {
+        /* The size its vectors must have, before anything is allocated. */
+        int64_t want = drc ? 0 : fhom_image_bits(resol_differential(R, s), t);
+        if (!drc && r.nbits != want) {
+            snprintf(msg, sizeof msg,
+                     "store %s: step (s=%d, t=%d) is damaged: it does not fit the steps before "
+                     "it (%lld vectors of %lld bits, but its vectors have %lld bits)",
+                     st->path, (int)s, (int)t, (long long)r.ngens, (long long)r.nbits,
+                     (long long)want);
+            drc = SQ_STORE_E_DAMAGED;
+        }
+        if (!drc)
+            drc = decode_row(st, &r, &vecs, msg, sizeof msg);
+        if (!drc && resol_load_step(R, s, t, r.ngens, r.nbits, vecs, why, sizeof why) != 0) {
             snprintf(msg, sizeof msg,
                      "store %s: step (s=%d, t=%d) is damaged: it does not fit the steps before "
                      "it (%s)",
-                     st->path, (int)r.s, (int)r.t, why);
+                     st->path, (int)s, (int)t, why);
             drc = SQ_STORE_E_DAMAGED;
         }
         sq_free(vecs);
@@ -92,8 +106,8 @@ int sq_store_load(sq_store_t *st, resol_t *R, int flags, FILE *warn, sq_store_lo
             break;
         }
         if (stats->damaged == 0) {
-            stats->damaged_s = r.s;
-            stats->damaged_t = r.t;
+            stats->damaged_s = s;
+            stats->damaged_t = t;
         }
         stats->damaged++;
         stats->dropped++;
@@ -129,11 +143,9 @@ int sq_store_read_ext(sq_store_t *st, int32_t max_s, int32_t max_n, int64_t *dim
     while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         row_t r;
         get_row(q, &r);
-        uint64_t *vecs = NULL;
-        ret = decode_row(st, &r, &vecs, err, errlen);
-        sq_free(vecs);
+        ret = decode_row(st, &r, NULL, err, errlen); /* checked, nothing allocated */
         if (!ret && r.s >= 0 && r.s <= max_s && r.t - r.s >= lo && r.t - r.s <= max_n)
-            dims[(int64_t)(r.t - r.s - lo) * (max_s + 1) + r.s] = r.ngens;
+            dims[(r.t - r.s - lo) * (max_s + 1) + r.s] = r.ngens;
     }
     if (!ret && rc != SQLITE_DONE)
         ret = sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
@@ -165,7 +177,7 @@ int sq_store_read_step(sq_store_t *st, int32_t s, int32_t t, int64_t *ngens, int
         row_t r;
         uint64_t *v = NULL;
         get_row(q, &r);
-        ret = decode_row(st, &r, &v, err, errlen);
+        ret = decode_row(st, &r, vecs ? &v : NULL, err, errlen);
         if (!ret) {
             *ngens = r.ngens;
             *nbits = r.nbits;
@@ -180,6 +192,48 @@ int sq_store_read_step(sq_store_t *st, int32_t s, int32_t t, int64_t *ngens, int
                             (int)t);
     } else {
         ret = sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    }
+    sqlite3_finalize(q);
+    return ret;
+}
+
+int sq_store_region_missing(sq_store_t *st, int32_t max_s, int32_t max_n, int32_t *miss_s,
+                            int32_t *miss_n, char *err, size_t errlen)
+{
+    int32_t lo = st->bottom;
+    *miss_s = *miss_n = -1;
+    if (max_s < 0 || max_n < lo)
+        return 0;
+    /* The rows of the region in (n, s) order, against the cells expected:
+     * the first cell without its row is the answer.  Stops there, so the
+     * cost is at most the rows stored, whatever the region asked. */
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(st->db,
+                                "SELECT t - s, s FROM step WHERE s BETWEEN 0 AND ?1 AND t - s "
+                                "BETWEEN ?2 AND ?3 ORDER BY t - s, s",
+                                -1, &q, NULL);
+    if (rc != SQLITE_OK)
+        return sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    sqlite3_bind_int(q, 1, max_s);
+    sqlite3_bind_int(q, 2, lo);
+    sqlite3_bind_int(q, 3, max_n);
+    int64_t n = lo, s = 0; /* the next cell expected */
+    while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+        int64_t rn = sqlite3_column_int64(q, 0), rs = sqlite3_column_int64(q, 1);
+        if (rn != n || rs != s)
+            break; /* (n, s) has no row */
+        if (++s > max_s)
+            s = 0, n++;
+    }
+    int ret = 0;
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+        ret = sq_store_sqlite_fail(st, rc, "cannot read store", err, errlen);
+    else if (n <= max_n) {
+        *miss_s = (int32_t)s;
+        *miss_n = (int32_t)n;
+        ret = sq_store_fail(err, errlen, SQ_STORE_E_MISSING,
+                            "store %s does not hold (n=%d, s=%d) (step s=%d, t=%d)", st->path,
+                            (int)n, (int)s, (int)s, (int)(s + n));
     }
     sqlite3_finalize(q);
     return ret;

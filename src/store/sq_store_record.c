@@ -14,6 +14,7 @@
 
 #include "f2mat.h"
 #include "internal.h"
+#include "resol.h"
 #include "sq_core.h"
 
 static uint32_t crc_tab[8][256];
@@ -64,15 +65,24 @@ uint64_t sq_fnv1a64(const void *p, size_t n)
     return h;
 }
 
-uint32_t sq_store_step_crc(int32_t s, int32_t t, int64_t ngens, int64_t nbits,
-                           const uint8_t *payload, size_t len)
+uint32_t sq_store_row_key(const char *store_id, const char *engine, const char *module_hash)
+{
+    static const char tag[] = "adams row"; /* with its 0x00 */
+    uint32_t c = sq_crc32c_update(0, tag, sizeof tag);
+    c = sq_crc32c_update(c, store_id, strlen(store_id) + 1);
+    c = sq_crc32c_update(c, engine, strlen(engine) + 1);
+    return sq_crc32c_update(c, module_hash, strlen(module_hash) + 1);
+}
+
+uint32_t sq_store_step_crc(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens,
+                           int64_t nbits, const uint8_t *payload, size_t len)
 {
     uint8_t h[24];
     sq_put_le32(h, (uint32_t)s);
     sq_put_le32(h + 4, (uint32_t)t);
     sq_put_le64(h + 8, (uint64_t)ngens);
     sq_put_le64(h + 16, (uint64_t)nbits);
-    uint32_t c = sq_crc32c_update(0, h, sizeof h);
+    uint32_t c = sq_crc32c_update(st->row_key, h, sizeof h);
     return len ? sq_crc32c_update(c, payload, len) : c;
 }
 
@@ -94,41 +104,161 @@ int64_t sq_store_rawlen(int64_t ngens, int64_t nbits)
 
 #define DAMAGED(...) sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED, __VA_ARGS__)
 
-int sq_store_decode(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+int sq_store_row_limits(const sq_store_t *st, int64_t s, int64_t t, int64_t ngens, int64_t nbits,
+                        int64_t rawlen, char *err, size_t errlen)
+{
+    const char *f = st->path;
+    if (s < 0 || s > RESOL_MAX_T || t < s + (int64_t)st->bottom || t - s > RESOL_MAX_T)
+        return DAMAGED("store %s: step (s=%lld, t=%lld) is damaged: outside any region (s and "
+                       "the stem t - s are at most %d, the stem at least the bottom %d)",
+                       f, (long long)s, (long long)t, RESOL_MAX_T, (int)st->bottom);
+    /* A minimal resolution has at most as many new generators as their
+     * vectors have coordinates (their images are independent), so ngens <=
+     * nbits: this bounds every count before anything is allocated. */
+    int64_t want = sq_store_rawlen(ngens, nbits);
+    if (want < 0 || rawlen != want || ngens > nbits)
+        return DAMAGED("store %s: step (s=%lld, t=%lld) is damaged: its counts disagree (%lld "
+                       "generators of %lld bits, %lld payload bytes)",
+                       f, (long long)s, (long long)t, (long long)ngens, (long long)nbits,
+                       (long long)rawlen);
+    return 0;
+}
+
+/* The checks of the payload bytes p[0..n) at offset off of the payload:
+ * the running checksum and the padding bits past nbits in each vector's
+ * last limb (L limbs a vector).  Returns the offset of the first vector
+ * with padding set, or -1. */
+static int64_t scan_bytes(uint32_t *crc, const uint8_t *p, size_t n, int64_t off, int64_t nbits)
+{
+    *crc = sq_crc32c_update(*crc, p, n);
+    if (!(nbits & 63))
+        return -1;
+    int64_t vbytes = f2_limbs(nbits) * 8;
+    int bit = (int)(nbits & 63);
+    for (size_t i = 0; i < n; i++) {
+        int64_t at = (off + (int64_t)i) % vbytes; /* byte within its vector */
+        int64_t from_last = at - (vbytes - 8);   /* byte within the last limb */
+        if (from_last < 0)
+            continue;
+        int lo = (int)from_last * 8; /* bits lo .. lo + 7 of the last limb */
+        unsigned mask = lo + 8 <= bit ? 0u : lo >= bit ? 0xffu : 0xffu << (bit - lo);
+        if (p[i] & mask)
+            return (off + (int64_t)i) / vbytes;
+    }
+    return -1;
+}
+
+/* Checks a record without keeping its vectors: the payload streams through
+ * a fixed buffer (a forged frame that claims gigabytes allocates nothing). */
+static int verify_only(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                       int64_t codec, int64_t rawlen, const void *blob, int64_t bloblen,
+                       uint32_t crc, char *err, size_t errlen)
+{
+    const char *f = st->path;
+    uint32_t c = sq_store_step_crc(st, s, t, ngens, nbits, NULL, 0);
+    int64_t bad = -1;
+    if (codec == SQ_STORE_CODEC_RAW || rawlen == 0) {
+        if (bloblen != rawlen)
+            return DAMAGED("store %s: step (s=%d, t=%d) is damaged: %lld bytes stored, %lld "
+                           "expected",
+                           f, (int)s, (int)t, (long long)bloblen, (long long)rawlen);
+        if (rawlen && codec != SQ_STORE_CODEC_RAW)
+            return DAMAGED("store %s: step (s=%d, t=%d) is damaged: unknown codec %lld", f,
+                           (int)s, (int)t, (long long)codec);
+        if (rawlen)
+            bad = scan_bytes(&c, blob, (size_t)rawlen, 0, nbits);
+    } else if (codec == SQ_STORE_CODEC_ZSTD) {
+        ZSTD_DCtx *dc = ZSTD_createDCtx();
+        if (!dc)
+            return sq_store_fail(err, errlen, SQ_E_NOMEM,
+                                 "store %s: cannot read step (s=%d, t=%d): out of memory", f,
+                                 (int)s, (int)t);
+        uint8_t buf[65536];
+        ZSTD_inBuffer in = {blob, bloblen > 0 ? (size_t)bloblen : 0, 0};
+        int64_t got = 0;
+        size_t zr = 1;
+        const char *why = NULL;
+        while (!why) {
+            ZSTD_outBuffer out = {buf, sizeof buf, 0};
+            zr = ZSTD_decompressStream(dc, &out, &in);
+            if (ZSTD_isError(zr)) {
+                why = ZSTD_getErrorName(zr);
+                break;
+            }
+            if ((int64_t)out.pos > rawlen - got) {
+                why = "longer than its length";
+                break;
+            }
+            int64_t b = scan_bytes(&c, buf, out.pos, got, nbits);
+            if (bad < 0)
+                bad = b;
+            got += (int64_t)out.pos;
+            if (zr == 0)
+                break; /* the frame is complete */
+            if (out.pos == 0 && in.pos == in.size)
+                why = "truncated";
+        }
+        ZSTD_freeDCtx(dc);
+        if (!why && (got != rawlen || in.pos != in.size))
+            why = "wrong length";
+        if (why)
+            return DAMAGED("store %s: step (s=%d, t=%d) is damaged: its compressed data does not "
+                           "decode (%s)",
+                           f, (int)s, (int)t, why);
+    } else {
+        return DAMAGED("store %s: step (s=%d, t=%d) is damaged: unknown codec %lld", f, (int)s,
+                       (int)t, (long long)codec);
+    }
+    if (c != crc)
+        return DAMAGED("store %s: step (s=%d, t=%d) is damaged: checksum mismatch (stored "
+                       "%08x, computed %08x)",
+                       f, (int)s, (int)t, (unsigned)crc, (unsigned)c);
+    if (bad >= 0)
+        return DAMAGED("store %s: step (s=%d, t=%d) is damaged: vector %lld has bits past its "
+                       "%lld coordinates",
+                       f, (int)s, (int)t, (long long)bad, (long long)nbits);
+    return 0;
+}
+
+int sq_store_decode(const sq_store_t *st, int64_t s64, int64_t t64, int64_t ngens, int64_t nbits,
                     int64_t codec, int64_t rawlen, const void *blob, int64_t bloblen,
                     uint32_t crc, uint64_t **vecs, char *err, size_t errlen)
 {
     const char *f = st->path;
+    int lrc = sq_store_row_limits(st, s64, t64, ngens, nbits, rawlen, err, errlen);
+    if (lrc)
+        return lrc;
+    int32_t s = (int32_t)s64, t = (int32_t)t64; /* in range: checked above */
+    if (!vecs)
+        return verify_only(st, s, t, ngens, nbits, codec, rawlen, blob, bloblen, crc, err,
+                           errlen);
     *vecs = NULL;
-    int64_t want = sq_store_rawlen(ngens, nbits);
-    if (want < 0 || rawlen != want)
-        return DAMAGED("store %s: step (s=%d, t=%d) is damaged: its counts disagree (%lld "
-                       "generators of %lld bits, %lld payload bytes)",
-                       f, (int)s, (int)t, (long long)ngens, (long long)nbits, (long long)rawlen);
     uint8_t *raw = NULL;
     if (rawlen > 0) {
-        raw = sq_malloc((size_t)rawlen);
         if (codec == SQ_STORE_CODEC_RAW) {
-            if (bloblen != rawlen) {
-                sq_free(raw);
+            if (bloblen != rawlen)
                 return DAMAGED("store %s: step (s=%d, t=%d) is damaged: %lld bytes stored, %lld "
                                "expected",
                                f, (int)s, (int)t, (long long)bloblen, (long long)rawlen);
-            }
+            raw = sq_malloc((size_t)rawlen);
             memcpy(raw, blob, (size_t)rawlen);
         } else if (codec == SQ_STORE_CODEC_ZSTD) {
-            size_t got = bloblen > 0 ? ZSTD_decompress(raw, (size_t)rawlen, blob, (size_t)bloblen)
-                                     : 0;
-            if (bloblen <= 0 || ZSTD_isError(got) || got != (size_t)rawlen) {
+            unsigned long long claim =
+                bloblen > 0 ? ZSTD_getFrameContentSize(blob, (size_t)bloblen) : 0;
+            if (claim != (unsigned long long)rawlen)
+                return DAMAGED("store %s: step (s=%d, t=%d) is damaged: its compressed data "
+                               "does not decode (wrong length)",
+                               f, (int)s, (int)t);
+            raw = sq_malloc((size_t)rawlen);
+            size_t got = ZSTD_decompress(raw, (size_t)rawlen, blob, (size_t)bloblen);
+            if (ZSTD_isError(got) || got != (size_t)rawlen) {
                 sq_free(raw);
                 return DAMAGED("store %s: step (s=%d, t=%d) is damaged: its compressed data "
                                "does not decode (%s)",
                                f, (int)s, (int)t,
-                               bloblen > 0 && ZSTD_isError(got) ? ZSTD_getErrorName(got)
-                                                                : "wrong length");
+                               ZSTD_isError(got) ? ZSTD_getErrorName(got) : "wrong length");
             }
         } else {
-            sq_free(raw);
             return DAMAGED("store %s: step (s=%d, t=%d) is damaged: unknown codec %lld", f,
                            (int)s, (int)t, (long long)codec);
         }
@@ -136,7 +266,7 @@ int sq_store_decode(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens, i
         return DAMAGED("store %s: step (s=%d, t=%d) is damaged: %lld bytes stored, none expected",
                        f, (int)s, (int)t, (long long)bloblen);
     }
-    uint32_t c = sq_store_step_crc(s, t, ngens, nbits, raw, (size_t)rawlen);
+    uint32_t c = sq_store_step_crc(st, s, t, ngens, nbits, raw, (size_t)rawlen);
     if (c != crc) {
         sq_free(raw);
         return DAMAGED("store %s: step (s=%d, t=%d) is damaged: checksum mismatch (stored "

@@ -47,13 +47,21 @@ int sq_store_signals_install(resol_t *R)
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
     struct sigaction ign;
     memset(&ign, 0, sizeof ign);
     ign.sa_handler = SIG_IGN;
     sigemptyset(&ign.sa_mask);
-    sigaction(SIGXFSZ, &ign, &old_xfsz);
+    if (sigaction(SIGINT, &sa, &old_int) != 0)
+        return SQ_E_INVAL;
+    if (sigaction(SIGTERM, &sa, &old_term) != 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        return SQ_E_INVAL;
+    }
+    if (sigaction(SIGXFSZ, &ign, &old_xfsz) != 0) {
+        sigaction(SIGINT, &old_int, NULL);
+        sigaction(SIGTERM, &old_term, NULL);
+        return SQ_E_INVAL;
+    }
     installed = 1;
     return 0;
 }

@@ -81,7 +81,7 @@ static int put_step(sq_store_t *st, sqlite3_stmt *ins, ZSTD_CCtx *zc, buf_t *raw
                     sq_put_le64(dst + 8 * l, v[l]);
         }
     }
-    uint32_t crc = sq_store_step_crc(s, t, ngens, nbits, p, (size_t)rawlen);
+    uint32_t crc = sq_store_step_crc(st, s, t, ngens, nbits, p, (size_t)rawlen);
     int codec = SQ_STORE_CODEC_RAW;
     const void *blob = p;
     size_t bloblen = (size_t)rawlen;
@@ -151,6 +151,12 @@ static void *writer_main(void *arg)
     if (rc != SQLITE_OK && !st->err) {
         st->err = sq_store_sqlite_fail(st, rc, "cannot write store", st->errmsg,
                                        sizeof st->errmsg);
+        resol_request_stop(st->R);
+    }
+    if (!zc && !st->err) { /* put_step needs it: fail like a write, sticky */
+        st->err = sq_store_fail(st->errmsg, sizeof st->errmsg, SQ_E_NOMEM,
+                                "cannot write store %s: out of memory (a compression context)",
+                                st->path);
         resol_request_stop(st->R);
     }
     for (;;) {
@@ -233,20 +239,18 @@ int sq_store_begin(sq_store_t *st, resol_t *R, const resol_observer_t *next,
     return 0;
 }
 
-/* Whether every step of R's region is published and has a row. */
-static int region_stored(sq_store_t *st, const resol_t *R, int *complete)
+/* Whether the store has a row for every step of the region s <= S,
+ * bottom <= n <= N (one count). */
+static int rows_cover(sq_store_t *st, int32_t S, int32_t N, int *complete)
 {
-    int32_t S = resol_max_s(R), N = resol_max_n(R), lo = resol_min_n(R);
-    *complete = 1;
-    for (int32_t s = 0; s <= S && *complete; s++)
-        if (!resol_step_published(R, s, s + N))
-            *complete = 0;
-    if (!*complete)
+    int32_t lo = st->bottom;
+    *complete = 0;
+    if (S < 0 || N < lo)
         return SQLITE_OK;
     sqlite3_stmt *q = NULL;
     int rc = sqlite3_prepare_v2(st->db,
-                                "SELECT count(*) FROM step WHERE s <= ?1 AND t - s BETWEEN ?2 "
-                                "AND ?3",
+                                "SELECT count(*) FROM step WHERE s BETWEEN 0 AND ?1 AND t - s "
+                                "BETWEEN ?2 AND ?3",
                                 -1, &q, NULL);
     if (rc == SQLITE_OK) {
         sqlite3_bind_int(q, 1, S);
@@ -260,6 +264,40 @@ static int region_stored(sq_store_t *st, const resol_t *R, int *complete)
     }
     sqlite3_finalize(q);
     return rc;
+}
+
+/* Whether every step of R's region is published and has a row. */
+static int region_stored(sq_store_t *st, const resol_t *R, int *complete)
+{
+    int32_t S = resol_max_s(R), N = resol_max_n(R);
+    *complete = 1;
+    for (int32_t s = 0; s <= S && *complete; s++)
+        if (!resol_step_published(R, s, s + N))
+            *complete = 0;
+    if (!*complete)
+        return SQLITE_OK;
+    return rows_cover(st, S, N, complete);
+}
+
+/* The `done` region after a run of (S, N) completed: never smaller than
+ * the old one (a later run of a smaller region keeps what an earlier one
+ * completed): the rectangle spanning both when the store holds all of it,
+ * else the new region when it contains the old, else the old. */
+static int next_done(sq_store_t *st, int32_t S, int32_t N, int32_t *ds, int32_t *dn)
+{
+    *ds = S, *dn = N;
+    if (st->done_s < 0)
+        return SQLITE_OK;
+    int32_t us = S > st->done_s ? S : st->done_s, un = N > st->done_n ? N : st->done_n;
+    int all = 0;
+    int rc = rows_cover(st, us, un, &all);
+    if (rc != SQLITE_OK)
+        return rc;
+    if (all)
+        *ds = us, *dn = un;
+    else if (!(S >= st->done_s && N >= st->done_n))
+        *ds = st->done_s, *dn = st->done_n;
+    return SQLITE_OK;
 }
 
 int sq_store_finish(sq_store_t *st, char *err, size_t errlen)
@@ -280,16 +318,16 @@ int sq_store_finish(sq_store_t *st, char *err, size_t errlen)
     /* The region is done: record it, unless the old done region holds it. */
     int complete = 0;
     int rc = region_stored(st, st->R, &complete);
-    if (rc == SQLITE_OK && complete) {
-        int32_t S = resol_max_s(st->R), N = resol_max_n(st->R);
-        if (!(st->done_s >= S && st->done_n >= N)) {
-            char v[64];
-            snprintf(v, sizeof v, "%d %d", (int)S, (int)N);
-            rc = sq_store_meta_put(st, "done", v);
-            if (rc == SQLITE_OK) {
-                st->done_s = S;
-                st->done_n = N;
-            }
+    int32_t ds = 0, dn = 0;
+    if (rc == SQLITE_OK && complete)
+        rc = next_done(st, resol_max_s(st->R), resol_max_n(st->R), &ds, &dn);
+    if (rc == SQLITE_OK && complete && (ds != st->done_s || dn != st->done_n)) {
+        char v[64];
+        snprintf(v, sizeof v, "%d %d", (int)ds, (int)dn);
+        rc = sq_store_meta_put(st, "done", v);
+        if (rc == SQLITE_OK) {
+            st->done_s = ds;
+            st->done_n = dn;
         }
     }
     if (rc != SQLITE_OK)

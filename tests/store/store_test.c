@@ -15,6 +15,7 @@
 #include "sq_core.h"
 #include "sq_pool.h"
 #include "sq_test.h"
+#include <sqlite3.h>
 
 char *st_tmpdir_new(void)
 {
@@ -174,4 +175,122 @@ uint32_t st_crc32c(const void *p, size_t n)
             c = (c & 1) ? (c >> 1) ^ 0x82F63B78u : c >> 1;
     }
     return ~c;
+}
+
+/* The binding prefix of a format-2 row (docs/save-format.md 4.3), from the
+ * store's metadata: "adams row", store_id, engine, module_hash, each with
+ * its 0x00.  Returns its length in buf. */
+static size_t row_prefix(const char *path, unsigned char *buf, size_t cap)
+{
+    sqlite3 *db;
+    ASSERT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    static const char *const keys[] = {"store_id", "engine", "module_hash"};
+    size_t n = 0;
+    memcpy(buf, "adams row", 10);
+    n = 10;
+    for (int i = 0; i < 3; i++) {
+        sqlite3_stmt *q;
+        ASSERT_EQ(sqlite3_prepare_v2(db, "SELECT value FROM meta WHERE key = ?1", -1, &q, NULL),
+                  SQLITE_OK);
+        sqlite3_bind_text(q, 1, keys[i], -1, SQLITE_STATIC);
+        ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+        const char *v = (const char *)sqlite3_column_text(q, 0);
+        size_t k = strlen(v) + 1;
+        ASSERT(n + k <= cap);
+        memcpy(buf + n, v, k);
+        n += k;
+        sqlite3_finalize(q);
+    }
+    sqlite3_close(db);
+    return n;
+}
+
+uint32_t st_row_crc(const char *path, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                    const void *payload, size_t len)
+{
+    unsigned char pre[256];
+    size_t n = row_prefix(path, pre, sizeof pre);
+    unsigned char *buf = sq_malloc(n + 24 + len + 1);
+    memcpy(buf, pre, n);
+    for (size_t i = 0; i < 4; i++) {
+        buf[n + i] = (unsigned char)((uint32_t)s >> (8 * i));
+        buf[n + 4 + i] = (unsigned char)((uint32_t)t >> (8 * i));
+    }
+    for (size_t i = 0; i < 8; i++) {
+        buf[n + 8 + i] = (unsigned char)((uint64_t)ngens >> (8 * i));
+        buf[n + 16 + i] = (unsigned char)((uint64_t)nbits >> (8 * i));
+    }
+    if (len)
+        memcpy(buf + n + 24, payload, len);
+    uint32_t c = st_crc32c(buf, n + 24 + len);
+    sq_free(buf);
+    return c;
+}
+
+void st_sql(const char *path, const char *stmt)
+{
+    sqlite3 *db;
+    ASSERT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    char *msg = NULL;
+    int rc = sqlite3_exec(db, stmt, NULL, NULL, &msg);
+    if (rc != SQLITE_OK)
+        sq_test_fail(__FILE__, __LINE__, "sql '%s': %s", stmt, msg ? msg : "?");
+    sqlite3_close(db);
+}
+
+void st_put_row(const char *path, int64_t s, int64_t t, int64_t ngens, int64_t nbits,
+                int64_t codec, int64_t rawlen, const void *blob, size_t bloblen, uint32_t crc)
+{
+    sqlite3 *db;
+    ASSERT_EQ(sqlite3_open(path, &db), SQLITE_OK);
+    sqlite3_busy_timeout(db, 5000);
+    sqlite3_stmt *q;
+    ASSERT_EQ(sqlite3_prepare_v2(db,
+                                 "INSERT OR REPLACE INTO step(s, t, ngens, nbits, codec, rawlen, "
+                                 "data, crc) VALUES(?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8)",
+                                 -1, &q, NULL),
+              SQLITE_OK);
+    sqlite3_bind_int64(q, 1, s);
+    sqlite3_bind_int64(q, 2, t);
+    sqlite3_bind_int64(q, 3, ngens);
+    sqlite3_bind_int64(q, 4, nbits);
+    sqlite3_bind_int64(q, 5, codec);
+    sqlite3_bind_int64(q, 6, rawlen);
+    sqlite3_bind_blob64(q, 7, bloblen ? blob : "", bloblen, SQLITE_TRANSIENT);
+    sqlite3_bind_int64(q, 8, (sqlite3_int64)crc);
+    ASSERT_EQ(sqlite3_step(q), SQLITE_DONE);
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+}
+
+int st_get_row(const char *path, int32_t s, int32_t t, st_row_t *r)
+{
+    sqlite3 *db;
+    ASSERT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    sqlite3_stmt *q;
+    ASSERT_EQ(sqlite3_prepare_v2(db,
+                                 "SELECT ngens, nbits, codec, rawlen, data, crc FROM step WHERE "
+                                 "s = ?1 AND t = ?2",
+                                 -1, &q, NULL),
+              SQLITE_OK);
+    sqlite3_bind_int(q, 1, s);
+    sqlite3_bind_int(q, 2, t);
+    int found = sqlite3_step(q) == SQLITE_ROW;
+    memset(r, 0, sizeof *r);
+    if (found) {
+        r->s = s;
+        r->t = t;
+        r->ngens = sqlite3_column_int64(q, 0);
+        r->nbits = sqlite3_column_int64(q, 1);
+        r->codec = sqlite3_column_int64(q, 2);
+        r->rawlen = sqlite3_column_int64(q, 3);
+        r->len = (size_t)sqlite3_column_bytes(q, 4);
+        r->data = sq_malloc(r->len + 1);
+        if (r->len)
+            memcpy(r->data, sqlite3_column_blob(q, 4), r->len);
+        r->crc = (uint32_t)sqlite3_column_int64(q, 5);
+    }
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return found;
 }

@@ -6,6 +6,7 @@
 #ifndef STORE_TEST_H
 #define STORE_TEST_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "fdmod.h"
@@ -45,5 +46,28 @@ void st_read_ext(const char *path, int32_t max_s, int32_t max_n, int64_t *dims);
 
 /* An independent CRC-32C (bit by bit, from the spec) for the tests. */
 uint32_t st_crc32c(const void *p, size_t n);
+
+/* The checksum of a format-2 row of the store at path, computed here from
+ * the spec (docs/save-format.md 4.3) with the store's own binding. */
+uint32_t st_row_crc(const char *path, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                    const void *payload, size_t len);
+
+/* Runs one SQL statement on the store (the test fails on an error). */
+void st_sql(const char *path, const char *stmt);
+
+/* One row of the step table, as stored. */
+typedef struct {
+    int32_t s, t;
+    int64_t ngens, nbits, codec, rawlen;
+    unsigned char *data; /* sq_free */
+    size_t len;
+    uint32_t crc;
+} st_row_t;
+
+/* Reads the row (s, t): 1 when found. */
+int st_get_row(const char *path, int32_t s, int32_t t, st_row_t *r);
+/* Writes (inserts or replaces) a row with exactly these columns. */
+void st_put_row(const char *path, int64_t s, int64_t t, int64_t ngens, int64_t nbits,
+                int64_t codec, int64_t rawlen, const void *blob, size_t bloblen, uint32_t crc);
 
 #endif

@@ -590,8 +590,8 @@ TEST(store_not_a_store)
     open_case_t c3 = {other, SQ_STORE_E_FORMAT, "application id 0", 0};
     ASSERT_EQ(try_open(&c3), 0);
     make_ref(newer, RESOL_CLASSICAL);
-    sql(newer, "PRAGMA user_version = 2");
-    open_case_t c4 = {newer, SQ_STORE_E_FORMAT, "has store format 2; this adams reads format 1", 1};
+    sql(newer, "PRAGMA user_version = 3");
+    open_case_t c4 = {newer, SQ_STORE_E_FORMAT, "has store format 3; this adams reads format 2", 1};
     ASSERT_EQ(try_open(&c4), 0);
     st_tmpdir_remove(dir);
 }
@@ -637,7 +637,7 @@ TEST(store_check_finds_wrong_vector)
         buf[8 + i] = (unsigned char)((uint64_t)ngens >> (8 * i));
         buf[16 + i] = (unsigned char)((uint64_t)nbits >> (8 * i));
     }
-    uint32_t crc = st_crc32c(buf, 24 + (size_t)len);
+    uint32_t crc = st_row_crc(p, s, t, ngens, nbits, buf + 24, (size_t)len);
     ASSERT_EQ(sqlite3_prepare_v2(db, "UPDATE step SET data = ?1, crc = ?2 WHERE s = 3 AND t = 10",
                                  -1, &q, NULL),
               SQLITE_OK);
