@@ -1,11 +1,13 @@
 /*
  * cli.c -- the helpers every verb of the adams program shares (cli.h).
  */
+#define _POSIX_C_SOURCE 200809L /* sigaction */
 #include "cli.h"
 #include "sq_core.h"
 #include "sq_pool.h"
 
 #include <errno.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -94,6 +96,33 @@ int cli_finish_stdout(void)
         return CLI_FAIL;
     }
     return CLI_OK;
+}
+
+int cli_finish_output(int wrc)
+{
+    int e = errno;
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        e = errno ? errno : e;
+        clearerr(stdout);
+        wrc = wrc ? wrc : SQ_E_IO;
+    }
+    if (!wrc)
+        return CLI_OK;
+    if (wrc == SQ_E_IO && e)
+        cli_error("could not write the output: %s", strerror(e));
+    else
+        cli_error("could not write the output: %s", sq_strerror(wrc));
+    return CLI_FAIL;
+}
+
+void cli_ignore_write_signals(void)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = SIG_IGN;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGPIPE, &sa, NULL);
+    sigaction(SIGXFSZ, &sa, NULL);
 }
 
 int cli_parse_size(const char *opt, const char *text, double *out)

@@ -61,6 +61,17 @@ int cli_write_stdout(const char *text);
  * ("could not write the output: <why>"). */
 int cli_finish_stdout(void);
 
+/* The exit code once a writer of stdout returned wrc (an SQ_E_* code, 0
+ * when it succeeded): stdout flushed; one line and CLI_FAIL when anything
+ * failed ("could not write the output: Broken pipe", "... File too
+ * large": the reason from errno when the system gave one). */
+int cli_finish_output(int wrc);
+
+/* Ignores SIGPIPE and SIGXFSZ, so that a write to a closed pipe or past
+ * the file-size limit fails with EPIPE or EFBIG and ends in one line and
+ * exit 1 (cli_finish_output) instead of killing the program silently. */
+void cli_ignore_write_signals(void);
+
 /* The verbs. */
 int cmd_resolve(int argc, char **argv);
 /* `adams modules`: lists the shipped module files (cmd_modules.c). */

@@ -1,22 +1,21 @@
 /*
  * cmd_products.c -- `adams products`, `adams product` and `adams massey`:
- * argument parsing and printing only (the mathematics is in
- * src/resolution/resol_products.c).
+ * printing only (the options are cli_opts.c's, the checks before a run
+ * cli_run.c's, the mathematics src/resolution/resol_products.c's).
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cmd_products.h"
 
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli_module.h"
+#include "cli_opts.h"
+#include "cli_run.h"
 #include "resol_products.h"
 #include "sq_core.h"
-#include "sq_pool.h"
 #include "sq_products.h"
 
 static const char products_usage[] =
@@ -29,13 +28,16 @@ static const char products_usage[] =
     "target is zero are left out; order: stems, then s, then i, then k.\n"
     "\n"
     "Options: --stem N, --max-s S (default (N - bottom)/2 + 3 + span), --algorithm\n"
-    "auto|nassau|classical, --threads K, --quiet, -h/--help (as for 'adams resolve');\n"
-    "--from FILE reads the resolution from a store (adams resolve --save FILE) instead\n"
-    "of computing it (the region: the store's, or --stem/--max-s within it).\n"
+    "auto|nassau|classical, --threads K, --progress, --quiet, --max-memory SIZE,\n"
+    "--gpu, -h/--help (as for 'adams resolve'); --from FILE reads the resolution\n"
+    "from a store (adams resolve --save FILE) instead of computing it (the region:\n"
+    "the store's, or --stem/--max-s within it; a MODULE or --algorithm given with it\n"
+    "must be the store's; --threads, --progress and --gpu are refused with it).\n"
     "Both engines give the same lines as the peer's classical engine where their bases\n"
     "agree (checked for S_2 and C2; docs/products.md).\n"
     "\n"
-    "Exit status: 0 ok, 1 output not written, 2 bad argument.\n";
+    "Exit status: 0 ok, 1 output not written, 2 bad argument, 3 the region does not\n"
+    "fit in memory, 4 the threads cannot be started.\n";
 
 static const char product_usage[] =
     "Usage: adams product [MODULE] --class N,S,V --by N,S,V [options]\n"
@@ -44,9 +46,12 @@ static const char product_usage[] =
     "Ext(S_2) given by --by (Ext(MODULE) is a module over Ext(S_2)) and prints\n"
     "    x_(N, S) [V] * y_(N', S') [V'] = [U] at (N + N', S + S')\n"
     "A class is N,S,[v0,v1,...] (a vector over the basis x_(N, S, i)) or N,S,I (the\n"
-    "basis class x_(N, S, I)).  Options: --algorithm, --threads, --quiet, -h.\n"
+    "basis class x_(N, S, I)).  Options: --algorithm, --threads, --progress, --quiet,\n"
+    "--max-memory, --gpu (as for 'adams resolve'), --from FILE (Ext(MODULE) read from\n"
+    "a store, as for 'adams products'; Ext(S_2) is computed), -h.\n"
     "\n"
-    "Exit status: 0 ok, 1 output not written, 2 bad argument.\n";
+    "Exit status: 0 ok, 1 output not written, 2 bad argument, 3 the region does not\n"
+    "fit in memory, 4 the threads cannot be started.\n";
 
 static const char massey_usage[] =
     "Usage: adams massey [MODULE] --a N,S,V --b N,S,V --c N,S,V [options]\n"
@@ -57,10 +62,10 @@ static const char massey_usage[] =
     "(n_a + n_b + n_c + 1, s_a + s_b + s_c - 1):\n"
     "    <a, b, c> = [U] at (N, S)\n"
     "    indeterminacy: [W1], [W2], ...     (or: indeterminacy: 0)\n"
-    "Classes as for 'adams product'.  Options: --algorithm, --threads, --quiet, -h.\n"
+    "Classes as for 'adams product'.  Options as for 'adams product'.\n"
     "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument (including a b != 0 or\n"
-    "b c != 0).\n";
+    "b c != 0), 3 the region does not fit in memory, 4 the threads cannot be started.\n";
 
 /* A class N,S,V as given on the command line. */
 typedef struct {
@@ -116,7 +121,8 @@ static int parse_class(const char *opt, const char *text, cls_t *c)
         goto bad;
     const char *p = end + 1;
     long s = strtol(p, &end, 10);
-    if (end == p || *end != ',' || s < 0 || s > 100000 || n < -100000 || n > 100000)
+    if (end == p || *end != ',' || s < 0 || s > CLI_MAXS_LIMIT || n < -CLI_STEM_LIMIT ||
+        n > CLI_STEM_LIMIT)
         goto bad;
     c->n = (int32_t)n;
     c->s = (int32_t)s;
@@ -197,190 +203,112 @@ static void print_vec(FILE *f, const uint64_t *v, int64_t n)
     fputc(']', f);
 }
 
-/* ---- Shared options -------------------------------------------------------- */
+/* ---- Shared options and runs ----------------------------------------------- */
 
-typedef struct {
-    const char *module;
-    int64_t stem, max_s, threads;
-    int have_stem, have_max_s, quiet;
-    resol_algo_t algo;
-    const char *cls[3];
-    const char *from; /* --from FILE: read the resolution from a store */
-} opts_t;
+typedef cli_opts_t opts_t;
 
-enum { OPT_STEM = 256, OPT_MAXS, OPT_ALGO, OPT_THREADS, OPT_QUIET, OPT_A, OPT_B, OPT_C, OPT_FROM };
+/* The options every verb here shares: those of a run and --from. */
+#define RUN_OPTS                                                                                 \
+    (CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |              \
+     CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |                   \
+     CLI_BIT(CLI_OPT_FROM))
 
-/* Parses argv for verb (its usage text); returns 0, 1 (help printed) or
- * -1 after an error. */
+static const cli_verb_t verbs[] = {
+    {"products", products_usage, RUN_OPTS | CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS), NULL,
+     "module"},
+    {"product", product_usage, RUN_OPTS | CLI_BIT(CLI_OPT_CLASS) | CLI_BIT(CLI_OPT_BY), NULL,
+     "module"},
+    {"massey", massey_usage,
+     RUN_OPTS | CLI_BIT(CLI_OPT_A) | CLI_BIT(CLI_OPT_B) | CLI_BIT(CLI_OPT_C), NULL, "module"},
+};
+
+/* Parses argv for verb (cli_parse_opts; usage is the verb's help).
+ * Returns 0, 1 (help printed) or -1 after an error. */
 static int parse(opts_t *o, int argc, char **argv, const char *usage, const char *verb)
 {
-    static const struct option longs[] = {
-        {"stem", required_argument, NULL, OPT_STEM},
-        {"max-s", required_argument, NULL, OPT_MAXS},
-        {"algorithm", required_argument, NULL, OPT_ALGO},
-        {"threads", required_argument, NULL, OPT_THREADS},
-        {"quiet", no_argument, NULL, OPT_QUIET},
-        {"class", required_argument, NULL, OPT_A},
-        {"by", required_argument, NULL, OPT_B},
-        {"a", required_argument, NULL, OPT_A},
-        {"b", required_argument, NULL, OPT_B},
-        {"c", required_argument, NULL, OPT_C},
-        {"from", required_argument, NULL, OPT_FROM},
-        {"help", no_argument, NULL, 'h'},
-        {NULL, 0, NULL, 0},
-    };
-    memset(o, 0, sizeof *o);
-    o->algo = RESOL_AUTO;
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "h", longs, NULL)) != -1) {
-        switch (c) {
-        case 'h':
-            if (fputs(usage, stdout) == EOF || fflush(stdout) != 0) {
-                cli_error("could not write the help");
-                return -1;
-            }
-            return 1;
-        case OPT_STEM:
-            if (cli_parse_int("--stem", optarg, -100000, 100000, &o->stem))
-                return -1;
-            o->have_stem = 1;
-            break;
-        case OPT_MAXS:
-            if (cli_parse_int("--max-s", optarg, 0, 100000, &o->max_s))
-                return -1;
-            o->have_max_s = 1;
-            break;
-        case OPT_ALGO:
-            if (strcmp(optarg, "classical") == 0)
-                o->algo = RESOL_CLASSICAL;
-            else if (strcmp(optarg, "nassau") == 0)
-                o->algo = RESOL_NASSAU;
-            else if (strcmp(optarg, "auto") == 0)
-                o->algo = RESOL_AUTO;
-            else {
-                cli_error("--algorithm: expected 'classical', 'nassau' or 'auto'");
-                return -1;
-            }
-            break;
-        case OPT_THREADS:
-            if (cli_parse_int("--threads", optarg, 1, 4096, &o->threads))
-                return -1;
-            break;
-        case OPT_QUIET:
-            o->quiet = 1;
-            break;
-        case OPT_A:
-        case OPT_B:
-        case OPT_C:
-            o->cls[c - OPT_A] = optarg;
-            break;
-        case OPT_FROM:
-            o->from = optarg;
-            break;
-        case ':':
-            cli_error("%s: missing value for '%s'", verb, argv[optind - 1]);
-            return -1;
-        default:
-            cli_error("%s: unknown option '%s' (try 'adams %s --help')", verb, argv[optind - 1],
-                      verb);
-            return -1;
-        }
-    }
-    if (optind < argc)
-        o->module = argv[optind++];
-    if (optind < argc) {
-        cli_error("%s: unexpected argument '%s'", verb, argv[optind]);
-        return -1;
-    }
-    if (!o->module)
-        o->module = "S_2";
-    if (!o->threads) {
-        const char *env = getenv("ADAMS_THREADS");
-        if (env && *env) {
-            if (cli_parse_int("ADAMS_THREADS", env, 1, 4096, &o->threads))
-                return -1;
-        } else {
-            o->threads = sq_num_cores();
-        }
-    }
-    return 0;
+    (void)usage;
+    const cli_verb_t *v = &verbs[0];
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+        if (strcmp(verbs[i].name, verb) == 0)
+            v = &verbs[i];
+    int rc;
+    if (cli_parse_opts(o, v, argc, argv, &rc) == 0)
+        return 0;
+    return rc == CLI_OK ? 1 : -1;
 }
 
-/* Loads o->module and resolves it through (max_n, max_s); max_s < 0 means
- * the default (max_n - bottom)/2 + 3 + span.  Returns the resolution (the
- * module in *M, what the loader found in *info) or NULL after an error
- * (*M = NULL). */
-/* The exit code of the last failed resolve (CLI_USAGE, or CLI_NOTHREAD when
- * the worker threads could not be started). */
+/* The exit code of the last failed resolve (CLI_USAGE, CLI_NOMEM,
+ * CLI_NOTHREAD). */
 static int resolve_failure = CLI_USAGE;
 
+/* The resolution of the module o->operand: computed through the shared
+ * prepare path (cli_run.h), or read from the store of --from.  region: the
+ * region is (*max_n, *max_s) (*max_s < 0: the default filtration); else it
+ * is --stem and --max-s (with --from: or the store's).  On success writes
+ * the region back to *max_n, *max_s and returns R (*M its module, the
+ * caller frees both; info->bottom its bottom); NULL with *M = NULL and
+ * resolve_failure set otherwise. */
+static resol_t *resolve_region(const opts_t *o, int region, int64_t *max_n, int64_t *max_s,
+                               fdmod_t **M, sq_modspec_info_t *info)
+{
+    memset(info, 0, sizeof *info);
+    *M = NULL;
+    if (o->from) {
+        resol_t *R = NULL;
+        int flags = region ? CLI_FROM_REGION : 0;
+        if (strcmp(o->verb->name, "products") != 0)
+            flags |= CLI_FROM_COMPUTES; /* the sphere's Ext is computed */
+        resolve_failure = cli_from_prepare(o, o->operand, flags, &R, M, max_n, max_s);
+        if (R)
+            info->bottom = fdmod_bottom(*M);
+        return R;
+    }
+    if (!region) {
+        *max_n = o->stem;
+        *max_s = cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1;
+    }
+    cli_run_t r;
+    resolve_failure = cli_run_prepare(&r, o, o->operand ? o->operand : "S_2", *max_n, *max_s, 0);
+    resol_t *R = NULL;
+    if (resolve_failure == CLI_OK) {
+        R = cli_run_resolve(&r);
+        *max_s = r.max_s;
+        info->bottom = r.bottom;
+        *M = r.M; /* kept: R refers to it */
+        r.M = NULL;
+    }
+    cli_run_release(&r);
+    return R;
+}
+
+/* The resolution of o->operand through (max_n, max_s): resolve_region. */
 static resol_t *resolve(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t **M,
                         sq_modspec_info_t *info)
 {
-    *M = cli_load_module(o->module, max_n + 2, info, o->quiet);
-    if (!*M)
-        return NULL;
-    char err[256];
-    int algo = -1;
-    if (info->cofiber)
-        cli_error("products of a cofiber module are not supported (its Ext comes from two "
-                  "resolutions)");
-    else
-        algo = cli_choose_engine(o->algo, *M, info, max_n);
-    if (algo >= 0 && max_s < 0)
-        max_s = (max_n - info->bottom > 0 ? (max_n - info->bottom) / 2 : 0) + 3 + info->span;
-    if (algo >= 0 && resol_check_range(*M, max_s, max_n, err, sizeof err)) {
-        cli_error("%s", err);
-        algo = -1;
-    }
-    sq_pool_t *pool = NULL;
-    if (algo >= 0 && o->threads > 1 && sq_pool_create(&pool, (int)o->threads) != 0) {
-        cli_error("could not start %lld threads (--threads or ADAMS_THREADS; the system refused "
-                  "to create more)",
-                  (long long)o->threads);
-        resolve_failure = CLI_NOTHREAD;
-        algo = -1;
-    }
-    if (algo < 0) {
-        fdmod_free(*M);
-        *M = NULL;
-        return NULL;
-    }
-    cli_engine_note(o->algo, (resol_algo_t)algo, *M, info, o->quiet);
-    resol_t *R = resol_new(*M, max_s, max_n);
-    resol_run_pool(R, (resol_algo_t)algo, pool, NULL);
-    sq_pool_free(pool);
-    return R;
+    int64_t n = max_n, s = max_s;
+    return resolve_region(o, 1, &n, &s, M, info);
 }
 
-/* --from FILE: the resolution kept in a store (cli_store_resolution). */
-static resol_t *from_store(opts_t *o, fdmod_t **M, sq_modspec_info_t *info)
-{
-    memset(info, 0, sizeof *info);
-    resol_t *R = cli_store_resolution(o->from, o->have_stem, &o->stem, o->have_max_s, &o->max_s, M);
-    if (R)
-        info->bottom = fdmod_bottom(*M);
-    return R;
-}
-
+/* The resolution of the sphere through (max_n, max_s), quietly, with the
+ * options of o (threads, memory, GPU). */
 static resol_t *resolve_sphere(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t **M)
 {
-    opts_t so = *o;
-    sq_modspec_info_t info;
-    so.module = "S_2";
-    so.quiet = 1;
-    return resolve(&so, max_n, max_s, M, &info);
+    cli_run_t r;
+    *M = NULL;
+    resolve_failure = cli_run_prepare(&r, o, "S_2", max_n, max_s, CLI_RUN_QUIET);
+    resol_t *R = NULL;
+    if (resolve_failure == CLI_OK) {
+        R = cli_run_resolve(&r);
+        *M = r.M;
+        r.M = NULL;
+    }
+    cli_run_release(&r);
+    return R;
 }
 
 static int finish(int rc)
 {
-    if (fflush(stdout) != 0 || rc) {
-        cli_error("could not write the output");
-        return CLI_FAIL;
-    }
-    return CLI_OK;
+    return cli_finish_output(rc);
 }
 
 /* ---- The verbs -------------------------------------------------------------- */
@@ -391,23 +319,17 @@ int cmd_products(int argc, char **argv)
     int p = parse(&o, argc, argv, products_usage, "products");
     if (p)
         return p > 0 ? CLI_OK : CLI_USAGE;
-    if (!o.have_stem && !o.from) {
+    if (!cli_given(&o, CLI_OPT_STEM) && !o.from) {
         cli_error("products: --stem is required");
         return CLI_USAGE;
     }
     fdmod_t *M;
     sq_modspec_info_t info;
-    resol_t *R;
-    if (o.from) {
-        R = from_store(&o, &M, &info);
-        if (!R)
-            return CLI_USAGE;
-    } else {
-        R = resolve(&o, (int32_t)o.stem, o.have_max_s ? (int32_t)o.max_s : -1, &M, &info);
-        if (!R)
-            return resolve_failure;
-    }
-    int rc = sq_products_write(stdout, R, info.bottom, (int32_t)o.stem, resol_max_s(R));
+    int64_t stem, max_s;
+    resol_t *R = resolve_region(&o, 0, &stem, &max_s, &M, &info);
+    if (!R)
+        return resolve_failure;
+    int rc = sq_products_write(stdout, R, info.bottom, (int32_t)stem, resol_max_s(R));
     resol_free(R);
     fdmod_free(M);
     return finish(rc);
@@ -436,7 +358,7 @@ int cmd_product(int argc, char **argv)
     if (!R)
         return resolve_failure;
     resol_t *RS = resolve_sphere(&o, y.n, y.s, &S);
-    int rc = CLI_USAGE;
+    int rc = RS ? CLI_USAGE : resolve_failure;
     size_t nout;
     uint64_t *out = class_alloc(R, x.s + y.s, x.n + y.n, &nout);
     if (RS && !resolve_class("--class", &x, R, fdmod_name(M)) &&
@@ -492,7 +414,7 @@ int cmd_massey(int argc, char **argv)
     if (!R)
         return resolve_failure;
     resol_t *RS = resolve_sphere(&o, a.n + b.n + 1, a.s + b.s, &S);
-    int rc = CLI_USAGE;
+    int rc = RS ? CLI_USAGE : resolve_failure;
     size_t nout;
     uint64_t *out = class_alloc(R, s, n, &nout);
     if (RS && !resolve_class("--a", &a, RS, "S_2") && !resolve_class("--b", &b, RS, "S_2") &&

@@ -21,48 +21,6 @@ int cmd_ext(int argc, char **argv);
  * 2 (usage). */
 int cmd_check(int argc, char **argv);
 
-struct option;
-/* The one-line error of the store commands for getopt_long's '?' or ':'
- * (cmd: "ext", "check"; longs: the command's options). */
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
-struct option;
-void cli_store_option_error(const char *cmd, const struct option *longs, int c, int argc,
-                            char **argv);
-
 /* Exit status of a saving run stopped by SIGINT (128 + SIGINT); SIGTERM
  * gives 128 + SIGTERM. */
 #define CLI_INTERRUPTED 130

@@ -56,6 +56,7 @@ int main(int argc, char **argv)
         return CLI_USAGE;
     }
     cli_install_handlers();
+    cli_ignore_write_signals();
 #ifdef __GLIBC__
     /* Blocks of 256 KB and more straight from mmap, returned on free: a
      * long resolution allocates and frees many matrices of a few MB, and

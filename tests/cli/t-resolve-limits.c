@@ -99,5 +99,5 @@ TEST(resolve_odd_primes)
     one_line_error(__LINE__, "resolve S_3 --stem 20 --algorithm nassau", 2,
                    "adams: --algorithm nassau works at the prime 2 only");
     one_line_error(__LINE__, "products S_3 --stem 20", 2,
-                   "adams: S_3 is a module at the prime 3: at odd primes only 'adams resolve' ");
+                   "adams: products: S_3 is a module at the odd prime 3: only 'adams resolve' ");
 }

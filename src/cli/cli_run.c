@@ -1,0 +1,561 @@
+/*
+ * cli_run.c -- the one "prepare a run" path of every verb (cli_run.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cli_run.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cmd_store.h"
+#include "presol.h"
+#include "sq_core.h"
+#include "sq_gpu.h"
+#include "sq_progress.h"
+#include "sq_store.h"
+
+/* ---- The audit: what a (verb, option, module kind) cell refuses ---------- */
+
+enum { V_RESOLVE = 1, V_PRODUCTS = 2, V_PRODUCT = 4, V_MASSEY = 8, V_CHART = 16, V_ALL = 31 };
+/* The opt of a refusal of the verb itself, whatever the options. */
+#define VERB_ITSELF ((int)CLI_OPT_COUNT)
+
+/* Every cell of docs/cli.md's audit table that refuses (the others are
+ * implemented).  --algorithm nassau is refused by cli_choose_engine and the
+ * odd-prime path, naming the kind, as these. */
+static const struct {
+    unsigned verbs;
+    int opt;
+    cli_kind_t kind;
+    const char *why;
+} refusals[] = {
+    {V_ALL & ~V_RESOLVE, VERB_ITSELF, CLI_KIND_ODD,
+     "only 'adams resolve' works at odd primes so far (docs/odd-primes.md)"},
+    {V_ALL & ~V_RESOLVE, VERB_ITSELF, CLI_KIND_COFIBER,
+     "its Ext comes from two resolutions; only 'adams resolve' prints it so far"},
+    {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_ODD, "a store keeps resolutions at p = 2 only"},
+    {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_COFIBER,
+     "its Ext comes from two resolutions, which a store does not keep"},
+    {V_RESOLVE, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},
+    /* Lifted once resol_estimate covers odd primes (issue 20 row 8). */
+    {V_RESOLVE, CLI_OPT_MAXMEM, CLI_KIND_ODD, "there is no memory estimate at odd primes yet"},
+    {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_ODD, "the progress line is drawn at p = 2 only"},
+    {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_COFIBER,
+     "the progress line is not drawn for a cofiber"},
+};
+
+static unsigned verb_bit(const char *verb)
+{
+    static const char *const names[] = {"resolve", "products", "product", "massey", "chart"};
+    for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
+        if (strcmp(verb, names[i]) == 0)
+            return 1u << i;
+    return 0;
+}
+
+/* "a module at the prime 3", ...: kind k of the module (prime p). */
+static const char *kind_words(cli_kind_t k, uint32_t p)
+{
+    static char odd[64];
+    switch (k) {
+    case CLI_KIND_FINITE: return "a finite module";
+    case CLI_KIND_PRESENTED: return "a finitely presented module";
+    case CLI_KIND_PROJECTIVE: return "a projective space";
+    case CLI_KIND_COFIBER: return "the cofiber of a class";
+    case CLI_KIND_PROFILE: return "a module over a subalgebra (a profile)";
+    case CLI_KIND_INF_PROFILE: return "a module over an infinite profile";
+    case CLI_KIND_ODD:
+        snprintf(odd, sizeof odd, "a module at the odd prime %u", (unsigned)p);
+        return odd;
+    case CLI_KIND_SHIFTED: return "a shifted module";
+    case CLI_KIND_ADEM: return "named with @adem";
+    case CLI_KIND_COUNT: break;
+    }
+    return "?";
+}
+
+/* Refuses the first cell of the table that r's verb, options and kinds
+ * hit: one line naming the option and the kind.  Returns 0 or CLI_USAGE. */
+static int refuse_cells(const cli_run_t *r)
+{
+    unsigned v = verb_bit(r->o->verb->name);
+    for (size_t i = 0; i < sizeof refusals / sizeof *refusals; i++) {
+        if (!(refusals[i].verbs & v) || !((r->kinds >> refusals[i].kind) & 1u))
+            continue;
+        const char *kw = kind_words(refusals[i].kind, r->prime);
+        if (refusals[i].opt == VERB_ITSELF) {
+            cli_error("%s: %s is %s: %s", r->o->verb->name, cli_str(r->ref.base), kw,
+                      refusals[i].why);
+            return CLI_USAGE;
+        }
+        if (cli_given(r->o, (cli_opt_t)refusals[i].opt)) {
+            cli_error("%s: %s: %s is %s: %s", r->o->verb->name,
+                      cli_opt_name((cli_opt_t)refusals[i].opt), cli_str(r->ref.base), kw,
+                      refusals[i].why);
+            return CLI_USAGE;
+        }
+    }
+    return 0;
+}
+
+/* The kinds of a loaded p = 2 module. */
+static uint32_t kinds_p2(const cli_run_t *r)
+{
+    uint32_t k = 0;
+    int32_t h[MILNOR_MAX_LEN];
+    int len = fdmod_profile(r->M, h);
+    if (r->info.kind == SQ_MODSPEC_PRESENTED)
+        k |= CLI_BIT(CLI_KIND_PRESENTED);
+    else if (r->info.kind == SQ_MODSPEC_PROJECTIVE)
+        k |= CLI_BIT(CLI_KIND_PROJECTIVE);
+    else
+        k |= CLI_BIT(CLI_KIND_FINITE);
+    if (r->info.cofiber)
+        k |= CLI_BIT(CLI_KIND_COFIBER);
+    int inf = 0;
+    for (int i = 0; i < len; i++)
+        inf |= h[i] >= FDMOD_MAX_PROFILE_ENTRY;
+    if (len > 0)
+        k |= CLI_BIT(inf ? CLI_KIND_INF_PROFILE : CLI_KIND_PROFILE);
+    return k;
+}
+
+/* ---- Estimate, GPU, threads ------------------------------------------------ */
+
+/* "12 MB", "3.4 GB" */
+static void human_bytes(char *buf, size_t n, double b)
+{
+    static const char *const unit[] = {"bytes", "KB", "MB", "GB", "TB", "PB"};
+    int u = 0;
+    while (b >= 1000 && u < 5) {
+        b /= 1024;
+        u++;
+    }
+    snprintf(buf, n, u ? "%.3g %s" : "%.0f %s", b, unit[u]);
+}
+
+/* The memory limit of a run: --max-memory, else what the machine has. */
+static double memory_limit(const cli_opts_t *o)
+{
+    return o->max_memory > 0 ? o->max_memory : sq_mem_available();
+}
+
+/* Refuses a region of M that cannot fit: the exact part of the estimate
+ * above the limit, or even a third of the modelled peak (the model is
+ * good to a factor of ~3).  Says the estimate of a long run on stderr
+ * unless quiet.  Returns 0 or CLI_NOMEM after one line. */
+static int check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t stem,
+                        int32_t max_s, int quiet)
+{
+    resol_estimate_t e;
+    resol_estimate(M, (resol_algo_t)algo, max_s, stem, (int)(o->threads > 0 ? o->threads : 1),
+                   &e);
+    double limit = memory_limit(o);
+    char need[32], least[32], have[32];
+    human_bytes(need, sizeof need, e.model_bytes);
+    human_bytes(least, sizeof least, e.exact_bytes);
+    human_bytes(have, sizeof have, limit);
+    if (limit > 0 && (e.exact_bytes > limit || e.model_bytes / 3 > limit)) {
+        cli_error("stem %lld with filtration %lld needs about %s of memory (at least %s); %s %s: "
+                  "%s a smaller region%s",
+                  (long long)stem, (long long)max_s, need, least, have,
+                  o->max_memory > 0 ? "allowed by --max-memory" : "available",
+                  cli_given(o, CLI_OPT_FROM) ? "read" : "resolve",
+                  o->max_memory > 0 ? "" : ", or raise the limit with --max-memory");
+        return CLI_NOMEM;
+    }
+    if (!quiet && e.seconds > 60)
+        cli_note("this run is estimated at about %.0f minutes and %s of memory (docs/limits.md)",
+                 e.seconds / 60, need);
+    return 0;
+}
+
+/* --gpu and ADAMS_GPU: on when asked and available; one note when asked
+ * and declined (the run stays on the CPU).  Returns 0 or CLI_USAGE. */
+static int setup_gpu(cli_run_t *r)
+{
+    char why[256];
+    int g = sq_gpu_setup(cli_given(r->o, CLI_OPT_GPU), why, sizeof why);
+    r->gpu = 1;
+    if (g == SQ_E_INVAL) {
+        cli_error("%s", why);
+        return CLI_USAGE;
+    }
+    if (g == SQ_E_NOGPU && !r->quiet)
+        cli_note("%s; running on the CPU", why);
+    return 0;
+}
+
+/* A pool of o->threads threads (none for one).  Returns 0, or CLI_NOTHREAD
+ * after one line. */
+static int start_pool(cli_run_t *r)
+{
+    if (r->o->threads <= 1)
+        return 0;
+    if (sq_pool_create(&r->pool, (int)r->o->threads) != 0) {
+        r->pool = NULL;
+        cli_error("could not start %lld threads (--threads or ADAMS_THREADS; the system refused "
+                  "to create more)",
+                  (long long)r->o->threads);
+        return CLI_NOTHREAD;
+    }
+    return 0;
+}
+
+/* What every run does last: the cache budget, the progress line, the
+ * GPU, the threads. */
+static int finish_prepare(cli_run_t *r)
+{
+    double limit = memory_limit(r->o);
+    r->cache_budget = limit > 0 ? (int64_t)(limit / 3) : -1;
+    r->show = !r->quiet && (r->o->progress > 0 || (r->o->progress == 0 && isatty(STDERR_FILENO)));
+    int rc = setup_gpu(r);
+    return rc ? rc : start_pool(r);
+}
+
+/* ---- Preparing a run ------------------------------------------------------- */
+
+/* The default filtration: (stem - bottom)/2 + 3 + span. */
+static int32_t default_max_s(int64_t stem, int32_t bottom, int32_t span)
+{
+    return (int32_t)((stem - bottom > 0 ? (stem - bottom) / 2 : 0) + 3 + span);
+}
+
+/* An odd prime: load, range (the classical engine of presol.c). */
+static int prepare_odd(cli_run_t *r, int64_t stem, int64_t max_s)
+{
+    char err[1024];
+    r->kinds |= CLI_BIT(CLI_KIND_ODD) | CLI_BIT(CLI_KIND_FINITE);
+    int rc = refuse_cells(r);
+    if (rc)
+        return rc;
+    if (r->o->algo == RESOL_NASSAU) {
+        cli_error("--algorithm nassau works at the prime 2 only; %s is at the prime %u: use "
+                  "--algorithm classical (or auto)",
+                  cli_str(r->ref.base), (unsigned)r->prime);
+        return CLI_USAGE;
+    }
+    sq_pmodspec_opts_t po = {.shift = r->ref.shift, .warn = r->quiet ? NULL : stderr,
+                             .info = &r->pinfo};
+    if (sq_pmodspec_load_file(&r->PM, r->ref.path, r->ref.path, &po, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_USAGE;
+    }
+    if (r->pinfo.cofiber)
+        r->kinds |= CLI_BIT(CLI_KIND_COFIBER);
+    if ((rc = refuse_cells(r)))
+        return rc;
+    r->algo = RESOL_CLASSICAL;
+    r->bottom = pfdmod_bottom(r->PM);
+    r->stem = (int32_t)stem;
+    r->default_max_s = max_s < 0;
+    r->max_s = max_s < 0 ? default_max_s(stem, r->pinfo.bottom, r->pinfo.span) : (int32_t)max_s;
+    if (presol_check_range(r->PM, r->max_s, r->stem, err, sizeof err) != 0) {
+        cli_error("%s", err);
+        return CLI_USAGE;
+    }
+    return finish_prepare(r);
+}
+
+/* p = 2: load, kinds, engine, range, estimate. */
+static int prepare_p2(cli_run_t *r, int64_t stem, int64_t max_s)
+{
+    /* Ext through stem N needs the module in degrees <= N + 1; a cofiber's
+     * resolution of the module reaches stem N + 1, so one more. */
+    int32_t max_degree =
+        stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE : (int32_t)stem + 2;
+    r->M = cli_open_module(&r->ref, max_degree, &r->info, r->quiet);
+    if (!r->M)
+        return CLI_USAGE;
+    r->kinds |= kinds_p2(r);
+    int rc = refuse_cells(r);
+    if (rc)
+        return rc;
+    r->algo = cli_choose_engine(r->o->algo, r->M, &r->info, (int32_t)stem);
+    if (r->algo < 0)
+        return CLI_USAGE;
+    char err[256];
+    r->bottom = r->info.bottom;
+    r->stem = (int32_t)stem;
+    r->default_max_s = max_s < 0;
+    r->max_s = max_s < 0 ? default_max_s(stem, r->bottom, r->info.span) : (int32_t)max_s;
+    if (resol_check_range(r->M, r->max_s, r->stem, err, sizeof err)) {
+        cli_error("%s", err);
+        return CLI_USAGE;
+    }
+    rc = check_memory(r->o, r->M, r->algo, r->stem, r->max_s, r->quiet);
+    return rc ? rc : finish_prepare(r);
+}
+
+int cli_run_prepare(cli_run_t *r, const cli_opts_t *o, const char *spec, int64_t stem,
+                    int64_t max_s, int flags)
+{
+    memset(r, 0, sizeof *r);
+    r->o = o;
+    r->quiet = o->progress < 0 || (flags & CLI_RUN_QUIET);
+    if (cli_find_module(spec, &r->ref, r->quiet) || cli_module_prime(&r->ref, &r->prime))
+        return CLI_USAGE;
+    if (r->ref.shift)
+        r->kinds |= CLI_BIT(CLI_KIND_SHIFTED);
+    if (r->ref.adem)
+        r->kinds |= CLI_BIT(CLI_KIND_ADEM);
+    int rc = r->prime != 2 ? prepare_odd(r, stem, max_s) : prepare_p2(r, stem, max_s);
+    if (rc == CLI_OK && !(flags & CLI_RUN_NO_NOTES))
+        cli_run_notes(r, 1);
+    return rc;
+}
+
+void cli_run_notes(const cli_run_t *r, int engine)
+{
+    if (r->quiet)
+        return;
+    int32_t span = r->prime == 2 ? r->info.span : r->pinfo.span;
+    if (r->default_max_s)
+        cli_note("--max-s not given; using %d ((stem - bottom)/2 + 3 + span %d: every nonzero "
+                 "group of stems <= %d except the h_0-tower)",
+                 (int)r->max_s, (int)span, (int)r->stem);
+    if (!engine || r->o->algo != RESOL_AUTO)
+        return;
+    if (r->prime != 2)
+        cli_note("engine: classical (the prime is %u; Nassau's algorithm is for p = 2)",
+                 (unsigned)r->prime);
+    else
+        cli_engine_note(r->o->algo, (resol_algo_t)r->algo, r->M, &r->info, 0);
+}
+
+resol_t *cli_run_resolve(const cli_run_t *r)
+{
+    resol_t *R = resol_new(r->M, r->max_s, r->stem);
+    if (r->cache_budget >= 0)
+        resol_set_cache_budget(R, r->cache_budget);
+    sq_progress_t *prog = r->show ? sq_progress_new(stderr, R, (resol_algo_t)r->algo) : NULL;
+    resol_observer_t obs = sq_progress_observer(prog);
+    resol_run_pool(R, (resol_algo_t)r->algo, r->pool, prog ? &obs : NULL);
+    sq_progress_free(prog);
+    return R;
+}
+
+void cli_run_release(cli_run_t *r)
+{
+    sq_pool_free(r->pool);
+    r->pool = NULL;
+    fdmod_free(r->M);
+    r->M = NULL;
+    if (r->PM)
+        pfdmod_free(r->PM);
+    r->PM = NULL;
+    if (r->gpu)
+        sq_gpu_shutdown();
+    r->gpu = 0;
+}
+
+/* ---- --from FILE ------------------------------------------------------------ */
+
+/* The options that only matter to a computation, refused with --from when
+ * nothing is computed.  Returns 0 or CLI_USAGE. */
+static int refuse_compute_opts(const cli_opts_t *o)
+{
+    static const cli_opt_t ids[] = {CLI_OPT_THREADS, CLI_OPT_PROGRESS, CLI_OPT_GPU};
+    for (size_t i = 0; i < sizeof ids / sizeof *ids; i++)
+        if (cli_given(o, ids[i]) && !(ids[i] == CLI_OPT_PROGRESS && o->progress <= 0)) {
+            cli_error("%s: %s: nothing is computed with --from (the resolution is read from %s)",
+                      o->verb->name, cli_opt_name(ids[i]), cli_str(o->from));
+            return CLI_USAGE;
+        }
+    return 0;
+}
+
+char *cli_definition_text(const cli_module_ref_t *ref)
+{
+    FILE *f = fopen(ref->path, "rb");
+    if (!f)
+        return NULL;
+    size_t cap = 4096, n = 0;
+    char *b = sq_malloc(cap);
+    n = (size_t)snprintf(b, cap, "adams module definition; shift %d\n", (int)ref->shift);
+    for (;;) {
+        if (n + 1024 > cap) {
+            cap *= 2;
+            b = sq_realloc(b, cap);
+        }
+        size_t k = fread(b + n, 1, cap - n - 1, f);
+        n += k;
+        if (k == 0)
+            break;
+    }
+    int bad = ferror(f);
+    fclose(f);
+    b[n] = '\0';
+    if (bad) {
+        sq_free(b);
+        return NULL;
+    }
+    return b;
+}
+
+/* The identity text a store keeps for the module named spec (the canonical
+ * text of a finite module, the definition of an infinite one, truncated
+ * at max_degree as the store's run was): *text, NULL when spec names no
+ * p = 2 module a store can keep.  Returns 0, or -1 after a one-line error
+ * (spec cannot be found or loaded). */
+static int identity_text(const char *spec, int32_t max_degree, char **text)
+{
+    cli_module_ref_t ref;
+    uint32_t p;
+    sq_modspec_info_t info;
+    *text = NULL;
+    if (cli_find_module(spec, &ref, 1) || cli_module_prime(&ref, &p))
+        return -1;
+    if (p != 2)
+        return 0;
+    fdmod_t *M = cli_open_module(&ref, max_degree, &info, 1);
+    if (!M)
+        return -1;
+    if (!info.cofiber)
+        *text = info.infinite ? cli_definition_text(&ref) : sq_store_module_text(M);
+    fdmod_free(M);
+    return 0;
+}
+
+/* MODULE given with --from: accepted only when it is the store's module
+ * (the same identity text).  Returns 0 or CLI_USAGE. */
+static int check_from_module(const cli_opts_t *o, const char *spec, int64_t stem,
+                             const char *stored_text, const char *stored_name)
+{
+    char *text;
+    int32_t top = stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE : (int32_t)stem + 2;
+    if (identity_text(spec, top, &text))
+        return CLI_USAGE;
+    int same = text && strcmp(text, stored_text) == 0;
+    sq_free(text);
+    if (!same) {
+        cli_error("%s: the module %s is not the module %s of the store %s given by --from (give "
+                  "no module with --from, or its own)",
+                  o->verb->name, cli_str(spec), cli_str(stored_name), cli_str(o->from));
+        return CLI_USAGE;
+    }
+    return 0;
+}
+
+/* --algorithm given with --from: accepted when auto or the store's engine. */
+static int check_from_algo(const cli_opts_t *o, resol_algo_t engine)
+{
+    if (o->algo == RESOL_AUTO || o->algo == engine)
+        return 0;
+    const char *e = engine == RESOL_NASSAU ? "nassau" : "classical";
+    cli_error("%s: --algorithm %s: the store %s given by --from was computed by the %s engine "
+              "(give --algorithm auto or %s, or none)",
+              o->verb->name, o->algo == RESOL_NASSAU ? "nassau" : "classical", cli_str(o->from),
+              e, e);
+    return CLI_USAGE;
+}
+
+/* The region of --from, checked before anything is loaded: CLI_FROM_REGION's,
+ * else --stem/--max-s, else the store's completed run; not below the
+ * module's bottom (resol_new would refuse it); every row of it in the store
+ * (sq_store_region_missing: decided from the rows, never sized by the
+ * region).  Returns 0 or CLI_USAGE after one line. */
+static int from_region(const cli_opts_t *o, sq_store_t *st, const sq_store_info_t *si, int flags,
+                       int64_t *stem, int64_t *max_s)
+{
+    if (!(flags & CLI_FROM_REGION)) {
+        if ((!cli_given(o, CLI_OPT_STEM) || !cli_given(o, CLI_OPT_MAXS)) && si->done_s < 0) {
+            cli_error("--from: store %s holds no completed run: resume it with adams resolve "
+                      "--save first, or give --stem and --max-s",
+                      cli_str(o->from));
+            return CLI_USAGE;
+        }
+        *stem = cli_given(o, CLI_OPT_STEM) ? o->stem : si->done_n;
+        *max_s = cli_given(o, CLI_OPT_MAXS) ? o->max_s : si->done_s;
+    }
+    if (*stem < si->bottom) {
+        cli_error("--stem %lld is below the bottom degree %d of %s (the module of the store %s)",
+                  (long long)*stem, (int)si->bottom, cli_str(si->module_name), cli_str(o->from));
+        return CLI_USAGE;
+    }
+    char err[1024];
+    int32_t ms, mn;
+    if (*max_s < 0 || sq_store_region_missing(st, (int32_t)*max_s, (int32_t)*stem, &ms, &mn, err,
+                                              sizeof err)) {
+        if (*max_s < 0)
+            snprintf(err, sizeof err, "store %s does not hold (n=%lld, s=%lld)", o->from,
+                     (long long)*stem, (long long)*max_s);
+        cli_error("--from: %s", err);
+        return CLI_USAGE;
+    }
+    return 0;
+}
+
+/* The checks of cli_from_prepare on the open store st. */
+static int from_checks(const cli_opts_t *o, const char *spec, int flags, sq_store_t *st,
+                       int64_t *stem, int64_t *max_s)
+{
+    char err[1024];
+    sq_store_info_t si;
+    if (sq_store_info(st, &si, err, sizeof err)) {
+        cli_error("%s", err);
+        return CLI_USAGE;
+    }
+    const char *text = sq_store_stored_module_text(st);
+    int rc = from_region(o, st, &si, flags, stem, max_s);
+    if (!rc && spec && text)
+        rc = check_from_module(o, spec, *stem, text, si.module_name);
+    if (!rc)
+        rc = check_from_algo(o, si.engine);
+    fdmod_t *M = NULL;
+    if (!rc && (!text || cli_store_module_for(NULL, text, si.module_name, (int32_t)*stem, &M, err,
+                                              sizeof err) ||
+                !M)) {
+        cli_error("--from: store %s: its module cannot be rebuilt from the store alone",
+                  cli_str(o->from));
+        rc = CLI_USAGE;
+    }
+    if (!rc)
+        rc = check_memory(o, M, si.engine, (int32_t)*stem, (int32_t)*max_s, o->progress < 0);
+    fdmod_free(M);
+    return rc;
+}
+
+int cli_from_prepare(const cli_opts_t *o, const char *spec, int flags, resol_t **R, fdmod_t **M,
+                     int64_t *stem, int64_t *max_s)
+{
+    *R = NULL;
+    *M = NULL;
+    int rc = (flags & CLI_FROM_COMPUTES) ? 0 : refuse_compute_opts(o);
+    if (rc)
+        return rc;
+    char err[1024];
+    sq_store_t *st = NULL;
+    if (sq_store_open_read(&st, o->from, err, sizeof err)) {
+        cli_error("%s", err);
+        return CLI_USAGE;
+    }
+    rc = from_checks(o, spec, flags, st, stem, max_s);
+    sq_store_close(st);
+    if (rc)
+        return rc;
+    *R = cli_store_resolution(o->from, 1, stem, 1, max_s, M);
+    return *R ? CLI_OK : CLI_USAGE;
+}
+
+/* ---- Output files ----------------------------------------------------------- */
+
+int cli_check_output(const char *out, const char *in1, const char *in2)
+{
+    struct stat so, si;
+    if (!out || stat(out, &so) != 0)
+        return CLI_OK;
+    const char *ins[2] = {in1, in2};
+    for (int i = 0; i < 2; i++)
+        if (ins[i] && *ins[i] && stat(ins[i], &si) == 0 && si.st_dev == so.st_dev &&
+            si.st_ino == so.st_ino) {
+            cli_error("-o: '%s' is the same file as the input '%s': writing it would destroy "
+                      "the input; choose another output file",
+                      cli_str(out), cli_str(ins[i]));
+            return CLI_USAGE;
+        }
+    return CLI_OK;
+}

@@ -1,0 +1,125 @@
+/*
+ * cli_run.h -- the one "prepare a run" path of every verb that computes or
+ * reads a resolution (cli_run.c): resolve, products, product, massey and
+ * chart, with or without --from.
+ *
+ * cli_run_prepare does, in this order and for every verb alike: find the
+ * module and its prime, load it, refuse what the (verb, option, module
+ * kind) cell does not implement (the audit table of docs/cli.md, one line
+ * naming the option and the kind, CLI_USAGE), choose the engine, check the
+ * region (CLI_USAGE), estimate its memory and refuse what cannot fit
+ * (CLI_NOMEM, before anything large is allocated), set up the GPU, start
+ * the worker threads (CLI_NOTHREAD), and fix the cache budget and the
+ * progress line.  cli_from_prepare is the same for a resolution read from
+ * a store.
+ */
+#ifndef CLI_RUN_H
+#define CLI_RUN_H
+
+#include <stdint.h>
+
+#include "cli_module.h"
+#include "cli_opts.h"
+#include "fdmod.h"
+#include "pfdmod.h"
+#include "resol.h"
+#include "sq_modspec.h"
+#include "sq_pmodspec.h"
+#include "sq_pool.h"
+
+/* The module kinds of the audit (docs/cli.md); a module may be several
+ * (a shifted profile). */
+typedef enum {
+    CLI_KIND_FINITE,
+    CLI_KIND_PRESENTED,
+    CLI_KIND_PROJECTIVE,
+    CLI_KIND_COFIBER,
+    CLI_KIND_PROFILE,
+    CLI_KIND_INF_PROFILE,
+    CLI_KIND_ODD,
+    CLI_KIND_SHIFTED,
+    CLI_KIND_ADEM,
+    CLI_KIND_COUNT
+} cli_kind_t;
+
+/* A prepared run.  Everything owned is released by cli_run_release. */
+typedef struct {
+    const cli_opts_t *o;
+    cli_module_ref_t ref;
+    uint32_t prime;
+    uint32_t kinds;            /* CLI_BIT(kind) of every kind the module is */
+    fdmod_t *M;                /* p = 2: the module (owned) */
+    sq_modspec_info_t info;    /* p = 2: what the loader found */
+    pfdmod_t *PM;              /* odd p: the module (owned) */
+    sq_pmodspec_info_t pinfo;  /* odd p: what the loader found */
+    int algo;                  /* the engine (p = 2; RESOL_CLASSICAL at odd p) */
+    int32_t stem, max_s;       /* the region */
+    int32_t bottom;            /* the module's bottom degree */
+    int default_max_s;         /* max_s was chosen, not given */
+    int quiet;                 /* no notes */
+    int show;                  /* draw the progress line */
+    int64_t cache_budget;      /* for resol_set_cache_budget; < 0: the library's */
+    sq_pool_t *pool;           /* NULL: one thread */
+    int gpu;                   /* sq_gpu_setup was called (sq_gpu_shutdown at release) */
+} cli_run_t;
+
+/* Flags of cli_run_prepare. */
+enum {
+    CLI_RUN_QUIET = 1,   /* no notes (a second resolution: the sphere of product/massey) */
+    CLI_RUN_NO_NOTES = 2 /* the caller says the notes (cli_run_notes) itself, later */
+};
+
+/* Prepares a run of o->verb on the module named spec through (stem,
+ * max_s) (max_s < 0: the default (stem - bottom)/2 + 3 + span, said on
+ * stderr).  Returns CLI_OK with *r ready, or the exit code after one line
+ * (CLI_USAGE, CLI_NOMEM, CLI_NOTHREAD); *r needs cli_run_release either
+ * way. */
+int cli_run_prepare(cli_run_t *r, const cli_opts_t *o, const char *spec, int64_t stem,
+                    int64_t max_s, int flags);
+
+/* The notes of a prepared run (the filtration chosen, the engine auto
+ * chose), unless quiet; engine: whether to say the engine. */
+void cli_run_notes(const cli_run_t *r, int engine);
+
+/* Resolves the prepared p = 2 module r->M through r's region on r's pool,
+ * with r's cache budget and progress line.  Returns the resolution (the
+ * caller frees it). */
+resol_t *cli_run_resolve(const cli_run_t *r);
+
+/* Frees what r owns (module, pool) and shuts the GPU down if it was set
+ * up.  Safe on a zeroed or half-prepared r. */
+void cli_run_release(cli_run_t *r);
+
+/* Flags of cli_from_prepare. */
+enum {
+    CLI_FROM_COMPUTES = 1, /* the verb computes besides (the sphere of product and massey):
+                            * --threads, --progress, --gpu are not refused */
+    CLI_FROM_REGION = 2    /* *stem and *max_s are the region wanted (not --stem/--max-s) */
+};
+
+/* --from FILE: the resolution kept in a store, for o->verb.  Checks, before
+ * anything is loaded: the store opens and holds a completed run; a MODULE
+ * operand (spec, NULL when none) names exactly the store's module and
+ * --algorithm its engine (else one line, CLI_USAGE); the module can be
+ * rebuilt from the store; the region (CLI_FROM_REGION: *stem, *max_s; else
+ * --stem/--max-s, else the store's) lies within the store and not below the
+ * module's bottom (CLI_USAGE); without CLI_FROM_COMPUTES the options that
+ * only matter to a computation (--threads, --progress, --gpu) are refused
+ * (CLI_USAGE); the region's memory fits (CLI_NOMEM).  Then loads it
+ * (cli_store_resolution).  On CLI_OK *R and *M are the resolution and its
+ * module (the caller frees both), *stem and *max_s the region. */
+int cli_from_prepare(const cli_opts_t *o, const char *spec, int flags, resol_t **R, fdmod_t **M,
+                     int64_t *stem, int64_t *max_s);
+
+/* The identity text a store keeps for a module truncated from an infinite
+ * one (its file and shift: "adams module definition; shift K" and the
+ * file's text).  A new string (sq_free), or NULL when the file cannot be
+ * read. */
+char *cli_definition_text(const cli_module_ref_t *ref);
+
+/* Refuses (one line, CLI_USAGE) an output file that is the same file as
+ * one of the inputs (a store, a module file; NULL or "" skipped): writing
+ * it would destroy the input.  Returns CLI_OK or CLI_USAGE. */
+int cli_check_output(const char *out, const char *in1, const char *in2);
+
+#endif /* CLI_RUN_H */
