@@ -12,7 +12,7 @@
 #   asan      a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer
 #             and assertions on (tests labelled "slow" are left to release)
 #   tsan      a ThreadSanitizer build running the threaded tests (label "threads")
-#   fuzz      30 s of libFuzzer on the module reader
+#   fuzz      30 s of libFuzzer on the module reader, 20 s on the store reader
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ADAMS_DEPS_FUZZ=1 scripts/deps.sh
@@ -73,10 +73,10 @@ else
   echo "== CUDA build: skipped, no nvcc on this machine =="
 fi
 
-stage_start fuzz "libFuzzer: the module reader, 30 s from the seed corpus"
+stage_start fuzz "libFuzzer: the module reader (30 s) and the store reader (20 s), from their seed corpora"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DADAMS_FUZZ=ON \
   -DADAMS_BUILD_BENCH=OFF -DADAMS_BUILD_TESTS=OFF -DADAMS_BUILD_SHARED=OFF >/dev/null
-cmake --build build-fuzz -j"$jobs" --target fuzz_modspec
+cmake --build build-fuzz -j"$jobs" --target fuzz_modspec fuzz_store
 ctest --test-dir build-fuzz --output-on-failure -L fuzz
 stage_end
 

@@ -678,6 +678,18 @@ void sq_store_close(sq_store_t *st)
     store_free(st);
 }
 
+/* A column of total()s (a double: forged counts may sum past int64) as an
+ * int64, clamped to [INT64_MIN, INT64_MAX]. */
+static int64_t total_of(sqlite3_stmt *q, int col)
+{
+    double v = sqlite3_column_double(q, col);
+    if (!(v > -9.2e18))
+        return v < 0 ? INT64_MIN : 0; /* also NaN */
+    if (v >= 9.2e18)
+        return INT64_MAX;
+    return (int64_t)v;
+}
+
 int sq_store_info(sq_store_t *st, sq_store_info_t *info, char *err, size_t errlen)
 {
     memset(info, 0, sizeof *info);
@@ -702,9 +714,9 @@ int sq_store_info(sq_store_t *st, sq_store_info_t *info, char *err, size_t errle
                                 -1, &q, NULL);
     if (rc == SQLITE_OK && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         info->steps = sqlite3_column_int64(q, 0);
-        info->generators = (int64_t)sqlite3_column_double(q, 1);
-        info->payload_bytes = (int64_t)sqlite3_column_double(q, 2);
-        info->stored_bytes = (int64_t)sqlite3_column_double(q, 3);
+        info->generators = total_of(q, 1);
+        info->payload_bytes = total_of(q, 2);
+        info->stored_bytes = total_of(q, 3);
         rc = SQLITE_OK;
     }
     sqlite3_finalize(q);

@@ -75,9 +75,17 @@ static int quick_check(sq_store_t *st, FILE *out)
     return ok && lines == 0;
 }
 
-/* Scans every step row: checksums; the bounding box of the intact ones. */
+/* Scans every step row: checksums, and the bounding box of the rows a
+ * loader can reach.  Rows arrive in (t, s) order; the row (s, n) (n = t -
+ * s) is reachable when (s - 1, n) and (s, n - 1) are (each where it is a
+ * step: s >= 1, n > bottom), the load predecessors of docs/save-format.md
+ * section 6.  next[n - bottom] is the first s not yet reached at stem n,
+ * so that check is two look-ups.  The box holds only reachable rows: an
+ * intact row at (s = 30000, n = 5) with nothing below it is reported as
+ * unreachable, not a reason to build a resolution 30000 rows tall.
+ * *outside counts the intact rows left outside the box. */
 static int scan_rows(sq_store_t *st, FILE *out, sq_store_check_report_t *rep, int32_t *max_s,
-                     int32_t *max_n)
+                     int32_t *max_n, int64_t *outside)
 {
     sqlite3_stmt *q = NULL;
     int rc = sqlite3_prepare_v2(st->db,
@@ -90,6 +98,10 @@ static int scan_rows(sq_store_t *st, FILE *out, sq_store_check_report_t *rep, in
     }
     *max_s = -1;
     *max_n = st->bottom - 1;
+    *outside = 0;
+    int32_t *next = NULL;
+    int64_t ncap = 0, nlost = 0, lcap = 0;
+    int32_t(*lost)[2] = NULL; /* intact rows not reached: (s, n) */
     while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
         int64_t s = sqlite3_column_int64(q, 0), t = sqlite3_column_int64(q, 1);
         char msg[512];
@@ -106,16 +118,42 @@ static int scan_rows(sq_store_t *st, FILE *out, sq_store_check_report_t *rep, in
                 say(out, "damaged: %s\n", msg);
             continue;
         }
-        if (s > *max_s)
-            *max_s = (int32_t)s; /* within RESOL_MAX_T: sq_store_row_limits */
-        if (t - s > *max_n)
-            *max_n = (int32_t)(t - s);
+        /* In range (sq_store_row_limits): 0 <= s, bottom <= n <= RESOL_MAX_T. */
+        int64_t k = t - s - st->bottom;
+        if (k >= ncap) {
+            int64_t cap = ncap ? ncap : 64;
+            while (cap <= k)
+                cap *= 2;
+            next = sq_realloc(next, sq_mul_size((size_t)cap, sizeof *next));
+            memset(next + ncap, 0, (size_t)(cap - ncap) * sizeof *next);
+            ncap = cap;
+        }
+        if (next[k] == s && (k == 0 || next[k - 1] > s)) {
+            next[k]++;
+            if (s > *max_s)
+                *max_s = (int32_t)s;
+            if (t - s > *max_n)
+                *max_n = (int32_t)(t - s);
+        } else {
+            if (nlost == lcap) {
+                lcap = lcap ? 2 * lcap : 16;
+                lost = sq_realloc(lost, sq_mul_size((size_t)lcap, sizeof *lost));
+            }
+            lost[nlost][0] = (int32_t)s;
+            lost[nlost][1] = (int32_t)(t - s);
+            nlost++;
+        }
     }
     if (rc != SQLITE_DONE) {
         say(out, "damaged: cannot read the steps: %s\n", sqlite3_errmsg(st->db));
         rep->steps_damaged++;
     }
     sqlite3_finalize(q);
+    for (int64_t i = 0; i < nlost; i++) /* those inside the box the loader counts */
+        if (lost[i][0] > *max_s || lost[i][1] > *max_n)
+            (*outside)++;
+    sq_free(lost);
+    sq_free(next);
     if (rep->steps_damaged > MAX_LINES)
         say(out, "damaged: ... and %lld more damaged steps\n",
             (long long)(rep->steps_damaged - MAX_LINES));
@@ -181,6 +219,8 @@ static int64_t rank_of(const fhom_t *d, int32_t t, int32_t bound, int64_t *rows,
     const fmod_t *F = fhom_source(d);
     *rows = fmod_dim_below(F, t, bound);
     int64_t cols = fhom_target_dim(d, t);
+    if (*rows == 0 || cols == 0)
+        return 0; /* an empty matrix (and f2mat's rows of an empty one are not to be formed) */
     f2mat_t m = {0};
     f2mat_init(&m, *rows, cols);
     fhom_build_rows_par(d, &m, 0, t, bound, NULL, 0, pool);
@@ -296,7 +336,8 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
             (int)st->region_n);
     rep->sqlite_ok = quick_check(st, out);
     int32_t max_s, max_n;
-    if (scan_rows(st, out, rep, &max_s, &max_n))
+    int64_t outside;
+    if (scan_rows(st, out, rep, &max_s, &max_n, &outside))
         return sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED, "store %s is damaged", st->path);
     char b1[32], b2[32], b3[32];
     say(out, "steps: %lld stored, %lld with intact checksums; %lld generators; vectors %s, %s as "
@@ -349,7 +390,7 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
             say(out, "damaged: %s\n", lerr);
             rep->steps_damaged++;
         } else {
-            rep->steps_unreachable = ls.dropped - ls.damaged;
+            rep->steps_unreachable = ls.dropped - ls.damaged + outside;
             for (int32_t s = 0; s <= max_s; s++)
                 rep->generators += fmod_total_gens(resol_free_module(R, s));
             if (rep->steps_unreachable)
@@ -376,6 +417,11 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
             sq_pool_free(pool);
         }
         resol_free(R);
+    } else if (outside) {
+        rep->steps_unreachable = outside;
+        say(out, "damaged: %lld intact steps cannot be used: a step they depend on is missing or "
+                 "damaged\n",
+            (long long)outside);
     }
     fdmod_free(own);
     int bad = !rep->sqlite_ok || rep->steps_damaged || rep->steps_unreachable || rep->dd_failed ||

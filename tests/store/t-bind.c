@@ -387,3 +387,28 @@ TEST(store_check_one_snapshot)
     fdmod_free(M);
     st_tmpdir_remove(dir);
 }
+
+/* A forged row far from the others (s = 30000, a valid bound checksum):
+ * `adams check` reports it as unusable instead of building a resolution
+ * 30000 rows tall (it asked for 28 GB). */
+TEST(store_check_orphan_row)
+{
+    char *dir = st_tmpdir_new();
+    const char *p = st_path(dir, "s.db");
+    fdmod_t *M = st_sphere();
+    char err[1024];
+    ASSERT_EQ(st_run(p, M, RESOL_CLASSICAL, 4, 8, 1, -1, err, sizeof err), 0);
+    st_put_row(p, 30000, 30005, 0, 0, 0, 0, NULL, 0, st_row_crc(p, 30000, 30005, 0, 0, NULL, 0));
+    sq_store_t *st;
+    ASSERT_EQ(sq_store_open_read(&st, p, err, sizeof err), 0);
+    sq_store_check_report_t rep;
+    ASSERT_EQ(sq_store_check(st, NULL, NULL, &rep, err, sizeof err), SQ_STORE_E_DAMAGED);
+    ASSERT_EQ(rep.steps_unreachable, 1);
+    ASSERT_EQ(rep.steps_damaged, 0);
+    sq_store_close(st);
+    /* The readers of the region are not affected. */
+    int64_t dims[9 * 5];
+    st_read_ext(p, 4, 8, dims);
+    fdmod_free(M);
+    st_tmpdir_remove(dir);
+}
