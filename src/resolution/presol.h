@@ -27,6 +27,7 @@
 #include "pfhom.h"
 #include "pfmod.h"
 #include "pmilnor.h"
+#include "resol.h"
 #include "sq_pool.h"
 
 #ifdef __cplusplus
@@ -107,6 +108,31 @@ int64_t presol_ext_dim(const presol_t *R, int32_t s, int32_t n);
  * in every computed degree.  Returns 0, or SQ_E_INVAL with the first
  * failure in err.  For tests; cost about one more resolution's products. */
 int presol_verify(const presol_t *R, char *err, size_t errlen);
+
+/* ---- What a run will cost (presol_estimate.c; docs/limits.md) ----------
+ * The odd-prime counterpart of resol_estimate, with the same
+ * resol_estimate_t (calibrated on S_3 through stems 100..400, filtrations
+ * 2..n/2 + 3). */
+
+/* Estimates the memory and time of presol_run(_pool) of M through (max_s,
+ * max_n) on `threads` threads.  exact_bytes: the algebra's basis, the
+ * per-bidegree tables and the kernel of d_0 at the top degree (every such
+ * run allocates them); model_bytes: the expected peak RSS of the adams
+ * process (>= exact_bytes; the product cache, capped at 1 GiB, and the
+ * matrices, scaled by M's cells); seconds: the wall time (rough).  Works
+ * for any region, including ones presol_check_range refuses (the figures
+ * are then at least what it would take).  Cost: O(algebra degree * len). */
+void presol_estimate(const pfdmod_t *M, int32_t max_s, int32_t max_n, int threads,
+                     resol_estimate_t *e);
+
+/* The same for the cofiber of the class x_(t - s, s, idx) sent to M's
+ * class in degree target (presol_cofiber_new with these arguments): the
+ * resolution of M through row s + 1 and stem max(max_n + 1, t + top(M) -
+ * target - s - 1), plus the module E built from F_{s-1} and its resolution
+ * through (max_s - s + 1, max_n + s - 1), modelled as at p = 2
+ * (resol_estimate_cofiber; not calibrated at odd primes). */
+void presol_estimate_cofiber(const pfdmod_t *M, int32_t s, int32_t t, int32_t target,
+                             int32_t max_s, int32_t max_n, int threads, resol_estimate_t *e);
 
 #ifdef __cplusplus
 }

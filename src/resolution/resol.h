@@ -48,9 +48,11 @@ int64_t resol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n);
 typedef struct {
     double exact_bytes;     /* allocated by every such run, computed exactly from the algebra's
                              * dimensions and the region: tables and the first step's matrix */
-    double model_bytes;     /* the expected peak, modelled from measured runs (>= exact_bytes;
-                             * good to a factor of ~3) */
-    double seconds;         /* the expected wall time, modelled likewise (rough) */
+    double model_bytes;     /* the expected peak RSS of the adams process, modelled from
+                             * measured runs (>= exact_bytes; within 2x where calibrated,
+                             * docs/limits.md) */
+    double seconds;         /* the expected wall time, modelled likewise (rougher: the
+                             * machine's speed and load vary) */
     int64_t algebra_degree; /* resol_algebra_degree of the run */
 } resol_estimate_t;
 
@@ -62,6 +64,29 @@ typedef struct {
  * MILNOR_MAX_DEGREE). */
 void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t max_n,
                     int threads, resol_estimate_t *e);
+
+/* The same for the cofiber of the class x_(t - s, s, idx) of M sent to
+ * M's class in degree target (resol_cofiber_new with these arguments):
+ * the classical resolution of M through row s + 1 and stem max(max_n + 1,
+ * t + top(M) - target - s - 1), plus the module E built from F_{s-1} and
+ * its resolution through (max_s - s + 1, max_n + s - 1) (resol_estimate.c
+ * says how E is modelled).  Cost: O((max_n - bottom)^2). */
+void resol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t target, int32_t max_s,
+                            int32_t max_n, int threads, resol_estimate_t *e);
+
+/* The process's own peak RSS before a run allocates anything, included in
+ * every model_bytes (the figures are of the whole adams process). */
+double resol_estimate_base_bytes(void);
+
+/* A store bound to the classical engine (store_algo) extended through
+ * (max_s, max_n): when Nassau's algorithm could resolve M, the classical
+ * estimate is at least RESOL_ENGINE_NOTE_SECONDS and at least 3 times
+ * Nassau's, writes into buf (len bytes) the one-line note "this store uses
+ * the classical engine: about X s; a fresh store with --algorithm nassau
+ * takes about Y s" and returns 1; otherwise returns 0 and leaves buf. */
+#define RESOL_ENGINE_NOTE_SECONDS 20.0
+int resol_estimate_engine_note(const fdmod_t *M, resol_algo_t store_algo, int32_t max_s,
+                               int32_t max_n, int threads, char *buf, size_t len);
 
 /* Checks that a run of M through stem max_n and filtration max_s is within
  * what the algebra supports.  Returns 0, or SQ_E_RANGE with a one-line
