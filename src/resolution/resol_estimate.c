@@ -126,20 +126,22 @@ static int64_t min_gens(const fdmod_t *M, const milnor_t *A, int32_t d)
     return cols - rank;
 }
 
-/* The module's factor on the sphere's cost through relative stem N
- * (col 0: memory, 1: time): sum over degrees d of g(d)^2 cost(N - d) /
+/* The module's factors on the sphere's cost through relative stem N
+ * (f[0]: memory, f[1]: time): sum over degrees d of g(d)^2 cost(N - d) /
  * cost(N).  Generators above stem N + 1 take no part. */
-static double module_factor(const fdmod_t *M, const milnor_t *A, resol_algo_t algo, int32_t N,
-                            int col)
+static void module_factors(const fdmod_t *M, const milnor_t *A, resol_algo_t algo, int32_t N,
+                           double f[2])
 {
     int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
-    double f = 0, c0 = sphere_cost(algo, N, col);
+    double c0[2] = {sphere_cost(algo, N, 0), sphere_cost(algo, N, 1)};
+    f[0] = f[1] = 0;
     for (int32_t d = bottom; d <= top && d - bottom <= N; d++) {
-        int64_t g = min_gens(M, A, d);
-        if (g)
-            f += (double)g * (double)g * sphere_cost(algo, N - (d - bottom), col) / c0;
+        double g = (double)min_gens(M, A, d);
+        for (int col = 0; g > 0 && col < 2; col++)
+            f[col] += g * g * sphere_cost(algo, N - (d - bottom), col) / c0[col];
     }
-    return f > 0 ? f : 1;
+    for (int col = 0; col < 2; col++)
+        f[col] = f[col] > 0 ? f[col] : 1;
 }
 
 /* The part of the sphere's cost above the base that grows with the
@@ -238,11 +240,10 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
     double model = 0, secs = 0;
     int32_t N = max_n - bottom;
     if (!hl && N >= 0) {
-        double rf = rows_factor(max_s, N), phi = scaling_part(N);
-        model = sphere_cost(algo, N, 0) * (1 - phi + phi * module_factor(M, A, algo, N, 0)) *
-                rf * threads_mem(algo, threads);
-        secs = sphere_cost(algo, N, 1) * (1 - phi + phi * module_factor(M, A, algo, N, 1)) * rf *
-               threads_time(threads);
+        double rf = rows_factor(max_s, N), phi = scaling_part(N), f[2];
+        module_factors(M, A, algo, N, f);
+        model = sphere_cost(algo, N, 0) * (1 - phi + phi * f[0]) * rf * threads_mem(algo, threads);
+        secs = sphere_cost(algo, N, 1) * (1 - phi + phi * f[1]) * rf * threads_time(threads);
     }
     if (hl && N >= 0)
         secs = subalgebra_seconds(h, hl, max_s, N) * threads_time(threads);
@@ -313,7 +314,9 @@ void resol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t targ
     resol_estimate(M, RESOL_CLASSICAL, max_s - s + 1, max_n, threads, &g);
     double c2 = resol_est_cofiber_weight(s);
     double table = c2 * resol_est_table_bytes(a, R, 1.0 / 8);
-    double fm = module_factor(M, A, RESOL_CLASSICAL, N > R ? R : N, 0);
+    double f[2];
+    module_factors(M, A, RESOL_CLASSICAL, N > R ? R : N, f);
+    double fm = f[0];
     double grun = g.model_bytes - resol_estimate_base_bytes();
     e->model_bytes += table * fm + grun;
     e->exact_bytes += g.exact_bytes;
