@@ -138,7 +138,7 @@ int cli_choose_engine(resol_algo_t asked, const fdmod_t *M, const sq_modspec_inf
         return -1;
     }
     if (!why && resol_engine_check(M, asked, err, sizeof err)) {
-        cli_error("%s", err);
+        cli_error("--algorithm %s: %s", asked == RESOL_NASSAU ? "nassau" : "classical", err);
         return -1;
     }
     if (why)

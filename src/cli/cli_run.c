@@ -398,23 +398,28 @@ char *cli_definition_text(const cli_module_ref_t *ref)
 
 /* The identity text a store keeps for the module named spec (the canonical
  * text of a finite module, the definition of an infinite one, truncated
- * at max_degree as the store's run was): *text, NULL when spec names no
- * p = 2 module a store can keep.  Returns 0, or -1 after a one-line error
- * (spec cannot be found or loaded). */
-static int identity_text(const char *spec, int32_t max_degree, char **text)
+ * at max_degree as the store's run was): *text, or NULL with *why the
+ * kind no store holds (an odd prime, a cofiber).  Returns 0, or -1 after a
+ * one-line error (spec cannot be found or loaded). */
+static int identity_text(const char *spec, int32_t max_degree, char **text, const char **why)
 {
     cli_module_ref_t ref;
     uint32_t p;
     sq_modspec_info_t info;
     *text = NULL;
+    *why = NULL;
     if (cli_find_module(spec, &ref, 1) || cli_module_prime(&ref, &p))
         return -1;
-    if (p != 2)
+    if (p != 2) {
+        *why = kind_words(CLI_KIND_ODD, p);
         return 0;
+    }
     fdmod_t *M = cli_open_module(&ref, max_degree, &info, 1);
     if (!M)
         return -1;
-    if (!info.cofiber)
+    if (info.cofiber)
+        *why = kind_words(CLI_KIND_COFIBER, 2);
+    else
         *text = info.infinite ? cli_definition_text(&ref) : sq_store_module_text(M);
     fdmod_free(M);
     return 0;
@@ -426,9 +431,15 @@ static int check_from_module(const cli_opts_t *o, const char *spec, int64_t stem
                              const char *stored_text, const char *stored_name)
 {
     char *text;
+    const char *why;
     int32_t top = stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE : (int32_t)stem + 2;
-    if (identity_text(spec, top, &text))
+    if (identity_text(spec, top, &text, &why))
         return CLI_USAGE;
+    if (why) {
+        cli_error("%s: --from: %s is %s, which no store holds (resolve --save refuses it)",
+                  o->verb->name, cli_str(spec), why);
+        return CLI_USAGE;
+    }
     int same = text && strcmp(text, stored_text) == 0;
     sq_free(text);
     if (!same) {

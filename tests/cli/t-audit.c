@@ -1,0 +1,414 @@
+/*
+ * t-audit.c -- the audit of docs/cli.md walked through the program: every
+ * verb (resolve, products, product, massey, chart, ext, check) x every
+ * option x every module kind (finite, finitely presented, projective
+ * space, cofiber, profile, infinite profile, odd prime, shifted, @adem).
+ *
+ * Each cell is either implemented -- exit 0, and the output changes with
+ * the option as the option says (the same bytes under --threads,
+ * --algorithm, --max-memory, --gpu; fewer cells under a smaller --stem or
+ * --max-s; csv or json under --format; a store that `ext` prints back
+ * under --save; the computed output under --from; the same bytes in the
+ * file of -o; nothing on stderr under --quiet) -- or refused: exit 2, one
+ * line on stderr naming the option (the verb, when the verb refuses the
+ * kind whatever the options) and the kind, nothing on stdout.  An option a
+ * verb does not have is an unknown option (exit 2).  The expectations are
+ * written here from docs/cli.md's table, not read from the program's.
+ * A region too large for memory is refused at once (exit 3) under every
+ * verb that computes.  Tiny regions: each test takes a few seconds.
+ */
+#define _DEFAULT_SOURCE /* mkdtemp */
+#define _POSIX_C_SOURCE 200809L
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "sq_test.h"
+
+/* ---- The module kinds -------------------------------------------------- */
+
+enum { K_FINITE, K_PRESENTED, K_PROJECTIVE, K_COFIBER, K_PROFILE, K_INF_PROFILE, K_ODD, K_SHIFTED,
+       K_ADEM, K_COUNT };
+
+static const struct {
+    const char *name;   /* the kind, for failure messages */
+    const char *module; /* a shell word */
+    int bottom;         /* its bottom degree: the stem of its bottom class */
+    const char *words;  /* what a refusal names the kind by */
+    const char *nassau; /* what --algorithm nassau's refusal names it by; NULL: accepted */
+} kinds[K_COUNT] = {
+    [K_FINITE] = {"finite", "C2", 0, "finite", NULL},
+    [K_PRESENTED] = {"finitely presented", "A_mod_A1", 0, "finitely presented",
+                     "finitely presented"},
+    [K_PROJECTIVE] = {"projective space", "RP_inf", 1, "projective space", "projective space"},
+    [K_COFIBER] = {"cofiber", "Ceta2", 0, "cofiber", "cofiber"},
+    [K_PROFILE] = {"profile", "ko", 0, "subalgebra", "subalgebra"},
+    [K_INF_PROFILE] = {"infinite profile", "y1", 0, "subalgebra", "subalgebra"},
+    [K_ODD] = {"odd prime", "S_3", 0, "odd prime 3", "prime 3"},
+    [K_SHIFTED] = {"shifted", "'C2[2]'", 2, "shifted", NULL},
+    [K_ADEM] = {"@adem", "C2@adem", 0, "@adem", NULL},
+};
+
+/* Whether a store can hold the kind (resolve --save refuses the others). */
+static int storable(int k)
+{
+    return k != K_COFIBER && k != K_ODD;
+}
+
+/* ---- Running ------------------------------------------------------------ */
+
+typedef struct {
+    int rc;
+    char *out, *err;
+} run_t;
+
+static run_t run(const char *fmt, ...) SQ_PRINTF(1, 2);
+
+static run_t run(const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    run_t r;
+    r.rc = sq_test_run_adams(args, &r.out, &r.err);
+    return r;
+}
+
+static void run_free(run_t *r)
+{
+    sq_free(r->out);
+    sq_free(r->err);
+}
+
+/* A refusal: exit 2, nothing on stdout, one line naming what and kind. */
+static void expect_refused(int line, const char *args, const run_t *r, const char *what,
+                           const char *kind)
+{
+    if (r->rc != 2 || r->out[0] || sq_test_count_lines(r->err) != 1 || !strstr(r->err, what) ||
+        !strstr(r->err, kind))
+        sq_test_fail(__FILE__, line,
+                     "adams %s: want a refusal (exit 2, one line naming '%s' and '%s'); got "
+                     "exit %d\n--- stdout\n%.400s\n--- stderr\n%s",
+                     args, what, kind, r->rc, r->out, r->err);
+}
+
+static void expect_ok(int line, const char *args, const run_t *r)
+{
+    if (r->rc != 0 || !r->out[0])
+        sq_test_fail(__FILE__, line, "adams %s: want exit 0 with output; got exit %d\n%s", args,
+                     r->rc, r->err);
+}
+
+/* A scratch directory for stores and files. */
+static char scratch[64];
+
+static void scratch_make(void)
+{
+    snprintf(scratch, sizeof scratch, "/tmp/adams-audit-XXXXXX");
+    ASSERT(mkdtemp(scratch) != NULL);
+}
+
+static void scratch_remove(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", scratch);
+    ASSERT_EQ(system(cmd), 0);
+}
+
+/* The store of kind k through (6, 4), written by resolve --save; its path. */
+static const char *store_of(int k)
+{
+    static char path[128];
+    snprintf(path, sizeof path, "%s/k%d.db", scratch, k);
+    if (access(path, F_OK) != 0) {
+        run_t r = run("resolve %s --stem 6 --max-s 4 --save %s --quiet", kinds[k].module, path);
+        ASSERT_EQ(r.rc, 0);
+        run_free(&r);
+    }
+    return path;
+}
+
+/* ---- The computing verbs ----------------------------------------------- */
+
+/* The options of the computing verbs (the columns of the table). */
+enum { O_STEM, O_MAXS, O_FORMAT, O_ALGO_C, O_ALGO_N, O_THREADS, O_PROGRESS, O_QUIET, O_MAXMEM,
+       O_GPU, O_SAVE, O_FROM, O_OUTPUT, O_COUNT };
+
+static const char *const opt_names[O_COUNT] = {
+    "--stem", "--max-s", "--format", "--algorithm", "--algorithm", "--threads", "--progress",
+    "--quiet", "--max-memory", "--gpu", "--save", "--from", "-o"};
+
+/* Which options each verb has. */
+static int verb_has(const char *verb, int o)
+{
+    int region = strcmp(verb, "product") != 0 && strcmp(verb, "massey") != 0;
+    switch (o) {
+    case O_STEM:
+    case O_MAXS: return region;
+    case O_FORMAT: return strcmp(verb, "resolve") == 0 || strcmp(verb, "chart") == 0;
+    case O_SAVE: return strcmp(verb, "resolve") == 0;
+    case O_FROM: return strcmp(verb, "resolve") != 0;
+    case O_OUTPUT: return strcmp(verb, "chart") == 0;
+    default: return 1;
+    }
+}
+
+/* The region arguments of verb for kind k (tiny). */
+static void region_args(char *buf, size_t n, const char *verb, int k)
+{
+    int b = kinds[k].bottom;
+    if (strcmp(verb, "product") == 0)
+        snprintf(buf, n, "--class %d,0,0 --by 1,1,0", b);
+    else if (strcmp(verb, "massey") == 0)
+        snprintf(buf, n, "--a 1,1,0 --b 0,1,0 --c %d,0,0", b);
+    else
+        snprintf(buf, n, "--stem 6 --max-s 4");
+}
+
+/* docs/cli.md: what refuses the cell (verb, option o, kind k): NULL when it
+ * is implemented; else *what is what the line names (the option, or the
+ * verb when the verb refuses the kind) and the result the kind's words. */
+static const char *refusal(const char *verb, int o, int k, const char **what)
+{
+    int resolve = strcmp(verb, "resolve") == 0;
+    if (!resolve && (k == K_ODD || k == K_COFIBER)) {
+        /* The verb refuses the kind; with --from, --from refuses it (no
+         * store holds it). */
+        *what = o == O_FROM ? "--from" : verb;
+        return kinds[k].words;
+    }
+    *what = opt_names[o];
+    if (o == O_ALGO_N)
+        return kinds[k].nassau;
+    if (resolve && k == K_ODD && (o == O_SAVE || o == O_GPU || o == O_MAXMEM || o == O_PROGRESS))
+        return kinds[k].words;
+    if (resolve && k == K_COFIBER && (o == O_SAVE || o == O_PROGRESS))
+        return kinds[k].words;
+    return NULL;
+}
+
+/* The arguments adding option o to a run of verb on kind k. */
+static void option_args(char *buf, size_t n, const char *verb, int o, int k, const char *region)
+{
+    const char *m = kinds[k].module;
+    char path[160];
+    snprintf(path, sizeof path, "%s/out-%s-%d", scratch, verb, k);
+    switch (o) {
+    case O_STEM: snprintf(buf, n, "%s %s %s --stem 3 --quiet", verb, m, region); break;
+    case O_MAXS: snprintf(buf, n, "%s %s %s --max-s 1 --quiet", verb, m, region); break;
+    case O_FORMAT:
+        snprintf(buf, n, "%s %s %s --format %s --quiet", verb, m, region,
+                 strcmp(verb, "chart") == 0 ? "json" : "csv");
+        break;
+    case O_ALGO_C: snprintf(buf, n, "%s %s %s --algorithm classical --quiet", verb, m, region); break;
+    case O_ALGO_N: snprintf(buf, n, "%s %s %s --algorithm nassau --quiet", verb, m, region); break;
+    case O_THREADS: snprintf(buf, n, "%s %s %s --threads 2 --quiet", verb, m, region); break;
+    case O_PROGRESS: snprintf(buf, n, "%s %s %s --progress", verb, m, region); break;
+    case O_QUIET: snprintf(buf, n, "%s %s %s --quiet", verb, m, region); break;
+    case O_MAXMEM: snprintf(buf, n, "%s %s %s --max-memory 4G --quiet", verb, m, region); break;
+    case O_GPU: snprintf(buf, n, "%s %s %s --gpu --quiet", verb, m, region); break;
+    case O_SAVE: snprintf(buf, n, "%s %s %s --save %s.db --quiet", verb, m, region, path); break;
+    case O_FROM:
+        /* The store of an unstorable kind cannot exist: the cell is the
+         * verb's own refusal, so any store does. */
+        snprintf(buf, n, "%s %s %s --from %s --quiet", verb, m, region,
+                 store_of(storable(k) ? k : K_FINITE));
+        break;
+    case O_OUTPUT: snprintf(buf, n, "%s %s %s -o %s.svg --quiet", verb, m, region, path); break;
+    default: buf[0] = '\0';
+    }
+}
+
+/* Checks that the implemented cell's output is what the option says,
+ * against base (the verb on the kind with --quiet alone). */
+static void check_effect(int line, const char *args, const char *verb, int o, int k,
+                         const run_t *r, const run_t *base)
+{
+    int massey_undefined = strcmp(verb, "massey") == 0 && base->rc == 2 &&
+                           strstr(base->err, "is not defined") != NULL;
+    if (massey_undefined) { /* <a, b, c> undefined on this module: the same answer */
+        if (r->rc != 2 || !strstr(r->err, "is not defined"))
+            sq_test_fail(__FILE__, line, "adams %s: exit %d\n%s", args, r->rc, r->err);
+        return;
+    }
+    if (o == O_OUTPUT) {
+        if (r->rc != 0 || r->out[0])
+            sq_test_fail(__FILE__, line, "adams %s: exit %d\n%s", args, r->rc, r->err);
+        char path[200];
+        snprintf(path, sizeof path, "%s/out-%s-%d.svg", scratch, verb, k);
+        char *file = sq_test_slurp(path);
+        if (strcmp(file, base->out) != 0)
+            sq_test_fail(__FILE__, line, "adams %s: the file differs from stdout", args);
+        sq_free(file);
+        return;
+    }
+    if (o == O_STEM || o == O_MAXS) { /* a smaller region: less output (maybe none) */
+        if (r->rc != 0 || (base->out[0] && strlen(r->out) >= strlen(base->out)))
+            sq_test_fail(__FILE__, line,
+                         "adams %s: exit %d; a smaller region did not shrink the output\n%s",
+                         args, r->rc, r->err);
+        return;
+    }
+    if (r->rc != 0 || (base->out[0] && !r->out[0]))
+        sq_test_fail(__FILE__, line, "adams %s: want exit 0 with output; got exit %d\n%s", args,
+                     r->rc, r->err);
+    int same = strcmp(r->out, base->out) == 0;
+    switch (o) {
+    case O_FORMAT:
+        if (strcmp(verb, "chart") == 0 ? r->out[0] != '{' : !strstr(r->out, ",0,"))
+            sq_test_fail(__FILE__, line, "adams %s: not the format asked:\n%.200s", args, r->out);
+        break;
+    case O_QUIET:
+        if (r->err[0])
+            sq_test_fail(__FILE__, line, "adams %s: stderr under --quiet:\n%s", args, r->err);
+        if (!same)
+            sq_test_fail(__FILE__, line, "adams %s: output differs from the plain run", args);
+        break;
+    case O_ALGO_C:
+    case O_ALGO_N:
+    case O_THREADS:
+    case O_MAXMEM:
+    case O_GPU:
+    case O_FROM:
+    case O_PROGRESS:
+        if (!same)
+            sq_test_fail(__FILE__, line, "adams %s: output differs from the plain run", args);
+        break;
+    case O_SAVE: {
+        if (!same)
+            sq_test_fail(__FILE__, line, "adams %s: output differs from the plain run", args);
+        char path[200];
+        snprintf(path, sizeof path, "%s/out-%s-%d.db", scratch, verb, k);
+        run_t e = run("ext %s", path);
+        if (e.rc != 0 || strcmp(e.out, base->out) != 0)
+            sq_test_fail(__FILE__, line, "adams ext of the store of '%s' differs from the run",
+                         args);
+        run_free(&e);
+        break;
+    }
+    default: break;
+    }
+}
+
+/* Walks the row of verb: every kind x every option. */
+static void walk_verb(const char *verb)
+{
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        char region[128], args[1024];
+        region_args(region, sizeof region, verb, k);
+        run_t base = run("%s %s %s --quiet", verb, kinds[k].module, region);
+        for (int o = 0; o < O_COUNT; o++) {
+            option_args(args, sizeof args, verb, o, k, region);
+            run_t r = run("%s", args);
+            const char *what, *kind = refusal(verb, o, k, &what);
+            if (!verb_has(verb, o))
+                expect_refused(__LINE__, args, &r, "unknown option", opt_names[o]);
+            else if (kind)
+                expect_refused(__LINE__, args, &r, what, kind);
+            else
+                check_effect(__LINE__, args, verb, o, k, &r, &base);
+            run_free(&r);
+        }
+        run_free(&base);
+    }
+    scratch_remove();
+}
+
+TEST(audit_resolve)
+{
+    walk_verb("resolve");
+}
+
+TEST(audit_products)
+{
+    walk_verb("products");
+}
+
+TEST(audit_product)
+{
+    walk_verb("product");
+}
+
+TEST(audit_massey)
+{
+    walk_verb("massey");
+}
+
+TEST(audit_chart)
+{
+    walk_verb("chart");
+}
+
+/* ---- ext and check: the stores of every kind a store holds -------------- */
+
+TEST(audit_ext_check)
+{
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        if (!storable(k))
+            continue; /* --save refuses them: no store holds them (audit_resolve) */
+        const char *db = store_of(k);
+        run_t plain = run("resolve %s --stem 6 --max-s 4 --format csv --quiet", kinds[k].module);
+        run_t csv = run("ext %s --format csv", db);
+        expect_ok(__LINE__, "ext --format csv", &csv);
+        ASSERT_STR_EQ(csv.out, plain.out);
+        run_t all = run("ext %s", db), part = run("ext %s --stem 5 --max-s 3", db);
+        expect_ok(__LINE__, "ext", &all);
+        expect_ok(__LINE__, "ext --stem 5 --max-s 3", &part);
+        ASSERT(strlen(part.out) < strlen(all.out));
+        run_free(&plain), run_free(&csv), run_free(&all), run_free(&part);
+        static const char *const check_opts[] = {"", "--full", "--spots 3", "--seed 5",
+                                                 "--threads 2"};
+        for (size_t i = 0; i < sizeof check_opts / sizeof *check_opts; i++) {
+            run_t c = run("check %s %s", db, check_opts[i]);
+            if (c.rc != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams check %s (%s): exit %d\n%s%s",
+                             check_opts[i], kinds[k].name, c.rc, c.out, c.err);
+            run_free(&c);
+        }
+        /* Options ext and check do not have. */
+        run_t u = run("ext %s --threads 2", db);
+        expect_refused(__LINE__, "ext --threads 2", &u, "unknown option", "--threads");
+        run_free(&u);
+        u = run("check %s --stem 3", db);
+        expect_refused(__LINE__, "check --stem 3", &u, "unknown option", "--stem");
+        run_free(&u);
+    }
+    scratch_remove();
+}
+
+/* ---- A region too large for memory, under every verb ------------------- */
+
+static void expect_exit(int line, int want, const char *args)
+{
+    run_t r = run("%s", args);
+    if (r.rc != want || r.out[0] || sq_test_count_lines(r.err) != 1)
+        sq_test_fail(__FILE__, line, "adams %s: exit %d (want %d)\n%s", args, r.rc, want, r.err);
+    run_free(&r);
+}
+
+TEST(audit_region_too_large)
+{
+    expect_exit(__LINE__, 3, "resolve --stem 30 --max-s 99999");
+    expect_exit(__LINE__, 3, "products --stem 30 --max-s 99999");
+    expect_exit(__LINE__, 3, "chart --stem 30 --max-s 99999");
+    expect_exit(__LINE__, 3, "product --class 30,99999,0 --by 1,1,0");
+    expect_exit(__LINE__, 3, "massey --a 1,1,0 --b 0,1,0 --c 30,99999,0");
+    expect_exit(__LINE__, 3, "resolve C2 --stem 20 --max-memory 1K");
+    expect_exit(__LINE__, 3, "chart Joker --stem 20 --max-memory 1K");
+    expect_exit(__LINE__, 3, "products ko --stem 20 --max-memory 1K");
+    /* ext and check compute nothing: a region beyond the store is refused
+     * from its rows, before anything of its size is allocated. */
+    scratch_make();
+    char args[256];
+    snprintf(args, sizeof args, "ext %s --stem 99000 --max-s 99000", store_of(K_FINITE));
+    expect_exit(__LINE__, 1, args);
+    snprintf(args, sizeof args, "chart --from %s --stem 99000 --max-s 99000", store_of(K_FINITE));
+    expect_exit(__LINE__, 2, args);
+    scratch_remove();
+}
