@@ -38,6 +38,12 @@ int sq_store_fail(char *err, size_t errlen, int code, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(err, errlen, fmt, ap);
         va_end(ap);
+        /* One line whatever a file holds: metadata values, keys and paths
+         * are quoted, and a control byte in them (a newline, an escape)
+         * becomes '?'. */
+        for (char *c = err; *c; c++)
+            if ((unsigned char)*c < 0x20 || *c == 0x7f)
+                *c = '?';
     }
     return code;
 }

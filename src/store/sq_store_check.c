@@ -50,6 +50,17 @@ static const char *human(char *buf, int64_t n)
     return buf;
 }
 
+/* A metadata value for a line of the report: control bytes as '?', cut to
+ * n - 1 bytes. */
+static const char *clean(char *buf, size_t n, const char *v)
+{
+    snprintf(buf, n, "%s", v ? v : "");
+    for (char *c = buf; *c; c++)
+        if ((unsigned char)*c < 0x20 || *c == 0x7f)
+            *c = '?';
+    return buf;
+}
+
 /* PRAGMA quick_check: 1 when it says ok. */
 static int quick_check(sq_store_t *st, FILE *out)
 {
@@ -325,9 +336,12 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
     int rc = sq_store_info(st, &info, err, errlen);
     if (rc)
         return rc;
-    say(out, "store %s: format %d, written by %s\n", st->path, st->format, st->program);
-    say(out, "module %s (hash %s, profile %s), engine %s, prime 2\n", st->module_name,
-        st->module_hash, st->profile, sq_store_engine_name(st->engine));
+    char c1[256], c2[128], c3[128];
+    say(out, "store %s: format %d, written by %s\n", st->path, st->format,
+        clean(c1, sizeof c1, st->program));
+    say(out, "module %s (hash %s, profile %s), engine %s, prime 2\n",
+        clean(c1, sizeof c1, st->module_name), clean(c2, sizeof c2, st->module_hash),
+        clean(c3, sizeof c3, st->profile), sq_store_engine_name(st->engine));
     if (st->done_s >= 0)
         say(out, "region: last run s <= %d, n <= %d; done s <= %d, n <= %d\n", (int)st->region_s,
             (int)st->region_n, (int)st->done_s, (int)st->done_n);
@@ -431,7 +445,7 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
     else if (!rep->module_rebuilt && max_s >= 0)
         say(out, "checksums ok; d o d = 0 and minimality NOT checked: the store's module (%s) "
                  "cannot be rebuilt from the store alone\n",
-            st->module_name);
+            clean(c1, sizeof c1, st->module_name));
     else
         say(out, "ok\n");
     if (bad)
