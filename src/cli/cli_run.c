@@ -370,7 +370,7 @@ static int refuse_compute_opts(const cli_opts_t *o)
 
 char *cli_definition_text(const cli_module_ref_t *ref)
 {
-    FILE *f = fopen(ref->path, "rb");
+    FILE *f = fopen(ref->path, "rbe");
     if (!f)
         return NULL;
     size_t cap = 4096, n = 0;

@@ -94,7 +94,7 @@ static FILE *open_output(const cli_opts_t *o, const char *in1, const char *in2, 
     FILE *f = stdout;
     if ((*rc = cli_check_output(o->output, in1, in2)) != CLI_OK)
         return NULL;
-    if (o->output && !(f = fopen(o->output, "w"))) {
+    if (o->output && !(f = fopen(o->output, "we"))) {
         cli_error("cannot write '%s': %s", cli_str(o->output), strerror(errno));
         *rc = CLI_FAIL;
     }

@@ -214,7 +214,7 @@ int sq_num_cores(void)
 double sq_mem_available(void)
 {
     double best = 0;
-    FILE *f = fopen("/proc/meminfo", "r");
+    FILE *f = fopen("/proc/meminfo", "re");
     if (f) {
         char line[256];
         while (fgets(line, sizeof line, f)) {

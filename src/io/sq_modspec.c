@@ -856,7 +856,7 @@ static int read_file(const char *path, const char *display_raw, char **buf, size
     sq_modspec_printable(display, sizeof display, display_raw, strlen(display_raw),
                          SQ_MODSPEC_NAME_CLIP);
     *buf = NULL;
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f) {
         snprintf(err, errlen, "%s: cannot read: %s", display, strerror(errno));
         return SQ_E_IO;

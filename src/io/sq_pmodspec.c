@@ -331,7 +331,7 @@ int sq_pmodspec_buffer_prime(const char *buf, size_t len, const char *display_na
 static int read_file(const char *path, const char *display, char **buf, size_t *len, char *err,
                      size_t errlen)
 {
-    FILE *f = fopen(path, "rb");
+    FILE *f = fopen(path, "rbe");
     if (!f) {
         snprintf(err, errlen, "%.200s: cannot read: %s", display, strerror(errno));
         return SQ_E_IO;
