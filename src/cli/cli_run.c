@@ -40,8 +40,6 @@ static const struct {
     {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_COFIBER,
      "its Ext comes from two resolutions, which a store does not keep"},
     {V_RESOLVE, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},
-    /* Lifted once resol_estimate covers odd primes (issue 20 row 8). */
-    {V_RESOLVE, CLI_OPT_MAXMEM, CLI_KIND_ODD, "there is no memory estimate at odd primes yet"},
     {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_ODD, "the progress line is drawn at p = 2 only"},
     {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_COFIBER,
      "the progress line is not drawn for a cofiber"},
@@ -143,22 +141,19 @@ static double memory_limit(const cli_opts_t *o)
     return o->max_memory > 0 ? o->max_memory : sq_mem_available();
 }
 
-/* Refuses a region of M that cannot fit: the exact part of the estimate
- * above the limit, or even a third of the modelled peak (the model is
- * good to a factor of ~3).  Says the estimate of a long run on stderr
- * unless quiet.  Returns 0 or CLI_NOMEM after one line. */
-static int check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t stem,
-                        int32_t max_s, int quiet)
+/* Refuses a region whose estimate e cannot fit: the exact part above the
+ * limit, or even a third of the modelled peak (the model is good to a
+ * factor of ~2-3; docs/limits.md).  Says the estimate of a long run on
+ * stderr unless quiet.  Returns 0 or CLI_NOMEM after one line. */
+static int refuse_estimate(const cli_opts_t *o, const resol_estimate_t *e, int32_t stem,
+                           int32_t max_s, int quiet)
 {
-    resol_estimate_t e;
-    resol_estimate(M, (resol_algo_t)algo, max_s, stem, (int)(o->threads > 0 ? o->threads : 1),
-                   &e);
     double limit = memory_limit(o);
     char need[32], least[32], have[32];
-    human_bytes(need, sizeof need, e.model_bytes);
-    human_bytes(least, sizeof least, e.exact_bytes);
+    human_bytes(need, sizeof need, e->model_bytes);
+    human_bytes(least, sizeof least, e->exact_bytes);
     human_bytes(have, sizeof have, limit);
-    if (limit > 0 && (e.exact_bytes > limit || e.model_bytes / 3 > limit)) {
+    if (limit > 0 && (e->exact_bytes > limit || e->model_bytes / 3 > limit)) {
         cli_error("stem %lld with filtration %lld needs about %s of memory (at least %s); %s %s: "
                   "%s a smaller region%s",
                   (long long)stem, (long long)max_s, need, least, have,
@@ -167,10 +162,46 @@ static int check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t
                   o->max_memory > 0 ? "" : ", or raise the limit with --max-memory");
         return CLI_NOMEM;
     }
-    if (!quiet && e.seconds > 60)
+    if (!quiet && e->seconds > 60)
         cli_note("this run is estimated at about %.0f minutes and %s of memory (docs/limits.md)",
-                 e.seconds / 60, need);
+                 e->seconds / 60, need);
     return 0;
+}
+
+/* The threads an estimate assumes. */
+static int est_threads(const cli_opts_t *o)
+{
+    return (int)(o->threads > 0 ? o->threads : 1);
+}
+
+/* The estimate of a p = 2 resolution of M with engine algo (resol_estimate),
+ * refused when it cannot fit. */
+static int check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t stem,
+                        int32_t max_s, int quiet)
+{
+    resol_estimate_t e;
+    resol_estimate(M, (resol_algo_t)algo, max_s, stem, est_threads(o), &e);
+    return refuse_estimate(o, &e, stem, max_s, quiet);
+}
+
+/* The estimate of the prepared run r, whatever its prime and kind
+ * (resol_estimate, resol_estimate_cofiber, presol_estimate,
+ * presol_estimate_cofiber), refused when it cannot fit. */
+static int check_run_memory(const cli_run_t *r)
+{
+    resol_estimate_t e;
+    int th = est_threads(r->o);
+    if (r->prime != 2 && r->pinfo.cofiber)
+        presol_estimate_cofiber(r->PM, r->pinfo.cof_s, r->pinfo.cof_t, r->pinfo.cof_target,
+                                r->max_s, r->stem, th, &e);
+    else if (r->prime != 2)
+        presol_estimate(r->PM, r->max_s, r->stem, th, &e);
+    else if (r->info.cofiber)
+        resol_estimate_cofiber(r->M, r->info.cof_s, r->info.cof_t, r->info.cof_target, r->max_s,
+                               r->stem, th, &e);
+    else
+        resol_estimate(r->M, (resol_algo_t)r->algo, r->max_s, r->stem, th, &e);
+    return refuse_estimate(r->o, &e, r->stem, r->max_s, r->quiet);
 }
 
 /* --gpu and ADAMS_GPU: on when asked and available; one note when asked
@@ -257,7 +288,8 @@ static int prepare_odd(cli_run_t *r, int64_t stem, int64_t max_s)
         cli_error("%s", err);
         return CLI_USAGE;
     }
-    return finish_prepare(r);
+    rc = check_run_memory(r);
+    return rc ? rc : finish_prepare(r);
 }
 
 /* p = 2: load, kinds, engine, range, estimate. */
@@ -286,7 +318,7 @@ static int prepare_p2(cli_run_t *r, int64_t stem, int64_t max_s)
         cli_error("%s", err);
         return CLI_USAGE;
     }
-    rc = check_memory(r->o, r->M, r->algo, r->stem, r->max_s, r->quiet);
+    rc = check_run_memory(r);
     return rc ? rc : finish_prepare(r);
 }
 

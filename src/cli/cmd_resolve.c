@@ -2,8 +2,10 @@
  * cmd_resolve.c -- `adams resolve`: printing only (the options are
  * cli_opts.c's, the checks before the run cli_run.c's).
  */
+#define _POSIX_C_SOURCE 200809L /* access */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_module.h"
@@ -17,6 +19,7 @@
 #include "resol_cofiber.h"
 #include "sq_chart.h"
 #include "sq_core.h"
+#include "sq_store.h"
 
 static const char resolve_usage[] =
     "Usage: adams resolve [MODULE] [options]\n"
@@ -167,6 +170,23 @@ static int run_odd(const cli_run_t *r)
 
 /* ---- p = 2 ---------------------------------------------------------------- */
 
+/* An existing store bound to the classical engine asked to extend far:
+ * the note of resol_estimate_engine_note (about how long, and how long a
+ * fresh store with Nassau's algorithm would take), unless quiet. */
+static void classical_store_note(const cli_run_t *r)
+{
+    char err[1024], note[512];
+    sq_store_t *st;
+    if (r->quiet || access(r->o->save, F_OK) != 0 ||
+        sq_store_open_read(&st, r->o->save, err, sizeof err) != 0)
+        return; /* a new store, or the saving run says what is wrong */
+    resol_algo_t engine = sq_store_engine(st);
+    sq_store_close(st);
+    if (resol_estimate_engine_note(r->M, engine, r->max_s, r->stem, (int)r->o->threads, note,
+                                   sizeof note))
+        cli_note("%s", note);
+}
+
 /* adams resolve --save FILE: the run kept in a store (cmd_store.c does
  * the work and the messages), then its chart. */
 static int run_saved(cli_run_t *r)
@@ -181,6 +201,7 @@ static int run_saved(cli_run_t *r)
         }
     }
     cli_run_notes(r, 0);
+    classical_store_note(r);
     resol_algo_t a =
         o->algo == RESOL_AUTO && !r->info.infinite ? RESOL_AUTO : (resol_algo_t)r->algo;
     resol_t *R = NULL;

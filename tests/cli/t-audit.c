@@ -184,7 +184,7 @@ static const char *refusal(const char *verb, int o, int k, const char **what)
     *what = opt_names[o];
     if (o == O_ALGO_N)
         return kinds[k].nassau;
-    if (resolve && k == K_ODD && (o == O_SAVE || o == O_GPU || o == O_MAXMEM || o == O_PROGRESS))
+    if (resolve && k == K_ODD && (o == O_SAVE || o == O_GPU || o == O_PROGRESS))
         return kinds[k].words;
     if (resolve && k == K_COFIBER && (o == O_SAVE || o == O_PROGRESS))
         return kinds[k].words;
@@ -402,6 +402,8 @@ TEST(audit_region_too_large)
     expect_exit(__LINE__, 3, "resolve C2 --stem 20 --max-memory 1K");
     expect_exit(__LINE__, 3, "chart Joker --stem 20 --max-memory 1K");
     expect_exit(__LINE__, 3, "products ko --stem 20 --max-memory 1K");
+    expect_exit(__LINE__, 3, "resolve S_3 --stem 400 --max-s 100 --max-memory 10M");
+    expect_exit(__LINE__, 3, "resolve Ceta2 --stem 20 --max-memory 1K");
     /* ext and check compute nothing: a region beyond the store is refused
      * from its rows, before anything of its size is allocated. */
     scratch_make();
