@@ -1,12 +1,11 @@
 /*
  * cmd_modules.c -- `adams modules`: the shipped modules, one line each.
  */
-#define _GNU_SOURCE /* getopt_long */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "cli.h"
+#include "cli_opts.h"
 #include "pfdmod.h"
 #include "sq_pmodspec.h"
 #include "fdmod.h"
@@ -93,32 +92,17 @@ static int print_module(const char *path, int width)
     return 0;
 }
 
+static const cli_verb_t modules_verb = {"modules", modules_usage, 0, NULL, "argument"};
+
 int cmd_modules(int argc, char **argv)
 {
-    static const struct option longs[] = {{"help", no_argument, NULL, 'h'}, {NULL, 0, NULL, 0}};
-    opterr = 0;
-    optind = 1;
-    int c;
-    while ((c = getopt_long(argc, argv, "-:h", longs, NULL)) != -1) {
-        if (c == 'h')
-            return cli_write_stdout(modules_usage);
-        if (c == 1) {
-            cli_error("modules: unexpected argument '%s' (try 'adams modules --help')",
-                      cli_str(optarg));
-        } else if (optopt == 'h') {
-            cli_error("modules: option --help takes no value (try 'adams modules --help')");
-        } else if (optopt > 0) {
-            char opt[3] = {'-', (char)optopt, '\0'};
-            cli_error("modules: unknown option '%s' (try 'adams modules --help')", cli_str(opt));
-        } else {
-            cli_error("modules: unknown option '%s' (try 'adams modules --help')",
-                      cli_str(argv[optind - 1]));
-        }
-        return CLI_USAGE;
-    }
-    if (optind < argc) {
+    cli_opts_t o;
+    int rc;
+    if (cli_parse_opts(&o, &modules_verb, argc, argv, &rc))
+        return rc;
+    if (o.operand) {
         cli_error("modules: unexpected argument '%s' (try 'adams modules --help')",
-                  cli_str(argv[optind]));
+                  cli_str(o.operand));
         return CLI_USAGE;
     }
     char **paths;
@@ -134,7 +118,7 @@ int cmd_modules(int argc, char **argv)
         if ((int)strlen(name) > width)
             width = (int)strlen(name);
     }
-    int rc = CLI_OK;
+    rc = CLI_OK;
     for (int64_t i = 0; i < n; i++)
         if (print_module(paths[i], width))
             rc = CLI_FAIL;
