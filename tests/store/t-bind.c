@@ -106,6 +106,14 @@ TEST(store_spliced_row_detected)
     ASSERT_EQ(sq_test_run_adams(args, &o, &e), 1);
     ASSERT(strstr(o, want) && strstr(o, "DAMAGED"));
     sq_free(o), sq_free(e);
+    for (int i = 0; i < 2; i++) { /* the --from readers */
+        char cmd[4096];
+        snprintf(cmd, sizeof cmd, i == 0 ? "chart --from %s --format json" : "products --from %s",
+                 c);
+        int r = sq_test_run_adams(cmd, &o, &e);
+        ASSERT(r != 0 && strstr(e, want) && strstr(e, "damaged") && strlen(o) == 0);
+        sq_free(o), sq_free(e);
+    }
     sq_free(rc.data), sq_free(rn.data), sq_free(rt.data);
     fdmod_free(M);
     st_tmpdir_remove(dir);
