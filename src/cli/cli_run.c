@@ -154,11 +154,14 @@ static int refuse_estimate(const cli_opts_t *o, const resol_estimate_t *e, int32
     human_bytes(least, sizeof least, e->exact_bytes);
     human_bytes(have, sizeof have, limit);
     if (limit > 0 && (e->exact_bytes > limit || e->model_bytes / 3 > limit)) {
+        int check = strcmp(o->verb->name, "check") == 0;
         cli_error("stem %lld with filtration %lld needs about %s of memory (at least %s); %s %s: "
-                  "%s a smaller region%s",
+                  "%s%s",
                   (long long)stem, (long long)max_s, need, least, have,
                   o->max_memory > 0 ? "allowed by --max-memory" : "available",
-                  cli_given(o, CLI_OPT_FROM) ? "read" : "resolve",
+                  check ? "check the store where more memory is available"
+                  : cli_given(o, CLI_OPT_FROM) ? "read a smaller region"
+                                               : "resolve a smaller region",
                   o->max_memory > 0 ? "" : ", or raise the limit with --max-memory");
         return CLI_NOMEM;
     }
@@ -582,6 +585,26 @@ int cli_from_prepare(const cli_opts_t *o, const char *spec, int flags, resol_t *
         return rc;
     *R = cli_store_resolution(o->from, 1, stem, 1, max_s, M);
     return *R ? CLI_OK : CLI_USAGE;
+}
+
+int cli_store_check_memory(const cli_opts_t *o, sq_store_t *st)
+{
+    char err[1024];
+    sq_store_info_t si;
+    const char *text = sq_store_stored_module_text(st);
+    if (!text || sq_store_info(st, &si, err, sizeof err))
+        return 0; /* the check says what is wrong */
+    int32_t n = si.done_n > si.region_n ? si.done_n : si.region_n;
+    int32_t s = si.done_s > si.region_s ? si.done_s : si.region_s;
+    fdmod_t *M = NULL;
+    if (n < si.bottom || s < 0 ||
+        cli_store_module_for(NULL, text, si.module_name, n, &M, err, sizeof err) || !M) {
+        fdmod_free(M);
+        return 0;
+    }
+    int rc = check_memory(o, M, si.engine, n, s, 1);
+    fdmod_free(M);
+    return rc;
 }
 
 /* ---- Output files ----------------------------------------------------------- */

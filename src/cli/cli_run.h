@@ -111,6 +111,14 @@ enum {
 int cli_from_prepare(const cli_opts_t *o, const char *spec, int flags, resol_t **R, fdmod_t **M,
                      int64_t *stem, int64_t *max_s);
 
+struct sq_store;
+/* adams check: the estimate of the resolution the store st holds (its
+ * largest region; checking costs about one resolution of it), refused
+ * like a run's (CLI_NOMEM after one line) when it cannot fit in
+ * --max-memory or the memory available.  Returns 0 or CLI_NOMEM (0 also
+ * when the store cannot say: the check then reports it). */
+int cli_store_check_memory(const cli_opts_t *o, struct sq_store *st);
+
 /* The identity text a store keeps for a module truncated from an infinite
  * one (its file and shift: "adams module definition; shift K" and the
  * file's text).  A new string (sq_free), or NULL when the file cannot be

@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "cli_run.h"
 #include "cmd_store.h"
 #include "sq_core.h"
 #include "sq_pool.h"
@@ -30,15 +31,18 @@ static const char check_usage[] =
     "  --spots K            bidegrees in the sample (default 24)\n"
     "  --seed N             seed of the sample (default 17)\n"
     "  --threads K          worker threads (default: $ADAMS_THREADS, else all cores)\n"
+    "  --max-memory SIZE    refuse (exit 3) a store whose resolution is estimated\n"
+    "                       above SIZE (default: the memory available)\n"
     "  -h, --help           show this help\n"
     "\n"
     "Exit status: 0 if the store is sound; 1 if damage was found or the store could\n"
-    "not be read; 2 on a bad argument; 4 when the threads cannot be started.\n";
+    "not be read; 2 on a bad argument; 3 when the store's resolution does not fit in\n"
+    "memory; 4 when the threads cannot be started.\n";
 
 static const cli_verb_t check_verb = {
     "check", check_usage,
     CLI_BIT(CLI_OPT_FULL) | CLI_BIT(CLI_OPT_SPOTS) | CLI_BIT(CLI_OPT_SEED) |
-        CLI_BIT(CLI_OPT_THREADS),
+        CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_MAXMEM),
     NULL, "file"};
 
 /* The check's threads can start: a pool of that many is created and freed
@@ -83,6 +87,10 @@ int cmd_check(int argc, char **argv)
             printf("damaged: %s\nDAMAGED\n", err);
         cli_error("%s", err);
         return CLI_FAIL;
+    }
+    if ((rc = cli_store_check_memory(&o, st)) != 0) {
+        sq_store_close(st);
+        return rc;
     }
     sq_store_check_report_t rep;
     co.module_for = cli_store_module_for; /* infinite modules: rebuilt from their definition */

@@ -15,7 +15,7 @@
  * verb does not have is an unknown option (exit 2).  The expectations are
  * written here from docs/cli.md's table, not read from the program's.
  * A region too large for memory is refused at once (exit 3) under every
- * verb that computes.  Tiny regions: each test takes a few seconds.
+ * verb that computes, and by check (the store's resolution).  Tiny regions: each test takes a few seconds.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
 #define _POSIX_C_SOURCE 200809L
@@ -363,7 +363,7 @@ TEST(audit_ext_check)
         ASSERT(strlen(part.out) < strlen(all.out));
         run_free(&plain), run_free(&csv), run_free(&all), run_free(&part);
         static const char *const check_opts[] = {"", "--full", "--spots 3", "--seed 5",
-                                                 "--threads 2"};
+                                                 "--threads 2", "--max-memory 4G"};
         for (size_t i = 0; i < sizeof check_opts / sizeof *check_opts; i++) {
             run_t c = run("check %s %s", db, check_opts[i]);
             if (c.rc != 0)
@@ -412,5 +412,7 @@ TEST(audit_region_too_large)
     expect_exit(__LINE__, 1, args);
     snprintf(args, sizeof args, "chart --from %s --stem 99000 --max-s 99000", store_of(K_FINITE));
     expect_exit(__LINE__, 2, args);
+    snprintf(args, sizeof args, "check %s --max-memory 1K", store_of(K_FINITE));
+    expect_exit(__LINE__, 3, args);
     scratch_remove();
 }
