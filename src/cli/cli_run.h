@@ -10,8 +10,8 @@
  * region (CLI_USAGE), estimate its memory and refuse what cannot fit
  * (CLI_NOMEM, before anything large is allocated), set up the GPU, start
  * the worker threads (CLI_NOTHREAD), and fix the cache budget and the
- * progress line.  cli_from_prepare is the same for a resolution read from
- * a store.
+ * progress line.  cli_from.h is the same for a resolution read from a
+ * store.
  */
 #ifndef CLI_RUN_H
 #define CLI_RUN_H
@@ -90,40 +90,18 @@ resol_t *cli_run_resolve(const cli_run_t *r);
  * up.  Safe on a zeroed or half-prepared r. */
 void cli_run_release(cli_run_t *r);
 
-/* Flags of cli_from_prepare. */
-enum {
-    CLI_FROM_COMPUTES = 1, /* the verb computes besides (the sphere of product and massey):
-                            * --threads, --progress, --gpu are not refused */
-    CLI_FROM_REGION = 2    /* *stem and *max_s are the region wanted (not --stem/--max-s) */
-};
+/* "a module at the odd prime 3", "the cofiber of a class", ...: how
+ * messages name kind k (p: the module's prime).  A static string (the
+ * odd prime's is overwritten by the next call). */
+const char *cli_kind_words(cli_kind_t k, uint32_t p);
 
-/* --from FILE: the resolution kept in a store, for o->verb.  Checks, before
- * anything is loaded: the store opens and holds a completed run; a MODULE
- * operand (spec, NULL when none) names exactly the store's module and
- * --algorithm its engine (else one line, CLI_USAGE); the module can be
- * rebuilt from the store; the region (CLI_FROM_REGION: *stem, *max_s; else
- * --stem/--max-s, else the store's) lies within the store and not below the
- * module's bottom (CLI_USAGE); without CLI_FROM_COMPUTES the options that
- * only matter to a computation (--threads, --progress, --gpu) are refused
- * (CLI_USAGE); the region's memory fits (CLI_NOMEM).  Then loads it
- * (cli_store_resolution).  On CLI_OK *R and *M are the resolution and its
- * module (the caller frees both), *stem and *max_s the region. */
-int cli_from_prepare(const cli_opts_t *o, const char *spec, int flags, resol_t **R, fdmod_t **M,
-                     int64_t *stem, int64_t *max_s);
-
-struct sq_store;
-/* adams check: the estimate of the resolution the store st holds (its
- * largest region; checking costs about one resolution of it), refused
- * like a run's (CLI_NOMEM after one line) when it cannot fit in
- * --max-memory or the memory available.  Returns 0 or CLI_NOMEM (0 also
- * when the store cannot say: the check then reports it). */
-int cli_store_check_memory(const cli_opts_t *o, struct sq_store *st);
-
-/* The identity text a store keeps for a module truncated from an infinite
- * one (its file and shift: "adams module definition; shift K" and the
- * file's text).  A new string (sq_free), or NULL when the file cannot be
- * read. */
-char *cli_definition_text(const cli_module_ref_t *ref);
+/* The estimate of a p = 2 resolution of M with engine algo through
+ * (max_s, stem) (resol_estimate) on o's threads, refused when it cannot
+ * fit: the exact part above --max-memory (else the memory available), or
+ * even a third of the modelled peak.  Says the estimate of a long run on
+ * stderr unless quiet.  Returns 0 or CLI_NOMEM after one line. */
+int cli_check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t stem, int32_t max_s,
+                     int quiet);
 
 /* Refuses (one line, CLI_USAGE) an output file that is the same file as
  * one of the inputs (a store, a module file; NULL or "" skipped): writing

@@ -13,6 +13,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "cli_from.h"
 #include "cli_run.h"
 #include "cmd_chart.h"
 #include "fdmod.h"

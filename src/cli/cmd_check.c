@@ -8,6 +8,7 @@
 
 #include "cli.h"
 #include "cli_opts.h"
+#include "cli_from.h"
 #include "cli_run.h"
 #include "cmd_store.h"
 #include "sq_core.h"

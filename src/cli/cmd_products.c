@@ -13,6 +13,7 @@
 #include "cli.h"
 #include "cli_module.h"
 #include "cli_opts.h"
+#include "cli_from.h"
 #include "cli_run.h"
 #include "resol_products.h"
 #include "sq_core.h"
