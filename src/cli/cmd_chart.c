@@ -131,7 +131,10 @@ static int chart_from_store(const cli_opts_t *o)
     fdmod_t *M = NULL;
     resol_t *R = NULL;
     int64_t stem, max_s;
-    int rc = cli_check_output(o->output, o->from, NULL);
+    cli_module_ref_t ref = {0};
+    if (o->operand && cli_find_module(o->operand, &ref, 1))
+        return CLI_USAGE;
+    int rc = cli_check_output(o->output, o->from, ref.path);
     if (!rc)
         rc = cli_from_prepare(o, o->operand, 0, &R, &M, &stem, &max_s);
     if (rc)
