@@ -14,7 +14,8 @@
  * the rows that hold generators: 12 with two rows, 88 with ten, 100 with
  * n/2 + 3 (the rows above about N/4 + 2 hold only the a_0-tower, so the
  * filtration counts up to there).  The wall time is C(N) * tau(S) seconds
- * per MiB, tau growing with the rows and, for many rows, with the stem.
+ * per MiB, tau growing with the rows and, for more than two, with the
+ * stem.
  * The module scales it as at p = 2 but by its cells (an upper bound: cells
  * joined by the action resolve together), sum_d dim(M_d)^2 C(N - d) / C(N).
  */
@@ -74,7 +75,7 @@ static double rows_that_count(int32_t max_s, double N, uint32_t p)
     return max_s < sat ? max_s : sat;
 }
 
-/* kappa(S): cache bytes over C(N). */
+/* kappa(S): the bytes of the cache and the waiting kernels over C(N). */
 static double kappa(double S)
 {
     if (S < 2)
@@ -82,18 +83,30 @@ static double kappa(double S)
     return 12 + 88 * (1 - exp(-(S - 2) / 4));
 }
 
-/* tau(S, N): seconds per MiB of C(N): 0.17 at two rows, 2.5 at ten, 10.4
- * at fifty (S_3 through stem 200), log-interpolated in S; for many rows
- * doubling every 50 stems (S_3 through stems 100, 150, 200). */
+/* tau(S, N): seconds per MiB of C(N), measured on S_3 (2 threads) and
+ * brought to stem 200: two rows 0.17 (through stems 200, 300, 400: 0.17,
+ * 0.14, 0.11, no growth), three 0.4, four 1.0, six 2.2, ten 3.0, fifty
+ * 10.4 (measured at stems 100-400), log-interpolated in S; growing with
+ * the stem, from not at all with two rows to doubling every 50 stems from
+ * ten rows on (ten rows at stems 100 and 200, n/2 + 3 rows at 100, 150 and
+ * 200 fit it; three rows at 400 and four at 300 are in between). */
+static const struct {
+    double s, tau;
+} taus[] = {{2, 0.17}, {3, 0.4}, {4, 1.0}, {6, 2.2}, {10, 3.0}, {50, 10.4}};
+
 static double tau(double S, double N)
 {
+    size_t len = sizeof taus / sizeof *taus, i = 0;
     if (S < 2)
         return 0.17 * (S > 0 ? S / 2 : 0.1);
-    double l = log2(S);
-    double y = l <= log2(10) ? log2(0.17) + (l - 1) / (log2(10) - 1) * log2(2.5 / 0.17)
-                             : log2(2.5) + (l - log2(10)) / (log2(50) - log2(10)) * log2(10.4 / 2.5);
-    double h = (l - 1) / (log2(50) - 1);
-    h = h < 0 ? 0 : h > 1 ? 1 : h;
+    if (S >= taus[len - 1].s)
+        S = taus[len - 1].s;
+    while (i + 2 < len && S > taus[i + 1].s)
+        i++;
+    double x = log2(S / taus[i].s) / log2(taus[i + 1].s / taus[i].s);
+    double y = log2(taus[i].tau) + x * log2(taus[i + 1].tau / taus[i].tau);
+    double h = log2(S / 2) / log2(5); /* growth: none at two rows, full from ten */
+    h = h > 1 ? 1 : h;
     return exp2(y + h * (N - 200) / 50);
 }
 
@@ -133,17 +146,21 @@ void presol_estimate(const pfdmod_t *M, int32_t max_s, int32_t max_n, int thread
     }
     if (f < 1)
         f = 1;
-    double cache = kappa(S) * C * f;
-    if (cache > PRESOL_CACHE_BYTES)
-        cache = PRESOL_CACHE_BYTES;
-    /* The kernels of row 1 in flight: about 30 (dim A_{N+1})^2 bytes each. */
-    if (max_s >= 2 && d0 >= 0 && d0 <= adeg)
-        cache += 60 * a[d0] * a[d0];
+    /* kappa C(N) is half the product cache (capped) and half the kernels
+     * waiting for the next row (not capped: S_3 through (600, 2) passed
+     * 4.5 GB, the cache's cap being 1 GiB). */
+    double cache = kappa(S) * C * f / 2;
+    double run = (cache > PRESOL_CACHE_BYTES ? PRESOL_CACHE_BYTES : cache) + cache;
+    /* The largest matrices, at the top degree: d_2's (about 10 dim A_{N+1}
+     * rows of F_2 by 4 of F_1, a byte each) and the kernels of d_1 in
+     * flight (13 each); rows above 3 add little (their generators lie high). */
+    if (max_s >= 1 && d0 >= 0 && d0 <= adeg)
+        run += (max_s == 1 ? 8 : max_s == 2 ? 120 : 220) * a[d0] * a[d0] * f;
     /* tau was measured at p = 3; the stem counts in units of 2p - 2. */
     double secs = tau(S, N * 4.0 / (2.0 * p - 2)) * C / MIB * f;
     (void)threads; /* two threads measured; one was no slower at stem 150 */
     e->exact_bytes = exact;
-    e->model_bytes = resol_estimate_base_bytes() + exact + cache;
+    e->model_bytes = resol_estimate_base_bytes() + exact + run;
     e->seconds = secs;
     e->algebra_degree = adeg64;
     sq_free(Cd);
