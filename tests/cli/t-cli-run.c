@@ -294,3 +294,35 @@ TEST(cli_missing_chart_verb_fails)
     ASSERT_EQ(WEXITSTATUS(st), 1);
     scratch_remove();
 }
+
+/* ---- One table of limits (issue 19: +-1e6 in one parser, +-1e5 in
+ * another, literals in a third) ----------------------------------------- */
+
+TEST(cli_limits_in_one_place)
+{
+    static const char *const verbs[] = {"resolve", "products", "chart", "ext x.db"};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
+        run_t r = run("%s --stem 1000001", verbs[i]);
+        expect_line(__LINE__, &r, 2, "--stem: 1000001 is out of range [-1000000, 1000000]");
+        run_free(&r);
+        r = run("%s --max-s 1000001", verbs[i]);
+        expect_line(__LINE__, &r, 2, "--max-s: 1000001 is out of range [0, 1000000]");
+        run_free(&r);
+    }
+    static const char *const threads[] = {"resolve", "products", "product", "massey", "chart",
+                                          "check x.db"};
+    for (size_t i = 0; i < sizeof threads / sizeof *threads; i++) {
+        run_t r = run("%s --threads 4097", threads[i]);
+        expect_line(__LINE__, &r, 2, "--threads: 4097 is out of range [1, 4096]");
+        run_free(&r);
+    }
+    /* A class's stem and filtration have the limits of --stem and --max-s:
+     * within them, the region check decides (the algebra's degree), beyond
+     * them the class is malformed. */
+    run_t r = run("product --class 100001,1,0 --by 1,1,0");
+    expect_line(__LINE__, &r, 2, "Steenrod algebra degree");
+    run_free(&r);
+    r = run("product --class 1000001,1,0 --by 1,1,0");
+    expect_line(__LINE__, &r, 2, "--class: expected N,S,");
+    run_free(&r);
+}
