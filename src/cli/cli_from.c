@@ -142,8 +142,9 @@ static int from_region(const cli_opts_t *o, sq_store_t *st, const sq_store_info_
         *max_s = cli_given(o, CLI_OPT_MAXS) ? o->max_s : si->done_s;
     }
     if (*stem < si->bottom) {
-        cli_error("--stem %lld is below the bottom degree %d of %s (the module of the store %s)",
-                  (long long)*stem, (int)si->bottom, cli_str(si->module_name), cli_str(o->from));
+        cli_error("%sstem %lld is below the bottom degree %d of %s (the module of the store %s)",
+                  (flags & CLI_FROM_REGION) ? "" : "--", (long long)*stem, (int)si->bottom,
+                  cli_str(si->module_name), cli_str(o->from));
         return CLI_USAGE;
     }
     char err[1024];
