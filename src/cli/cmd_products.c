@@ -223,19 +223,16 @@ static const cli_verb_t verbs[] = {
      RUN_OPTS | CLI_BIT(CLI_OPT_A) | CLI_BIT(CLI_OPT_B) | CLI_BIT(CLI_OPT_C), NULL, "module"},
 };
 
-/* Parses argv for verb (cli_parse_opts; usage is the verb's help).
- * Returns 0, 1 (help printed) or -1 after an error. */
-static int parse(opts_t *o, int argc, char **argv, const char *usage, const char *verb)
+/* Parses argv for the verb named verb (cli_parse_opts).  Returns 0 when
+ * the verb should run, or 1 when it should return *rc at once (the help
+ * printed, or a one-line error). */
+static int parse(opts_t *o, int argc, char **argv, const char *verb, int *rc)
 {
-    (void)usage;
     const cli_verb_t *v = &verbs[0];
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
         if (strcmp(verbs[i].name, verb) == 0)
             v = &verbs[i];
-    int rc;
-    if (cli_parse_opts(o, v, argc, argv, &rc) == 0)
-        return 0;
-    return rc == CLI_OK ? 1 : -1;
+    return cli_parse_opts(o, v, argc, argv, rc);
 }
 
 /* The exit code of the last failed resolve (CLI_USAGE, CLI_NOMEM,
@@ -317,9 +314,9 @@ static int finish(int rc)
 int cmd_products(int argc, char **argv)
 {
     opts_t o;
-    int p = parse(&o, argc, argv, products_usage, "products");
-    if (p)
-        return p > 0 ? CLI_OK : CLI_USAGE;
+    int prc;
+    if (parse(&o, argc, argv, "products", &prc))
+        return prc;
     if (!cli_given(&o, CLI_OPT_STEM) && !o.from) {
         cli_error("products: --stem is required");
         return CLI_USAGE;
@@ -339,9 +336,9 @@ int cmd_products(int argc, char **argv)
 int cmd_product(int argc, char **argv)
 {
     opts_t o;
-    int p = parse(&o, argc, argv, product_usage, "product");
-    if (p)
-        return p > 0 ? CLI_OK : CLI_USAGE;
+    int prc;
+    if (parse(&o, argc, argv, "product", &prc))
+        return prc;
     cls_t x, y;
     if (!o.cls[0] || !o.cls[1]) {
         cli_error("product: --class and --by are both required (try 'adams product --help')");
@@ -390,9 +387,9 @@ int cmd_product(int argc, char **argv)
 int cmd_massey(int argc, char **argv)
 {
     opts_t o;
-    int p = parse(&o, argc, argv, massey_usage, "massey");
-    if (p)
-        return p > 0 ? CLI_OK : CLI_USAGE;
+    int prc;
+    if (parse(&o, argc, argv, "massey", &prc))
+        return prc;
     cls_t a, b, c;
     if (!o.cls[0] || !o.cls[1] || !o.cls[2]) {
         cli_error("massey: --a, --b and --c are all required (try 'adams massey --help')");
