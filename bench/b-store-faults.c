@@ -4,13 +4,15 @@
  * (docs/benchmarks.md, "The store under faults").
  *
  *   b-store-faults [--iterations K] [--seconds T] [--seed X] [--dir D] [--adams PATH]
+ *                  [--only closed,splice,forge,disk,readers,kill]
  *
  * A working store of S_2 (classical, s <= 16, n <= 40) and, for splices, a
  * Nassau store of the same region.  Each iteration picks one fault:
  *
- *   closed   a saving run extending the store with stdin, stdout and stderr
- *            closed and ADAMS_LOG=step, killed at a random moment: no
- *            trace line may reach the database or its journal;
+ *   closed   a saving run extending the store with stderr closed (half the
+ *            time; else a random set of 0-2) and ADAMS_LOG=step, killed at a
+ *            random moment: no trace line may reach the database or its
+ *            journal;
  *   splice   a random row of the Nassau store (or of a twin classical
  *            store, same bytes) copied, data and checksum, into the
  *            working store: ext, check and a resume must all say damaged
@@ -108,7 +110,8 @@ static char *slurp(const char *p, size_t *len)
 
 /* Runs adams with argv (NULL-terminated); stdout and stderr captured into
  * *out and *err (may be NULL: discarded).  fsize > 0: RLIMIT_FSIZE bytes.
- * closed: fds 0-2 closed and ADAMS_LOG=step.  kill_after > 0: SIGKILL after
+ * closed: a mask of the fds 0-2 to close (the others on /dev/null), and
+ * ADAMS_LOG=step.  kill_after > 0: SIGKILL after
  * that many seconds.  Returns the exit status, or 128 + signal. */
 typedef struct {
     int64_t fsize;
@@ -125,10 +128,12 @@ static int run(char **out, char **err, const runopt_t *o, const char *const *arg
     if (pid < 0)
         fail("fork");
     if (pid == 0) {
-        if (o && o->closed) {
-            close(0);
-            close(1);
-            close(2);
+        if (o && o->closed) { /* bit k: descriptor k closed */
+            for (int fd = 0; fd <= 2; fd++)
+                if (o->closed >> fd & 1)
+                    close(fd);
+                else
+                    dup2(open("/dev/null", fd ? O_WRONLY : O_RDONLY), fd);
             setenv("ADAMS_LOG", "step", 1);
         } else {
             int fo = open(op, O_WRONLY | O_CREAT | O_TRUNC, 0644);
@@ -344,7 +349,9 @@ static void expect_damaged(const row_t *r, const char *what)
                  region_s);
     if (rc != 1 || !strstr(e, "damaged") || !strstr(e, want))
         fail("%s %s: adams ext: exit %d, '%s'%s", what, want, rc, e,
-             rc == 0 ? " -- WRONG ANSWER accepted" : "");
+             rc != 0                   ? ""
+             : strcmp(o, ref_csv) != 0 ? " -- a WRONG ANSWER"
+                                       : " -- the row accepted (this page happens to be right)");
     free(o), free(e);
     rc = RUN(&o, &e, NULL, "check", work);
     if (rc != 1 || !strstr(o, "DAMAGED"))
@@ -354,7 +361,9 @@ static void expect_damaged(const row_t *r, const char *what)
              "--quiet", "--format", "csv");
     if (rc != 1 || !strstr(e, "damaged") || !strstr(e, want))
         fail("%s %s: the resume: exit %d, '%s'%s", what, want, rc, e,
-             rc == 0 ? " -- WRONG ANSWER accepted" : "");
+             rc != 0                   ? ""
+             : strcmp(o, ref_csv) != 0 ? " -- a WRONG ANSWER"
+                                       : " -- the row accepted (this page happens to be right)");
     free(o), free(e);
 }
 
@@ -367,7 +376,10 @@ static void fault_closed(void)
     snprintf(sql, sizeof sql, "DELETE FROM step WHERE t - s >= %d", (int)(rnd() % SOAK_N));
     sqlite3_exec(db, sql, NULL, NULL, NULL);
     sqlite3_close(db);
-    runopt_t o = {.closed = 1, .kill_after = t_full * (double)(rnd() % 1000) / 1000.0};
+    /* Which of 0-2 are closed: stderr alone half of the time (`2>&-`, as in
+     * the issue), else any other non-empty set. */
+    int closed = rnd() % 2 ? 4 : 1 + (int)(rnd() % 7);
+    runopt_t o = {.closed = closed, .kill_after = t_full * (double)(rnd() % 1000) / 1000.0};
     int rc = RUN(NULL, NULL, &o, "resolve", "--stem", region_n, "--max-s", region_s, "--save", work);
     char side[700];
     snprintf(side, sizeof side, "%s-wal", work);
@@ -549,7 +561,7 @@ int main(int argc, char **argv)
     int64_t iterations = 1000;
     double seconds = 0;
     uint64_t seed = 1;
-    const char *base = getenv("TMPDIR");
+    const char *base = getenv("TMPDIR"), *only = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--iterations") && i + 1 < argc)
             iterations = atoll(argv[++i]);
@@ -561,9 +573,11 @@ int main(int argc, char **argv)
             base = argv[++i];
         else if (!strcmp(argv[i], "--adams") && i + 1 < argc)
             adams_bin = argv[++i];
+        else if (!strcmp(argv[i], "--only") && i + 1 < argc)
+            only = argv[++i];
         else {
             fprintf(stderr, "usage: b-store-faults [--iterations K] [--seconds T] [--seed X] "
-                            "[--dir D] [--adams PATH]\n");
+                            "[--dir D] [--adams PATH] [--only closed,splice,...]\n");
             return 2;
         }
     }
@@ -611,7 +625,10 @@ int main(int argc, char **argv)
     for (iter = 1; iter <= iterations; iter++) {
         if (seconds > 0 && now() - t0 > seconds)
             break;
-        fault_t *f = &faults[rnd() % (uint64_t)nf];
+        fault_t *f;
+        do /* --only: the kinds named */
+            f = &faults[rnd() % (uint64_t)nf];
+        while (only && !strstr(only, f->name));
         double a = now();
         f->fn();
         expect_check_ok(f->name);
