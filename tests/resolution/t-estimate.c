@@ -2,7 +2,8 @@
  * t-estimate.c -- the estimates (resol_estimate, resol_estimate_cofiber,
  * presol_estimate) against measured runs, one kind of module each: the
  * sphere at p = 2 with each engine, an odd prime, a direct sum, a
- * cofiber, an infinite module (truncated), a module over a subalgebra.
+ * cofiber, an infinite module (RP_inf) and a finitely presented one
+ * (A//A(1)), both truncated, a module over a subalgebra.
  *
  * Each test runs `adams resolve` on 2 threads (the threads the model was
  * measured on) as a child and reads its peak RSS from wait4's rusage.
@@ -197,6 +198,15 @@ TEST(estimate_infinite_slow)
     resol_estimate_t e;
     resol_estimate(M, RESOL_CLASSICAL, 32, 60, 2, &e);
     check(__LINE__, "resolve RP_inf --stem 60 --max-s 32 --algorithm classical", &e);
+    fdmod_free(M);
+}
+
+TEST(estimate_finitely_presented_slow)
+{
+    fdmod_t *M = load(shipped("A_mod_A1"), 72);
+    resol_estimate_t e;
+    resol_estimate(M, RESOL_CLASSICAL, 38, 70, 2, &e);
+    check(__LINE__, "resolve A_mod_A1 --stem 70 --max-s 38 --algorithm classical", &e);
     fdmod_free(M);
 }
 
