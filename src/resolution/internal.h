@@ -162,10 +162,10 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
 
 /* Shared by the estimates at every prime (resol_estimate.c): c(s)^2, the
  * squared ratio of the cells of a cofiber's module E to a copy of the
- * algebra, for a class of filtration s; and the bytes of the action table
+ * algebra, for a class of filtration s (odd: at an odd prime); and the bytes of the action table
  * of a module with a[d] cells in relative degree d, 0 <= d <= R (a[d] * a[k]
  * * a[d + k] entries of bytes_per_entry each). */
-double resol_est_cofiber_weight(int32_t s);
+double resol_est_cofiber_weight(int32_t s, int odd);
 double resol_est_table_bytes(const double *a, int32_t R, double bytes_per_entry);
 
 #endif /* RESOL_INTERNAL_H */

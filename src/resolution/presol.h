@@ -130,7 +130,7 @@ void presol_estimate(const pfdmod_t *M, int32_t max_s, int32_t max_n, int thread
  * resolution of M through row s + 1 and stem max(max_n + 1, t + top(M) -
  * target - s - 1), plus the module E built from F_{s-1} and its resolution
  * through (max_s - s + 1, max_n + s - 1), modelled as at p = 2
- * (resol_estimate_cofiber; not calibrated at odd primes). */
+ * (resol_estimate_cofiber), calibrated on S_3's cofibers of a_0^s. */
 void presol_estimate_cofiber(const pfdmod_t *M, int32_t s, int32_t t, int32_t target,
                              int32_t max_s, int32_t max_n, int threads, resol_estimate_t *e);
 

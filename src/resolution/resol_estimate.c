@@ -267,22 +267,29 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
  * 12 at 4, 6 at 6, 3 at 10, 1 at 20, 0.7 at 30, 0.25 far up, where F_{s-1}
  * has only the h_0-tower's generator and E is about A / A Sq^1).  Time:
  * F's and G's as resolutions of M, plus about 4 ms per MiB of E's table. */
-static const struct {
+typedef struct {
     double s, c2;
-} cofiber_weights[] = {{1, 0.1}, {2, 2}, {4, 12}, {6, 6}, {10, 3}, {20, 1}, {30, 0.7}, {100, 0.25}};
+} est_weight_t;
+static const est_weight_t cofiber_weights[] = {{1, 0.1}, {2, 2},   {4, 12},  {6, 6},
+                                               {10, 3},  {20, 1},  {30, 0.7}, {100, 0.25}};
+/* At odd primes (S_3 through stems 100 and 150: 1.5 at s = 2, 16 at 4 and
+ * at 10; the decay beyond is p = 2's, further out). */
+static const est_weight_t cofiber_weights_odd[] = {{1, 0.1},  {2, 1.5}, {4, 16},
+                                                   {10, 16}, {40, 1},  {100, 0.25}};
 
-double resol_est_cofiber_weight(int32_t s)
+double resol_est_cofiber_weight(int32_t s, int odd)
 {
-    size_t len = sizeof cofiber_weights / sizeof *cofiber_weights, i = 0;
-    if (s <= cofiber_weights[0].s)
-        return cofiber_weights[0].c2;
-    if (s >= cofiber_weights[len - 1].s)
-        return cofiber_weights[len - 1].c2;
-    while (s > cofiber_weights[i + 1].s)
+    const est_weight_t *w = odd ? cofiber_weights_odd : cofiber_weights;
+    size_t len = odd ? sizeof cofiber_weights_odd / sizeof *w : sizeof cofiber_weights / sizeof *w;
+    size_t i = 0;
+    if (s <= w[0].s)
+        return w[0].c2;
+    if (s >= w[len - 1].s)
+        return w[len - 1].c2;
+    while (s > w[i + 1].s)
         i++;
-    double x = log2(s / cofiber_weights[i].s) / log2(cofiber_weights[i + 1].s / cofiber_weights[i].s);
-    return exp2(log2(cofiber_weights[i].c2) +
-                x * (log2(cofiber_weights[i + 1].c2) - log2(cofiber_weights[i].c2)));
+    double x = log2(s / w[i].s) / log2(w[i + 1].s / w[i].s);
+    return exp2(log2(w[i].c2) + x * (log2(w[i + 1].c2) - log2(w[i].c2)));
 }
 
 double resol_est_table_bytes(const double *a, int32_t R, double bytes_per_entry)
@@ -313,7 +320,7 @@ void resol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t targ
         a[d] = (double)milnor_dim(A, d);
     resol_estimate_t g;
     resol_estimate(M, RESOL_CLASSICAL, max_s - s + 1, max_n, threads, &g);
-    double c2 = resol_est_cofiber_weight(s);
+    double c2 = resol_est_cofiber_weight(s, 0);
     double table = c2 * resol_est_table_bytes(a, R, 1.0 / 8);
     double f[2];
     module_factors(M, A, RESOL_CLASSICAL, N > R ? R : N, f);

@@ -2,7 +2,7 @@
  * t-estimate.c -- the estimates (resol_estimate, resol_estimate_cofiber,
  * presol_estimate) against measured runs, one kind of module each: the
  * sphere at p = 2 with each engine, an odd prime, a direct sum, a
- * cofiber, an infinite module (RP_inf) and a finitely presented one
+ * cofiber (at p = 2 and at p = 3), an infinite module (RP_inf) and a finitely presented one
  * (A//A(1)), both truncated, a module over a subalgebra.
  *
  * Each test runs `adams resolve` on 2 threads (the threads the model was
@@ -189,6 +189,21 @@ TEST(estimate_cofiber_slow)
     snprintf(args, sizeof args, "resolve '%s' --stem 50 --max-s 28", path);
     check(__LINE__, args, &e);
     fdmod_free(S);
+    remove_module(path);
+}
+
+TEST(estimate_odd_cofiber_slow)
+{
+    const char *path = temp_module("p3cof2", "{\"p\": 3, \"type\": \"finite dimensional "
+                                             "module\", \"gens\": {\"x0\": 0}, \"actions\": [], "
+                                             "\"cofiber\": {\"s\": 2, \"t\": 2, \"idx\": 0}}");
+    pfdmod_t *P = pfdmod_sphere(3);
+    resol_estimate_t e;
+    presol_estimate_cofiber(P, 2, 2, 0, 78, 150, 2, &e);
+    char args[1200];
+    snprintf(args, sizeof args, "resolve '%s' --stem 150 --max-s 78", path);
+    check(__LINE__, args, &e);
+    pfdmod_free(P);
     remove_module(path);
 }
 
