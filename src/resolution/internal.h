@@ -167,5 +167,8 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
  * * a[d + k] entries of bytes_per_entry each). */
 double resol_est_cofiber_weight(int32_t s, int odd);
 double resol_est_table_bytes(const double *a, int32_t R, double bytes_per_entry);
+/* x, or 1e300 when x is infinite, NaN or larger: every figure of an
+ * estimate is finite, so that comparing it with a limit refuses. */
+double resol_est_finite(double x);
 
 #endif /* RESOL_INTERNAL_H */

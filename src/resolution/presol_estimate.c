@@ -159,9 +159,9 @@ void presol_estimate(const pfdmod_t *M, int32_t max_s, int32_t max_n, int thread
     /* tau was measured at p = 3; the stem counts in units of 2p - 2. */
     double secs = tau(S, N * 4.0 / (2.0 * p - 2)) * C / MIB * f;
     (void)threads; /* two threads measured; one was no slower at stem 150 */
-    e->exact_bytes = exact;
-    e->model_bytes = resol_estimate_base_bytes() + exact + run;
-    e->seconds = secs;
+    e->exact_bytes = resol_est_finite(exact);
+    e->model_bytes = resol_est_finite(resol_estimate_base_bytes() + exact + run);
+    e->seconds = resol_est_finite(secs);
     e->algebra_degree = adeg64;
     sq_free(Cd);
     sq_free(a);
@@ -185,10 +185,11 @@ void presol_estimate_cofiber(const pfdmod_t *M, int32_t s, int32_t t, int32_t ta
     presol_estimate(M, max_s - s + 1, max_n, threads, &g);
     double c2 = resol_est_cofiber_weight(s, 1);
     /* E's table: a byte per entry at odd primes. */
-    e->model_bytes += c2 * resol_est_table_bytes(a, R, 1.0) + g.model_bytes -
-                      resol_estimate_base_bytes();
-    e->exact_bytes += g.exact_bytes;
+    e->model_bytes = resol_est_finite(e->model_bytes + c2 * resol_est_table_bytes(a, R, 1.0) +
+                                      g.model_bytes - resol_estimate_base_bytes());
+    e->exact_bytes = resol_est_finite(e->exact_bytes + g.exact_bytes);
     /* Building E: 12 ms per MiB of its table (S_3, s = 2 and 4, stem 150). */
-    e->seconds += g.seconds + 0.012 * c2 * resol_est_table_bytes(a, R, 1.0) / 1048576.0;
+    e->seconds = resol_est_finite(e->seconds + g.seconds +
+                                  0.012 * c2 * resol_est_table_bytes(a, R, 1.0) / 1048576.0);
     sq_free(a);
 }

@@ -77,6 +77,11 @@ static double sphere_cost(resol_algo_t algo, double n, int col)
     return exp2(y) * (col ? 1.0 : 1048576.0);
 }
 
+double resol_est_finite(double x)
+{
+    return isfinite(x) && x < 1e300 ? x : 1e300;
+}
+
 double resol_estimate_base_bytes(void)
 {
     return EST_BASE_MIB * 1048576.0;
@@ -248,8 +253,10 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
     }
     if (hl && N >= 0)
         secs = subalgebra_seconds(h, hl, max_s, N) * threads_time(threads);
+    e->exact_bytes = resol_est_finite(e->exact_bytes);
+    model = resol_est_finite(model);
     e->model_bytes = resol_estimate_base_bytes() + (model > e->exact_bytes ? model : e->exact_bytes);
-    e->seconds = secs;
+    e->seconds = resol_est_finite(secs);
     e->algebra_degree = adeg64;
     milnor_free(A);
 }
@@ -326,11 +333,12 @@ void resol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t targ
     module_factors(M, A, RESOL_CLASSICAL, N > R ? R : N, f);
     double fm = f[0];
     double grun = g.model_bytes - resol_estimate_base_bytes();
-    e->model_bytes += table * fm + grun;
+    e->model_bytes = resol_est_finite(e->model_bytes + table * fm + grun);
     e->exact_bytes += g.exact_bytes;
     /* Building E and resolving it: about 4 ms per MiB of E's table
      * (measured at stems 50 and 60, 2 threads). */
-    e->seconds += g.seconds + 0.004 * table * fm / 1048576.0;
+    e->seconds = resol_est_finite(e->seconds + g.seconds + 0.004 * table * fm / 1048576.0);
+    e->exact_bytes = resol_est_finite(e->exact_bytes);
     sq_free(a);
     milnor_free(A);
 }

@@ -16,6 +16,7 @@
  * of filtration 1000 through stem 130, and the classical engine's note.
  */
 #define _GNU_SOURCE
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -267,5 +268,17 @@ TEST(estimate_runaways_refused)
      * shared machine, 42 s at stem 100 here): at least 100 s. */
     resol_estimate(S, RESOL_CLASSICAL, 58, 110, 2, &e);
     ASSERT(e.seconds > 100);
+    /* The largest regions give finite figures (a NaN would compare false
+     * with every limit and let the run start). */
+    resol_estimate(S, RESOL_CLASSICAL, 1000, 2040, 64, &e);
+    ASSERT(isfinite(e.model_bytes) && isfinite(e.seconds) && e.model_bytes > 1e15);
+    resol_estimate_cofiber(S, 2, 2, 0, 1000, 2040, 64, &e);
+    ASSERT(isfinite(e.model_bytes) && isfinite(e.seconds) && e.model_bytes > 1e15);
     fdmod_free(S);
+    P = pfdmod_sphere(3);
+    presol_estimate(P, 4000, 8000, 64, &e);
+    ASSERT(isfinite(e.model_bytes) && isfinite(e.seconds) && e.model_bytes > 1e15);
+    presol_estimate_cofiber(P, 3, 3, 0, 4000, 8000, 64, &e);
+    ASSERT(isfinite(e.model_bytes) && isfinite(e.seconds) && e.model_bytes > 1e15);
+    pfdmod_free(P);
 }
