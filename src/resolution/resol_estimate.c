@@ -1,7 +1,7 @@
 /*
  * resol_estimate.c -- what a run will cost at p = 2, known before anything
  * is allocated (resol.h: resol_estimate, resol_estimate_cofiber,
- * resol_estimate_engines; docs/limits.md has the calibration).
+ * resol_estimate_engine_note; docs/limits.md has the calibration).
  *
  * Two kinds of figure.  Exact ones come from the dimensions of the algebra
  * (a coin-change count, no basis built) and the shape of the region: the
@@ -24,8 +24,12 @@
  *     degrees add, those of one degree square: a direct sum of 100 cells
  *     in degree 0 costs 10^4 spheres, RP_inf truncated (generators in
  *     degrees 2^k - 1) about 3;
+ *     Only the part of the sphere's cost that grows with the module is
+ *     scaled (scaling_part);
  *   - the filtration against the measured n/2 + 3 rows;
  *   - the thread count (the measured runs are on 2 threads).
+ * Over a subalgebra the memory is the exact part and the time a power law.
+ * Cofibers and the store's engine note are at the end of the file.
  * Measured within 2x of the peak RSS (tests/resolution/t-estimate.c).
  */
 #include <math.h>
