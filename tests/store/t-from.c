@@ -4,7 +4,8 @@
  * does (issue 19: a missing row gave a truncated answer with exit 0); a
  * negative stored stem is a region, not "none" (issue 20, row 12); and
  * `adams check` checks d o d and minimality on the stores of infinite
- * modules (row 21) instead of saying "ok" after the checksums.
+ * modules (row 21) instead of saying "ok" after the checksums, and
+ * `--from` reads them (it refused them).
  */
 #define _GNU_SOURCE
 #include <sqlite3.h>
@@ -116,6 +117,12 @@ TEST(store_check_infinite_modules)
         ASSERT(strstr(o, "d o d = 0: ok") && strstr(o, "minimality and exactness: ok"));
         ASSERT(strlen(o) >= 3 && strcmp(o + strlen(o) - 3, "\nok\n" + 1) == 0);
         sq_free(o), sq_free(e);
+        /* --from reads them too (the module rebuilt from its definition). */
+        char *o2, *e2;
+        ASSERT_EQ(adams(&o, &e, "chart --from %s --format json", p), 0);
+        ASSERT_EQ(adams(&o2, &e2, "chart %s --stem 14 --format json --quiet", mods[i]), 0);
+        ASSERT_STR_EQ(o, o2);
+        sq_free(o), sq_free(e), sq_free(o2), sq_free(e2);
         /* Without a way to rebuild the module (the library alone), the
          * report says what was checked instead of "ok". */
         sq_store_t *st;
