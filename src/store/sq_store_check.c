@@ -339,6 +339,10 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
     char c1[256], c2[128], c3[128];
     say(out, "store %s: format %d, written by %s\n", st->path, st->format,
         clean(c1, sizeof c1, st->program));
+    if (st->format < 2)
+        say(out, "note: format %d: its rows are not bound to their store (a row copied from "
+                 "another store is not detected by the checksums); a new run writes format %d\n",
+            st->format, SQ_STORE_FORMAT);
     say(out, "module %s (hash %s, profile %s), engine %s, prime 2\n",
         clean(c1, sizeof c1, st->module_name), clean(c2, sizeof c2, st->module_hash),
         clean(c3, sizeof c3, st->profile), sq_store_engine_name(st->engine));

@@ -231,7 +231,13 @@ TEST(store_format1_read_not_written)
     sq_store_t *st;
     ASSERT_EQ(sq_store_open_read(&st, p, err, sizeof err), 0);
     sq_store_check_report_t rep;
-    ASSERT_EQ(sq_store_check(st, NULL, NULL, &rep, err, sizeof err), 0);
+    char *out = NULL;
+    size_t outlen = 0;
+    FILE *mf = open_memstream(&out, &outlen);
+    ASSERT_EQ(sq_store_check(st, NULL, mf, &rep, err, sizeof err), 0);
+    fclose(mf);
+    ASSERT(strstr(out, "format 1: its rows are not bound") != NULL);
+    free(out);
     sq_store_info_t info;
     ASSERT_EQ(sq_store_info(st, &info, err, sizeof err), 0);
     ASSERT_EQ(info.format, 1);
