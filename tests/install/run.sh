@@ -34,7 +34,7 @@ links_shared() { # program: does it load a libadams.so, and which
 }
 
 # The installed tree: the public headers and nothing internal.
-for h in adams.h version.h resol.h sq_core.h; do
+for h in adams.h version.h resol.h sq_core.h fmat.h stalg.h; do
   [ -f "$prefix/include/adams/$h" ] || { echo "install: include/adams/$h missing" >&2; exit 1; }
 done
 for h in internal.h f2_kernels.h sq_trace.h nassau.h sq_progress.h; do
