@@ -43,6 +43,7 @@
 #define FMAT_H
 
 #include <stdint.h>
+#include <string.h>
 
 #include "f2mat.h"
 #include "fpmat.h"
@@ -212,6 +213,31 @@ static inline fpmat_t *fmat_fp(fmat_t *m)
 {
     SQ_ASSERT(m->p > 2);
     return &m->fp;
+}
+
+/* A view of an existing F_2 matrix as an fmat_t (a copy of its header
+ * sharing its storage), for callers that hold an f2mat_t while the layers
+ * above move to fmat_t.  Entries written through the view are m's.  Never
+ * fmat_clear, fmat_swap or re-initialise a view, and do not re-initialise m
+ * while the view is in use.  O(1). */
+static inline fmat_t fmat_view_f2(const f2mat_t *m)
+{
+    fmat_t v;
+    memset(&v, 0, sizeof v);
+    v.p = 2;
+    v.f2 = *m;
+    return v;
+}
+
+/* The same for an F_p matrix at an odd prime (m->p odd, or m zeroed: then
+ * the view is zeroed as well). */
+static inline fmat_t fmat_view_fp(const fpmat_t *m)
+{
+    fmat_t v;
+    memset(&v, 0, sizeof v);
+    v.p = m->p;
+    v.fp = *m;
+    return v;
 }
 
 /* Initialises m as the rows x cols zero matrix over F_p: f2mat_init at
