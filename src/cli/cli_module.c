@@ -9,7 +9,6 @@
 
 #include "cli.h"
 #include "cmd_store.h"
-#include "sq_pmodspec.h"
 #include "sq_store.h"
 #include "sq_core.h"
 
@@ -73,7 +72,7 @@ int cli_module_prime(const cli_module_ref_t *ref, uint32_t *p)
         return 0;
     /* A file whose "p" cannot be read is left to the p = 2 loader, whose
      * messages name the mistake (JSON syntax, duplicates, ...). */
-    if (sq_pmodspec_file_prime(ref->path, ref->path, p, err, sizeof err) != 0)
+    if (sq_modspec_file_prime(ref->path, ref->path, p, err, sizeof err) != 0)
         *p = 2;
     return 0;
 }

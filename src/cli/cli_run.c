@@ -267,9 +267,9 @@ static int prepare_odd(cli_run_t *r, int64_t stem, int64_t max_s)
                   cli_str(r->ref.base), (unsigned)r->prime);
         return CLI_USAGE;
     }
-    sq_pmodspec_opts_t po = {.shift = r->ref.shift, .warn = r->quiet ? NULL : stderr,
-                             .info = &r->pinfo};
-    if (sq_pmodspec_load_file(&r->PM, r->ref.path, r->ref.path, &po, err, sizeof err) != 0) {
+    sq_modspec_opts_t po = {.shift = r->ref.shift, .warn = r->quiet ? NULL : stderr,
+                            .info = &r->pinfo};
+    if (sq_modspec_load_file_odd(&r->PM, r->ref.path, r->ref.path, &po, err, sizeof err) != 0) {
         cli_error("%s", err);
         return CLI_USAGE;
     }

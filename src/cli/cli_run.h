@@ -24,7 +24,6 @@
 #include "pfdmod.h"
 #include "resol.h"
 #include "sq_modspec.h"
-#include "sq_pmodspec.h"
 #include "sq_pool.h"
 
 /* The module kinds of the audit (docs/cli.md); a module may be several
@@ -51,7 +50,7 @@ typedef struct {
     fdmod_t *M;                /* p = 2: the module (owned) */
     sq_modspec_info_t info;    /* p = 2: what the loader found */
     pfdmod_t *PM;              /* odd p: the module (owned) */
-    sq_pmodspec_info_t pinfo;  /* odd p: what the loader found */
+    sq_modspec_info_t pinfo;   /* odd p: what the loader found */
     int algo;                  /* the engine (p = 2; RESOL_CLASSICAL at odd p) */
     int32_t stem, max_s;       /* the region */
     int32_t bottom;            /* the module's bottom degree */

@@ -6,8 +6,6 @@
 
 #include "cli.h"
 #include "cli_opts.h"
-#include "pfdmod.h"
-#include "sq_pmodspec.h"
 #include "fdmod.h"
 #include "sq_core.h"
 #include "sq_modspec.h"
@@ -48,28 +46,10 @@ static int print_module(const char *path, int width)
                             .have_max_degree = 1,
                             .max_degree = CHECK_DEGREE,
                             .info = &info};
-    fdmod_t *M = NULL;
+    sq_modspec_module_t M;
     path_name(name, sizeof name, path);
-    uint32_t p;
-    if (sq_pmodspec_file_prime(path, path, &p, err, sizeof err)) {
-        cli_error("%s", err);
-        return -1;
-    }
-    if (p != 2) {
-        /* A module at an odd prime: its own loader (docs/odd-primes.md). */
-        pfdmod_t *P = NULL;
-        sq_pmodspec_info_t pinfo;
-        sq_pmodspec_opts_t po = {.description = desc, .description_len = sizeof desc,
-                                 .info = &pinfo};
-        if (sq_pmodspec_load_file(&P, path, path, &po, err, sizeof err)) {
-            cli_error("%s", err);
-            return -1;
-        }
-        memset(&info, 0, sizeof info);
-        info.bottom = pinfo.bottom;
-        info.span = pinfo.span;
-        pfdmod_free(P);
-    } else if (sq_modspec_load_file(&M, path, path, &mo, err, sizeof err)) {
+    /* Every prime through the one reader (docs/modules.md). */
+    if (sq_modspec_load_module_file(&M, path, path, &mo, err, sizeof err)) {
         cli_error("%s", err);
         return -1;
     }
@@ -82,13 +62,13 @@ static int print_module(const char *path, int width)
         snprintf(deg, sizeof deg, "degrees %d..%d", (int)lo, (int)hi);
     char shown[sizeof desc + 8];
     sq_modspec_printable(shown, sizeof shown, desc, strlen(desc), sizeof desc);
-    if (p != 2) {
+    if (M.p != 2) {
         char pd[80];
-        snprintf(pd, sizeof pd, "%s, p = %u", deg, (unsigned)p);
+        snprintf(pd, sizeof pd, "%s, p = %u", deg, (unsigned)M.p);
         printf("%-*s  %-15s  %s\n", width, name, pd, shown);
     } else
         printf("%-*s  %-15s  %s\n", width, name, deg, shown);
-    fdmod_free(M);
+    sq_modspec_module_free(&M);
     return 0;
 }
 

@@ -1,10 +1,13 @@
 /*
- * modspec_internal.h -- what sq_modspec.c (the JSON document) and
- * sq_modspec_action.c (the action strings) share.  Private to src/io.
+ * modspec_internal.h -- what sq_modspec.c (the JSON document),
+ * sq_modspec_action.c (the action strings), sq_modspec_kinds.c and
+ * sq_modspec_pbuild.c (the odd-prime builder) share.  Private to src/io.
  *
- * A load fills one spec_t: the text (for line numbers), the generators
- * sorted by (degree in the file, position in "gens"), an index of them
- * sorted by name, and the parsed actions.  Every error goes through
+ * A load fills one spec_t, at every prime: the prime ("p"), the text (for
+ * line numbers), the generators sorted by (degree in the file, position in
+ * "gens"), an index of them sorted by name, the profile (p = 2: the p_part
+ * h_i; odd p: a pmilnor_profile_t) and the parsed actions (one grammar,
+ * two alphabets: Sq^{2^k} at p = 2, b and P^{p^k} at odd p).  Every error goes through
  * spec_fail, which formats the one-line message once and returns the
  * code, so a parser returns as soon as something is wrong.
  */
@@ -16,6 +19,7 @@
 #include <stdio.h>
 
 #include "fdmod.h"
+#include "pfdmod.h"
 #include "sq_core.h"
 #include "sq_modspec.h"
 
@@ -32,7 +36,7 @@ typedef struct {
     int64_t order;    /* position in "gens" */
     int32_t fdeg;     /* degree as written in the file (before any shift) */
     int64_t idx;      /* index within its degree in the module */
-    uint32_t ops;     /* bit k: some action Sq^{2^k} on it was given */
+    uint32_t ops;     /* bit `slot`: some action of that algebra generator on it was given */
 } spec_gen_t;
 
 typedef struct {
@@ -40,14 +44,23 @@ typedef struct {
     int64_t gen;
 } spec_name_t;
 
+/* One action "OP from = sum of coef * to".  The operation is an algebra
+ * generator: Sq^{2^k} (p = 2: op = 2^k, slot k) or, at odd p, b = Q_0
+ * (op = 1, e = 1, slot 0) or P^{p^k} (op = 2(p-1)p^k, n = p^k, slot k + 1). */
 typedef struct {
-    int32_t op;   /* 2^k */
-    int64_t from; /* index into gens */
-    int64_t *to;  /* indices into gens, each once (the sum reduced mod 2) */
+    int32_t op;    /* the degree of the operation */
+    int slot;      /* its bit in spec_gen_t.ops */
+    int e;         /* 1 for b (odd p) */
+    int32_t n;     /* the n of P^n (odd p), 2^k at p = 2 */
+    int64_t from;  /* index into gens */
+    int64_t *to;   /* indices into gens, each once, */
+    uint8_t *coef; /*   with a nonzero coefficient mod p (the sum reduced) */
     int64_t nto;
 } spec_action_t;
 
 typedef struct {
+    uint32_t p;       /* the prime, from "p" (2 when absent) */
+    struct json_t *root; /* the document (borrowed) */
     const char *file; /* display name */
     const char *text; /* the source, for line numbers */
     size_t len;
@@ -61,8 +74,9 @@ typedef struct {
     spec_name_t *by_name; /* every generator once, sorted by name */
     spec_action_t *acts;
     int64_t nacts;
-    int32_t profile[FDMOD_MAX_PROFILE_LEN];
+    int32_t profile[FDMOD_MAX_PROFILE_LEN]; /* p = 2: h_1.. of "p_part" */
     int plen;
+    pmilnor_profile_t oprof; /* odd p: the profile (the whole algebra when none) */
     int kind;              /* sq_modspec_kind_t, from "type" */
     int32_t rp_min, rp_max; /* "real projective space": "min" (with "clear_bottom" the
                              * raised bottom, spec_read_projective), "max" (if rp_have_max) */
@@ -120,6 +134,35 @@ int spec_parse_actions(spec_t *S, const char *const *strs, int64_t n, size_t act
 
 /* Frees S->acts. */
 void spec_free_actions(spec_t *S);
+
+/* The name of action a's operation as the files write it: "Sq4", "b", "P3"
+ * (buf n bytes). */
+const char *spec_op_name(const spec_t *S, const spec_action_t *a, char *buf, size_t n);
+
+/* ---- The builders ------------------------------------------------------- */
+
+/* The module's name: display without directory and ".json", printable,
+ * "[k]" for a shift k != 0; free with sq_free. */
+char *spec_module_name(const char *display, int32_t shift);
+
+/* Refuses degrees that the shift moves out of +-SQ_MODSPEC_MAX_DEGREE and
+ * a span beyond max_span (every prime). */
+int spec_check_degrees(spec_t *S, int32_t shift, int32_t max_span);
+
+/* The table-size guard of every prime: refuses (SQ_E_RANGE, one line) a
+ * module whose action tables (table_bytes, plus the names of the basis) or
+ * those and its largest row reduction (reduce_bytes, of the products of
+ * degree reduce_deg, first needed from degree reduce_from) pass
+ * S->max_tables. */
+int spec_check_cost(spec_t *S, double table_bytes, double reduce_bytes, int32_t reduce_from,
+                    int32_t reduce_deg);
+
+/* Builds the finite module of S at the odd prime S->p (sq_modspec_pbuild.c):
+ * the algebra of the profile through the span, the table-size guard (the
+ * action blocks and the largest row reduction pfdmod_complete needs, within
+ * S->max_tables), the given actions, pfdmod_complete. */
+int spec_build_odd(spec_t *S, const char *display, int32_t shift, int32_t max_span,
+                   pfdmod_t **out);
 
 /* ---- The other kinds of module (sq_modspec_kinds.c) ---------------------- */
 

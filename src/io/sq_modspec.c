@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "f2mat.h"
+#include "fpmat.h"
 #include "modspec_internal.h"
 
 /* ---- The keys of a module file --------------------------------------------
@@ -259,23 +260,48 @@ static int check_key(spec_t *S, json_t *root, const char *key, json_t *v)
         return 0;
     return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, key, 0),
                      "\"%s\" (the legacy form of the actions) is not supported; give them as "
-                     "strings in \"actions\", e.g. \"Sq1 x0 = x1\"",
-                     key);
+                     "strings in \"actions\", e.g. \"%s x0 = x1\"",
+                     key, S->p == 2 ? "Sq1" : "b");
     (void)root;
 }
 
-/* Every key against key_table, then "type" and "p". */
+/* "p" into S->p: 2 when absent, else a prime below 256. */
+static int read_prime(spec_t *S, json_t *root)
+{
+    json_t *v = json_object_get(root, "p");
+    S->p = 2;
+    if (!v)
+        return 0;
+    size_t pos = spec_key_pos(S, "p", 0);
+    if (!json_is_integer(v))
+        return spec_fail(S, SQ_E_INVAL, pos, "\"p\" must be a prime number, not %s",
+                         spec_type_name(v));
+    json_int_t p = json_integer_value(v);
+    if (p > 255)
+        return spec_fail(S, SQ_E_RANGE, pos, "\"p\" is %lld: adams supports the primes below 256",
+                         (long long)p);
+    if (p < 2 || !fp_prime_ok((uint32_t)p))
+        return spec_fail(S, SQ_E_INVAL, pos, "\"p\" is %lld, which is not a prime", (long long)p);
+    S->p = (uint32_t)p;
+    return 0;
+}
+
+/* "p", then every key against key_table, then "type" (at odd p a finite
+ * dimensional module only). */
 static int check_header(spec_t *S, json_t *root)
 {
     const char *key;
     json_t *v;
+    int rc = read_prime(S, root);
+    if (rc)
+        return rc;
     json_object_foreach(root, key, v)
     {
         int k = key_index(key);
         if (k < 0)
             warn_unknown(S, key, 0, NULL, "");
         else if (key_table[k].role == KEY_CHECKED) {
-            int rc = check_key(S, root, key, v);
+            rc = check_key(S, root, key, v);
             if (rc)
                 return rc;
         }
@@ -300,14 +326,11 @@ static int check_header(spec_t *S, json_t *root)
                              json_is_string(v) ? "\"" : "");
         S->kind = k;
     }
-    v = json_object_get(root, "p");
-    if (v && !json_is_integer(v))
-        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "p", 0), "\"p\" must be the integer 2, not %s",
-                         spec_type_name(v));
-    if (v && json_integer_value(v) != 2)
-        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "p", 0),
-                         "\"p\" is %lld: adams works at the prime 2 only",
-                         (long long)json_integer_value(v));
+    if (S->p != 2 && S->kind != SQ_MODSPEC_FINITE)
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "type", 0),
+                         "\"type\" is \"%s\": at odd primes adams reads finite dimensional "
+                         "modules only",
+                         json_string_value(json_object_get(root, "type")));
     return 0;
 }
 
@@ -471,6 +494,57 @@ static int read_p_part(spec_t *S, json_t *pp, int truncated, size_t pos)
     return 0;
 }
 
+/* "truncated" of a profile: 1, 0, or a spec_fail code (< 0). */
+static int read_truncated(spec_t *S, json_t *prof, size_t pos)
+{
+    json_t *tr = json_object_get(prof, "truncated");
+    if (!json_is_boolean(tr))
+        return spec_fail(S, SQ_E_INVAL, pos,
+                         "\"profile\": \"truncated\" must be true (entries past \"p_part\" are "
+                         "0) or false (they are infinite)");
+    return json_is_true(tr);
+}
+
+/* The profile at an odd prime into S->oprof: "truncated", "p_part" (at most
+ * PMILNOR_MAX_PROFILE entries in 0..30) and "q_part" (bit n: Q_n is kept),
+ * checked with pmilnor_profile_check. */
+static int read_profile_odd(spec_t *S, json_t *prof, size_t pos)
+{
+    int tr = read_truncated(S, prof, pos);
+    if (tr < 0)
+        return tr;
+    S->oprof.truncated = tr;
+    json_t *pp = json_object_get(prof, "p_part");
+    if (pp) {
+        if (!json_is_array(pp) || json_array_size(pp) > PMILNOR_MAX_PROFILE)
+            return spec_fail(S, SQ_E_INVAL, pos,
+                             "\"profile\": \"p_part\" must be a list of at most %d integers",
+                             PMILNOR_MAX_PROFILE);
+        for (size_t i = 0; i < json_array_size(pp); i++) {
+            json_t *x = json_array_get(pp, i);
+            if (!json_is_integer(x) || json_integer_value(x) < 0 || json_integer_value(x) > 30)
+                return spec_fail(S, SQ_E_INVAL, pos,
+                                 "\"profile\": \"p_part\" entry %zu must be an integer in 0..30",
+                                 i + 1);
+            S->oprof.p_part[i] = (int32_t)json_integer_value(x);
+        }
+        S->oprof.len = (int)json_array_size(pp);
+    }
+    json_t *qp = json_object_get(prof, "q_part");
+    if (qp) {
+        if (!json_is_integer(qp) || json_integer_value(qp) < 0 ||
+            json_integer_value(qp) > (json_int_t)UINT32_MAX)
+            return spec_fail(S, SQ_E_INVAL, pos,
+                             "\"profile\": \"q_part\" must be an integer in 0..4294967295 (bit "
+                             "n: Q_n is kept)");
+        S->oprof.q_part = (uint32_t)json_integer_value(qp);
+    }
+    char why[256];
+    if (pmilnor_profile_check(S->p, &S->oprof, why, sizeof why))
+        return spec_fail(S, SQ_E_INVAL, pos, "\"profile\": %s", why);
+    return 0;
+}
+
 static int read_profile(spec_t *S, json_t *root)
 {
     json_t *prof = json_object_get(root, "profile");
@@ -488,29 +562,30 @@ static int read_profile(spec_t *S, json_t *root)
     {
         warn_unknown(S, key, pos, profile_keys, " in \"profile\"");
     }
+    if (S->p != 2)
+        return read_profile_odd(S, prof, pos);
     if (json_object_get(prof, "q_part"))
         return spec_fail(S, SQ_E_INVAL, pos,
                          "\"profile\": \"q_part\" is for odd primes; at p = 2 the profile is "
                          "\"p_part\" alone");
-    json_t *tr = json_object_get(prof, "truncated");
-    if (!json_is_boolean(tr))
-        return spec_fail(S, SQ_E_INVAL, pos,
-                         "\"profile\": \"truncated\" must be true (entries past \"p_part\" are "
-                         "0) or false (they are infinite)");
-    return read_p_part(S, json_object_get(prof, "p_part"), json_is_true(tr), pos);
+    int tr = read_truncated(S, prof, pos);
+    if (tr < 0)
+        return tr;
+    return read_p_part(S, json_object_get(prof, "p_part"), tr, pos);
 }
 
 /* ---- Actions ---------------------------------------------------------------- */
 
 static int read_actions(spec_t *S, json_t *root)
 {
+    const char *eg = S->p == 2 ? "Sq1 x0 = x1" : "b x0 = x1";
     json_t *acts = json_object_get(root, "actions");
     if (!acts)
         return 0;
     size_t pos = spec_key_pos(S, "actions", 0);
     if (!json_is_array(acts))
         return spec_fail(S, SQ_E_INVAL, pos,
-                         "\"actions\" must be a list of strings like \"Sq1 x0 = x1\", not %s",
+                         "\"actions\" must be a list of strings like \"%s\", not %s", eg,
                          spec_type_name(acts));
     size_t n = json_array_size(acts);
     const char **strs = sq_calloc(n + 1, sizeof *strs);
@@ -519,8 +594,8 @@ static int read_actions(spec_t *S, json_t *root)
         if (!json_is_string(a)) {
             sq_free(strs);
             return spec_fail(S, SQ_E_INVAL, pos,
-                             "\"actions\" entry %zu must be a string like \"Sq1 x0 = x1\", not %s",
-                             i + 1, spec_type_name(a));
+                             "\"actions\" entry %zu must be a string like \"%s\", not %s",
+                             i + 1, eg, spec_type_name(a));
         }
         strs[i] = json_string_value(a);
     }
@@ -547,30 +622,32 @@ static int check_tables(spec_t *S, const fdmod_t *M, const milnor_t *A, int32_t 
         const spec_action_t *a = &S->acts[i];
         if (a->nto == 0)
             continue;
-        int k = 0;
-        while ((1 << k) != a->op)
-            k++;
-        given[S->gens[a->from].fdeg + shift - lo] |= 1u << k;
+        given[S->gens[a->from].fdeg + shift - lo] |= 1u << a->slot;
     }
     fdmod_cost_t c;
     fdmod_complete_cost(&c, M, A, given);
     sq_free(given);
+    return spec_check_cost(S, c.table_bytes, c.reduce_bytes, c.reduce_from, c.reduce_deg);
+}
+
+int spec_check_cost(spec_t *S, double table_bytes, double reduce_bytes, int32_t reduce_from,
+                    int32_t reduce_deg)
+{
     const double limit = (double)S->max_tables, mib = 1048576.0;
     /* The names of the basis: a pointer, the string and malloc's overhead. */
     double names = 64.0 * (double)S->ngens;
-    if (c.table_bytes + names > limit)
+    if (table_bytes + names > limit)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
                          "the module is too large: its action tables would take %.0f MiB "
                          "(at most %lld)",
-                         (c.table_bytes + names) / mib, (long long)(S->max_tables >> 20));
-    if (c.table_bytes + names + c.reduce_bytes > limit)
+                         (table_bytes + names) / mib, (long long)(S->max_tables >> 20));
+    if (table_bytes + names + reduce_bytes > limit)
         return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
                          "the module is too large: deriving its action from degree %d to degree %d "
                          "needs a row reduction of %.0f MiB (the products in A of degree %d; at "
                          "most %lld MiB with the tables)",
-                         (int)c.reduce_from, (int)(c.reduce_from + c.reduce_deg),
-                         c.reduce_bytes / mib, (int)c.reduce_deg,
-                         (long long)(S->max_tables >> 20));
+                         (int)reduce_from, (int)(reduce_from + reduce_deg), reduce_bytes / mib,
+                         (int)reduce_deg, (long long)(S->max_tables >> 20));
     return 0;
 }
 
@@ -602,9 +679,7 @@ static int check_subalgebra(spec_t *S, int32_t *adeg)
     return 0;
 }
 
-/* The module's name: display_name without directory and ".json", and
- * "[k]" for a shift k != 0. */
-static char *module_name(const char *display, int32_t shift)
+char *spec_module_name(const char *display, int32_t shift)
 {
     const char *base = display ? display : "module";
     const char *slash = strrchr(base, '/');
@@ -621,6 +696,20 @@ static char *module_name(const char *display, int32_t shift)
     return name;
 }
 
+int spec_check_degrees(spec_t *S, int32_t shift, int32_t max_span)
+{
+    int32_t lo = S->gens[0].fdeg, hi = S->gens[S->ngens - 1].fdeg;
+    if ((int64_t)lo + shift < -SQ_MODSPEC_MAX_DEGREE || (int64_t)hi + shift > SQ_MODSPEC_MAX_DEGREE)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "degrees %d..%d shifted by %d leave the range (|degree| <= %d)", (int)lo,
+                         (int)hi, (int)shift, SQ_MODSPEC_MAX_DEGREE);
+    if ((int64_t)hi - lo > max_span)
+        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
+                         "the degrees span %d..%d, more than the largest span %d", (int)lo, (int)hi,
+                         (int)max_span);
+    return 0;
+}
+
 /* Sets the action vectors of S->acts in M and completes it. */
 static int set_actions(spec_t *S, fdmod_t *M, const milnor_t *A, int32_t shift)
 {
@@ -631,7 +720,7 @@ static int set_actions(spec_t *S, fdmod_t *M, const milnor_t *A, int32_t shift)
         const spec_gen_t *from = &S->gens[a->from];
         int32_t tdeg = from->fdeg + shift + a->op;
         uint64_t *vec = sq_calloc((size_t)f2_limbs(fdmod_dim(M, tdeg)) + 1, sizeof *vec);
-        for (int64_t t = 0; t < a->nto; t++) {
+        for (int64_t t = 0; t < a->nto; t++) { /* every coefficient is 1 */
             int64_t j = S->gens[a->to[t]].idx;
             vec[j >> 6] ^= 1ULL << (j & 63);
         }
@@ -647,21 +736,16 @@ static int set_actions(spec_t *S, fdmod_t *M, const milnor_t *A, int32_t shift)
 static int build(spec_t *S, const char *display, int32_t shift, int32_t max_span, fdmod_t **out)
 {
     int32_t lo = S->gens[0].fdeg, hi = S->gens[S->ngens - 1].fdeg;
-    if ((int64_t)lo + shift < -SQ_MODSPEC_MAX_DEGREE || (int64_t)hi + shift > SQ_MODSPEC_MAX_DEGREE)
-        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
-                         "degrees %d..%d shifted by %d leave the range (|degree| <= %d)", (int)lo,
-                         (int)hi, (int)shift, SQ_MODSPEC_MAX_DEGREE);
-    if ((int64_t)hi - lo > max_span)
-        return spec_fail(S, SQ_E_RANGE, SPEC_NOPOS,
-                         "the degrees span %d..%d, more than the largest span %d", (int)lo, (int)hi,
-                         (int)max_span);
+    int rc = spec_check_degrees(S, shift, max_span);
+    if (rc)
+        return rc;
     /* Over a subalgebra the action is completed and checked inside it. */
     int32_t span = hi - lo > 0 ? hi - lo : 1;
-    int rc = S->plen ? check_subalgebra(S, &span) : 0;
+    rc = S->plen ? check_subalgebra(S, &span) : 0;
     if (rc)
         return rc;
     milnor_t *A = S->plen ? milnor_new_profile(span, S->profile, S->plen) : milnor_new(span);
-    char *name = module_name(display, shift);
+    char *name = spec_module_name(display, shift);
     fdmod_t *M = fdmod_new(name, lo + shift, hi + shift);
     sq_free(name);
     for (int64_t i = 0; i < S->ngens; i++)
@@ -762,7 +846,7 @@ static int build_infinite(spec_t *S, const char *display, int32_t shift,
     int64_t top = finite_rp ? (int64_t)S->rp_max + shift : o->max_degree;
     if (top > SQ_MODSPEC_MAX_DEGREE)
         top = SQ_MODSPEC_MAX_DEGREE;
-    char *name = module_name(display, shift);
+    char *name = spec_module_name(display, shift);
     int rc = S->kind == SQ_MODSPEC_PROJECTIVE
                  ? spec_build_projective(S, name, shift, (int32_t)top, out)
                  : spec_build_presented(S, name, shift, (int32_t)top, out);
@@ -770,15 +854,36 @@ static int build_infinite(spec_t *S, const char *display, int32_t shift,
     return rc;
 }
 
+/* The prime a caller asks for: any, 2 (an fdmod_t), odd (a pfdmod_t). */
+enum { WANT_ANY, WANT_2, WANT_ODD };
+
+static int check_want(spec_t *S, int want)
+{
+    if (want == WANT_2 && S->p != 2)
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "p", 0),
+                         "\"p\" is %u: this entry point builds modules at the prime 2 "
+                         "(sq_modspec_load_module reads every prime)",
+                         (unsigned)S->p);
+    if (want == WANT_ODD && S->p == 2)
+        return spec_fail(S, SQ_E_INVAL, spec_key_pos(S, "p", 0),
+                         "\"p\" is 2%s: this entry point builds modules at odd primes "
+                         "(sq_modspec_load_module reads every prime)",
+                         json_object_get(S->root, "p") ? "" : " (no \"p\" given)");
+    return 0;
+}
+
 static int load(spec_t *S, json_t **root, const char *display, const sq_modspec_opts_t *o,
-                fdmod_t **out)
+                int want, sq_modspec_module_t *out)
 {
     int32_t shift;
     sq_modspec_info_t info_local, *info = o && o->info ? o->info : &info_local;
     memset(info, 0, sizeof *info);
     int rc = load_json(S, root);
+    S->root = *root;
     if (!rc)
         rc = check_header(S, *root);
+    if (!rc)
+        rc = check_want(S, want);
     if (!rc)
         rc = read_shift(S, *root, &shift);
     if (!rc)
@@ -802,37 +907,52 @@ static int load(spec_t *S, json_t **root, const char *display, const sq_modspec_
                          "representative would not be finite)",
                          S->kind == SQ_MODSPEC_PROJECTIVE ? "projective space"
                                                           : "finitely presented module");
+    out->p = S->p;
+    if (S->p != 2)
+        return spec_build_odd(S, display, shift, max_span, &out->modd);
     if (S->kind == SQ_MODSPEC_FINITE)
-        return build(S, display, shift, max_span, out);
-    return build_infinite(S, display, shift, o, out);
+        return build(S, display, shift, max_span, &out->m2);
+    return build_infinite(S, display, shift, o, &out->m2);
 }
 
-int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const char *display_name,
-                           const sq_modspec_opts_t *opts, char *err, size_t errlen)
+/* A zeroed S for the text buf[0..len) named display_name, its messages
+ * into err (errlen bytes; dummy, one byte, when errlen is 0). */
+static void spec_init(spec_t *S, const char *buf, size_t len, const char *display_name, char *err,
+                      size_t errlen, char *dummy)
+{
+    memset(S, 0, sizeof *S);
+    S->file = display_name ? display_name : "<module>";
+    S->text = buf;
+    S->len = buf ? len : 0;
+    S->err = errlen ? err : dummy;
+    S->errlen = errlen ? errlen : 1;
+    S->err[0] = '\0';
+}
+
+/* The one load behind every entry point. */
+static int load_any(sq_modspec_module_t *out, const char *buf, size_t len, const char *display_name,
+                    const sq_modspec_opts_t *opts, int want, char *err, size_t errlen)
 {
     char dummy[1];
     spec_t S;
-    memset(&S, 0, sizeof S);
-    S.file = display_name ? display_name : "<module>";
-    S.text = buf;
-    S.len = buf ? len : 0;
-    S.err = errlen ? err : dummy;
-    S.errlen = errlen ? errlen : sizeof dummy;
-    S.err[0] = '\0';
+    spec_init(&S, buf, len, display_name, err, errlen, dummy);
+    memset(out, 0, sizeof *out);
     S.warn = opts ? opts->warn : NULL;
     S.max_tables = opts && opts->max_tables > 0 && opts->max_tables < SQ_MODSPEC_MAX_TABLES
                        ? opts->max_tables
                        : SQ_MODSPEC_MAX_TABLES;
-    *out = NULL;
+    pmilnor_profile_full(&S.oprof);
     if (opts && opts->description && opts->description_len)
         opts->description[0] = '\0';
     json_t *root = NULL;
-    int rc = load(&S, &root, S.file, opts, out);
+    int rc = load(&S, &root, S.file, opts, want, out);
     if (S.more_warnings)
         spec_warn(&S, SPEC_NOPOS, "... and %lld more unknown keys ignored",
                   (long long)S.more_warnings);
     if (!rc)
         copy_description(root, opts);
+    else
+        sq_modspec_module_free(out);
     spec_free_actions(&S);
     spec_free_relations(&S);
     sq_free(S.gens);
@@ -841,11 +961,62 @@ int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const cha
     return rc;
 }
 
+int sq_modspec_load_module(sq_modspec_module_t *out, const char *buf, size_t len,
+                           const char *display_name, const sq_modspec_opts_t *opts, char *err,
+                           size_t errlen)
+{
+    return load_any(out, buf, len, display_name, opts, WANT_ANY, err, errlen);
+}
+
+void sq_modspec_module_free(sq_modspec_module_t *m)
+{
+    if (!m)
+        return;
+    fdmod_free(m->m2);
+    pfdmod_free(m->modd);
+    m->m2 = NULL;
+    m->modd = NULL;
+}
+
+int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const char *display_name,
+                           const sq_modspec_opts_t *opts, char *err, size_t errlen)
+{
+    sq_modspec_module_t m;
+    int rc = load_any(&m, buf, len, display_name, opts, WANT_2, err, errlen);
+    *out = m.m2;
+    return rc;
+}
+
+int sq_modspec_load_buffer_odd(pfdmod_t **out, const char *buf, size_t len,
+                               const char *display_name, const sq_modspec_opts_t *opts, char *err,
+                               size_t errlen)
+{
+    sq_modspec_module_t m;
+    int rc = load_any(&m, buf, len, display_name, opts, WANT_ODD, err, errlen);
+    *out = m.modd;
+    return rc;
+}
+
 int sq_modspec_load_string(fdmod_t **out, const char *json, const char *display_name, char *err,
                            size_t errlen)
 {
     return sq_modspec_load_buffer(out, json, json ? strlen(json) : 0, display_name, NULL, err,
                                   errlen);
+}
+
+int sq_modspec_buffer_prime(const char *buf, size_t len, const char *display_name, uint32_t *p,
+                            char *err, size_t errlen)
+{
+    char dummy[1];
+    spec_t S;
+    spec_init(&S, buf, len, display_name, err, errlen, dummy);
+    json_t *root = NULL;
+    int rc = load_json(&S, &root);
+    if (!rc)
+        rc = read_prime(&S, root);
+    *p = S.p ? S.p : 2;
+    json_decref(root);
+    return rc;
 }
 
 /* Reads at most SQ_MODSPEC_MAX_FILE bytes of path into *buf. */
@@ -891,20 +1062,62 @@ static int read_file(const char *path, const char *display_raw, char **buf, size
     return 0;
 }
 
-int sq_modspec_load_file(fdmod_t **out, const char *path, const char *display_name,
-                         const sq_modspec_opts_t *opts, char *err, size_t errlen)
+/* Reads path and loads it as load_any does. */
+static int load_file_any(sq_modspec_module_t *out, const char *path, const char *display_name,
+                         const sq_modspec_opts_t *opts, int want, char *err, size_t errlen)
 {
     const char *display = display_name ? display_name : path;
     char *buf;
     size_t len;
     char dummy[1];
-    *out = NULL;
+    memset(out, 0, sizeof *out);
     if (opts && opts->description && opts->description_len)
         opts->description[0] = '\0';
     int rc = read_file(path, display, &buf, &len, errlen ? err : dummy, errlen ? errlen : 1);
     if (rc)
         return rc;
-    rc = sq_modspec_load_buffer(out, buf, len, display, opts, err, errlen);
+    rc = load_any(out, buf, len, display, opts, want, err, errlen);
+    sq_free(buf);
+    return rc;
+}
+
+int sq_modspec_load_file(fdmod_t **out, const char *path, const char *display_name,
+                         const sq_modspec_opts_t *opts, char *err, size_t errlen)
+{
+    sq_modspec_module_t m;
+    int rc = load_file_any(&m, path, display_name, opts, WANT_2, err, errlen);
+    *out = m.m2;
+    return rc;
+}
+
+int sq_modspec_load_file_odd(pfdmod_t **out, const char *path, const char *display_name,
+                             const sq_modspec_opts_t *opts, char *err, size_t errlen)
+{
+    sq_modspec_module_t m;
+    int rc = load_file_any(&m, path, display_name, opts, WANT_ODD, err, errlen);
+    *out = m.modd;
+    return rc;
+}
+
+int sq_modspec_load_module_file(sq_modspec_module_t *out, const char *path,
+                                const char *display_name, const sq_modspec_opts_t *opts, char *err,
+                                size_t errlen)
+{
+    return load_file_any(out, path, display_name, opts, WANT_ANY, err, errlen);
+}
+
+int sq_modspec_file_prime(const char *path, const char *display_name, uint32_t *p, char *err,
+                          size_t errlen)
+{
+    const char *display = display_name ? display_name : path;
+    char *buf;
+    size_t len;
+    char dummy[1];
+    *p = 2;
+    int rc = read_file(path, display, &buf, &len, errlen ? err : dummy, errlen ? errlen : 1);
+    if (rc)
+        return rc;
+    rc = sq_modspec_buffer_prime(buf, len, display, p, err, errlen);
     sq_free(buf);
     return rc;
 }

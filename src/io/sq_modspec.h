@@ -1,7 +1,10 @@
 /*
- * sq_modspec.h -- finite modules at p = 2 read from JSON files ("module
- * specs") in the format of the Rust peer sseq; the format, the search path
- * and the error messages are specified in docs/modules.md.
+ * sq_modspec.h -- modules read from JSON files ("module specs") in the
+ * format of the Rust peer sseq, at every prime: one reader (one table of
+ * keys, one set of limits, one action grammar with the alphabet of the
+ * file's "p") that builds the finite module of the prime, an fdmod_t at
+ * p = 2 and a pfdmod_t at odd p.  The format, the search path and the error
+ * messages are specified in docs/modules.md (odd primes: docs/odd-primes.md).
  *
  *     {"p": 2, "type": "finite dimensional module",
  *      "gens": {"x0": 0, "x1": 1, "x2": 2},
@@ -36,6 +39,7 @@
 #include <stdio.h>
 
 #include "fdmod.h"
+#include "pfdmod.h"
 #include "sq_core.h"
 
 #ifdef __cplusplus
@@ -64,8 +68,10 @@ extern "C" {
  * and the largest row reduction deriving the action needs
  * (fdmod_complete_cost); refused beyond, before anything is allocated. */
 #define SQ_MODSPEC_MAX_TABLES SQ_MODULE_TABLE_LIMIT
-/* Largest filtration s of the class a "cofiber" names. */
+/* Largest filtration s of the class a "cofiber" names, and its largest
+ * index (no bidegree of a supported resolution has a million classes). */
 #define SQ_MODSPEC_MAX_COFIBER_S 1000
+#define SQ_MODSPEC_MAX_COFIBER_IDX 1000000
 /* Longest path of a module file (sq_modspec_resolve_name); also the size
  * of a buffer that always suffices for its result. */
 #define SQ_MODSPEC_PATH_MAX 4096
@@ -115,8 +121,10 @@ typedef struct {
     sq_modspec_info_t *info; /* if not NULL, receives what the load found out */
 } sq_modspec_opts_t;
 
-/* Builds the module described by the JSON text buf[0..len-1] (need not be
- * NUL-terminated; may hold any bytes).  display_name names the input in
+/* Builds the module at p = 2 described by the JSON text buf[0..len-1] (need
+ * not be NUL-terminated; may hold any bytes); a file at an odd prime is
+ * refused with a one-line message (SQ_E_INVAL; sq_modspec_load_module reads
+ * every prime).  display_name names the input in
  * messages (NULL: "<module>"); the module's own name (fdmod_name) is
  * display_name without its directory and ".json", with "[k]" appended for
  * a total shift k != 0.
@@ -130,6 +138,53 @@ typedef struct {
  * SQ_MODSPEC_MAX_TABLES. */
 int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const char *display_name,
                            const sq_modspec_opts_t *opts, char *err, size_t errlen) SQ_WARN_UNUSED;
+
+/* The module of a file at any prime, as sq_modspec_load_module builds it:
+ * exactly one of m2 (p = 2) and modd (odd p) is set on success. */
+typedef struct {
+    uint32_t p;     /* the file's "p" (2 when absent) */
+    fdmod_t *m2;    /* p = 2 */
+    pfdmod_t *modd; /* odd p: a finite dimensional module over the mod p Steenrod algebra (or the
+                     * subalgebra of its profile), p < 256 */
+} sq_modspec_module_t;
+
+/* The one entry point at every prime: loads buf[0..len) as
+ * sq_modspec_load_buffer does, whatever its "p" (an odd prime below 256 is
+ * read with the alphabet b, P^{p^k}, and only "finite dimensional module"
+ * is accepted there).  Returns 0 and fills *out (free with
+ * sq_modspec_module_free), or a negative code as sq_modspec_load_buffer,
+ * *out zeroed. */
+int sq_modspec_load_module(sq_modspec_module_t *out, const char *buf, size_t len,
+                           const char *display_name, const sq_modspec_opts_t *opts, char *err,
+                           size_t errlen) SQ_WARN_UNUSED;
+
+/* The same for the file at path (as sq_modspec_load_file). */
+int sq_modspec_load_module_file(sq_modspec_module_t *out, const char *path,
+                                const char *display_name, const sq_modspec_opts_t *opts, char *err,
+                                size_t errlen) SQ_WARN_UNUSED;
+
+/* Frees the module of m and zeroes the pointers; NULL is a no-op. */
+void sq_modspec_module_free(sq_modspec_module_t *m);
+
+/* sq_modspec_load_module when the caller needs an odd prime: a file at
+ * p = 2 is refused with a one-line message (SQ_E_INVAL). */
+int sq_modspec_load_buffer_odd(pfdmod_t **out, const char *buf, size_t len,
+                               const char *display_name, const sq_modspec_opts_t *opts, char *err,
+                               size_t errlen) SQ_WARN_UNUSED;
+int sq_modspec_load_file_odd(pfdmod_t **out, const char *path, const char *display_name,
+                             const sq_modspec_opts_t *opts, char *err,
+                             size_t errlen) SQ_WARN_UNUSED;
+
+/* The prime of the JSON text buf[0..len): "p", 2 when absent.  Returns 0
+ * and sets *p, or SQ_E_PARSE (JSON syntax), SQ_E_INVAL ("p" not an integer,
+ * not a prime, the top level not an object) or SQ_E_RANGE (p > 255), with
+ * the one-line message a load would give (*p is then 2). */
+int sq_modspec_buffer_prime(const char *buf, size_t len, const char *display_name, uint32_t *p,
+                            char *err, size_t errlen) SQ_WARN_UNUSED;
+
+/* The same for a file (SQ_E_IO when it cannot be read). */
+int sq_modspec_file_prime(const char *path, const char *display_name, uint32_t *p, char *err,
+                          size_t errlen) SQ_WARN_UNUSED;
 
 /* sq_modspec_load_buffer on the NUL-terminated json with default options
  * (no shift, warnings discarded).  For tests and the fuzzer. */

@@ -201,9 +201,10 @@ int spec_read_cofiber(spec_t *S, json_t *root, sq_modspec_info_t *info)
     if (t < -SQ_MODSPEC_MAX_DEGREE || t > SQ_MODSPEC_MAX_DEGREE)
         return spec_fail(S, SQ_E_RANGE, pos, "\"cofiber\": \"t\" %lld is out of range (|t| <= %d)",
                          (long long)t, SQ_MODSPEC_MAX_DEGREE);
-    if (idx < 0 || idx > (json_int_t)1 << 40)
-        return spec_fail(S, SQ_E_RANGE, pos, "\"cofiber\": \"idx\" %lld is out of range",
-                         (long long)idx);
+    if (idx < 0 || idx > SQ_MODSPEC_MAX_COFIBER_IDX)
+        return spec_fail(S, SQ_E_RANGE, pos,
+                         "\"cofiber\": \"idx\" %lld is out of range (0..%d)", (long long)idx,
+                         SQ_MODSPEC_MAX_COFIBER_IDX);
     info->cofiber = 1;
     info->cof_s = (int32_t)s;
     info->cof_t = (int32_t)t;

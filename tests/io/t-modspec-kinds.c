@@ -26,7 +26,6 @@
 #include "resol.h"
 #include "pfdmod.h"
 #include "sq_modspec.h"
-#include "sq_pmodspec.h"
 #include "sq_test.h"
 
 #define SHIPPED SQ_TEST_DATA_DIR "/../../modules"
@@ -243,6 +242,10 @@ TEST(kinds_errors)
                  SQ_E_INVAL,
                  "t.json:1: \"cofiber\": unknown key \"k\" (\"cofiber\" must be an object "
                  "{\"s\": S, \"t\": T, \"idx\": I}: the class x_(T - S, S, I) of the module)");
+    /* The one reader's limit at every prime (the p = 2 reader took 2^40). */
+    expect_error(__LINE__,
+                 "{\"gens\": {\"x0\": 0}, \"cofiber\": {\"s\": 1, \"t\": 1, \"idx\": 1000001}}",
+                 SQ_E_RANGE, "t.json:1: \"cofiber\": \"idx\" 1000001 is out of range (0..1000000)");
 }
 
 /* Reads the whole stdout of `adams resolve ARGS`; fails unless it exits 0. */
@@ -399,7 +402,7 @@ TEST(odd_loader_shows_long_paths)
     strcpy(name + 200, "/bad-p.json");
     const char *json = "{\"p\": 4, \"gens\": {\"x0\": 0}}";
     pfdmod_t *M = NULL;
-    ASSERT(sq_pmodspec_load_buffer(&M, json, strlen(json), name, NULL, err, sizeof err) != 0);
+    ASSERT(sq_modspec_load_buffer_odd(&M, json, strlen(json), name, NULL, err, sizeof err) != 0);
     ASSERT(M == NULL);
     ASSERT(strncmp(err, name, strlen(name)) == 0);
     ASSERT(strstr(err, "\"p\" is 4, which is not a prime") != NULL);

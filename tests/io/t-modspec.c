@@ -14,7 +14,6 @@
 #include "milnor.h"
 #include "pfdmod.h"
 #include "sq_modspec.h"
-#include "sq_pmodspec.h"
 #include "sq_test.h"
 
 #define FUZZ_CORPUS SQ_TEST_DATA_DIR "/../fuzz/corpus"
@@ -97,14 +96,14 @@ TEST(shipped_list_and_descriptions)
                                .have_max_degree = 1,
                                .max_degree = 30};
         uint32_t p;
-        ASSERT_EQ(sq_pmodspec_file_prime(paths[i], NULL, &p, err, sizeof err), 0);
+        ASSERT_EQ(sq_modspec_file_prime(paths[i], NULL, &p, err, sizeof err), 0);
         if (p != 2) {
-            /* An odd-prime module: its own loader. */
-            pfdmod_t *P = NULL;
-            sq_pmodspec_opts_t po = {.description = desc, .description_len = sizeof desc};
-            if (sq_pmodspec_load_file(&P, paths[i], NULL, &po, err, sizeof err))
+            /* An odd-prime module: the one reader builds its pfdmod_t. */
+            sq_modspec_module_t P;
+            if (sq_modspec_load_module_file(&P, paths[i], NULL, &o, err, sizeof err))
                 sq_test_fail(__FILE__, __LINE__, "%s", err);
-            pfdmod_free(P);
+            ASSERT(P.p == p && P.modd != NULL && P.m2 == NULL);
+            sq_modspec_module_free(&P);
         } else {
             if (sq_modspec_load_file(&M, paths[i], NULL, &o, err, sizeof err))
                 sq_test_fail(__FILE__, __LINE__, "%s", err);
@@ -272,9 +271,12 @@ TEST(errors_document)
     expect_error(__LINE__, "{\"gens\": {}}", SQ_E_INVAL,
                  "t.json:1: \"gens\" is empty: a module needs a generator");
     expect_error(__LINE__, "{\"p\": 3, \"gens\": {\"x0\": 0}}", SQ_E_INVAL,
-                 "t.json:1: \"p\" is 3: adams works at the prime 2 only");
+                 "t.json:1: \"p\" is 3: this entry point builds modules at the prime 2 "
+                 "(sq_modspec_load_module reads every prime)");
     expect_error(__LINE__, "{\"p\": \"2\", \"gens\": {\"x0\": 0}}", SQ_E_INVAL,
-                 "t.json:1: \"p\" must be the integer 2, not a string");
+                 "t.json:1: \"p\" must be a prime number, not a string");
+    expect_error(__LINE__, "{\"p\": 6, \"gens\": {\"x0\": 0}}", SQ_E_INVAL,
+                 "t.json:1: \"p\" is 6, which is not a prime");
     expect_error(__LINE__, "{\"type\": \"sphere\", \"min\": -4}", SQ_E_INVAL,
                  "t.json:1: \"type\" is \"sphere\": expected \"finite dimensional module\", "
                  "\"finitely presented module\" or \"real projective space\"");
@@ -521,7 +523,7 @@ TEST(fuzz_corpus_replay)
     DIR *d = opendir(FUZZ_CORPUS);
     ASSERT(d != NULL);
     struct dirent *e;
-    int64_t files = 0, ok = 0;
+    int64_t files = 0, ok = 0, odd = 0;
     while ((e = readdir(d)) != NULL) {
         if (e->d_name[0] == '.')
             continue;
@@ -532,20 +534,24 @@ TEST(fuzz_corpus_replay)
         char *buf = sq_malloc(1 << 16);
         size_t n = fread(buf, 1, 1 << 16, f);
         fclose(f);
-        fdmod_t *M;
+        sq_modspec_module_t M;
         char err[512];
-        /* As tests/fuzz/fuzz_modspec.c loads them. */
+        /* As tests/fuzz/fuzz_modspec.c loads them: every prime. */
         sq_modspec_opts_t o = {.max_tables = 4 << 20, .have_max_degree = 1, .max_degree = 24};
-        int rc = sq_modspec_load_buffer(&M, buf, n, e->d_name, &o, err, sizeof err);
-        if (rc == 0)
+        int rc = sq_modspec_load_module(&M, buf, n, e->d_name, &o, err, sizeof err);
+        if (rc == 0) {
             ok++;
-        else
-            ASSERT(err[0] != '\0' && strchr(err, '\n') == NULL && M == NULL);
-        fdmod_free(M);
+            ASSERT((M.p == 2) == (M.m2 != NULL) && (M.p != 2) == (M.modd != NULL));
+            odd += M.p != 2;
+        } else {
+            ASSERT(err[0] != '\0' && strchr(err, '\n') == NULL && !M.m2 && !M.modd);
+        }
+        sq_modspec_module_free(&M);
         sq_free(buf);
         files++;
     }
     closedir(d);
     ASSERT(files >= 20);
     ASSERT(ok >= 9);
+    ASSERT(odd >= 4); /* the odd-prime seeds load */
 }

@@ -11,12 +11,13 @@
 #include "podd_util.h"
 #include "sq_chart.h"
 #include "presol_cofiber.h"
+#include "sq_modspec.h"
 #include "sq_pmodspec.h"
 
 /* Loads json (display name my.json); returns the code and the message. */
 static int load(const char *json, pfdmod_t **M, char *err, size_t errlen)
 {
-    return sq_pmodspec_load_buffer(M, json, strlen(json), "my.json", NULL, err, errlen);
+    return sq_modspec_load_buffer_odd(M, json, strlen(json), "my.json", NULL, err, errlen);
 }
 
 static void expect_error(const char *json, int code, const char *want)
@@ -40,13 +41,13 @@ TEST(pmodspec_good)
                        "}\n";
     pfdmod_t *M = NULL;
     char err[512], desc[64];
-    sq_pmodspec_info_t info;
-    sq_pmodspec_opts_t o = {0};
+    sq_modspec_info_t info;
+    sq_modspec_opts_t o = {0};
     o.description = desc;
     o.description_len = sizeof desc;
     o.info = &info;
     o.shift = 2;
-    int rc = sq_pmodspec_load_buffer(&M, json, strlen(json), "dir/C3v1.json", &o, err, sizeof err);
+    int rc = sq_modspec_load_buffer_odd(&M, json, strlen(json), "dir/C3v1.json", &o, err, sizeof err);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "%s", err);
     ASSERT_STR_EQ(pfdmod_name(M), "C3v1[2]");
@@ -112,11 +113,11 @@ TEST(pmodspec_errors)
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0}, \"generic\": true}", SQ_E_INVAL,
                  "\"generic\": only false is supported");
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0}, \"algebra\": [\"adem\"]}", SQ_E_INVAL,
-                 "must be a list containing \"milnor\"");
+                 "must be a list of bases that includes \"milnor\"");
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0, \"x1\": 1}, \"milnor_actions\": [1]}",
                  SQ_E_INVAL, "legacy form");
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0}, \"profile\": {\"p_part\": [1]}}", SQ_E_INVAL,
-                 "\"truncated\" must be given");
+                 "\"truncated\" must be true");
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0},"
                  " \"profile\": {\"truncated\": false, \"q_part\": 4294967293}}",
                  SQ_E_INVAL, "leaves out Q_1 but keeps Q_0");
@@ -124,9 +125,71 @@ TEST(pmodspec_errors)
                  " \"profile\": {\"truncated\": false, \"p_part\": [0]}}",
                  SQ_E_INVAL, "P1 is not in the subalgebra of the profile");
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0}, \"cofiber\": {\"s\": 0, \"t\": 0, \"idx\": 0}}",
-                 SQ_E_INVAL, "\"s\" is 0");
+                 SQ_E_RANGE, "\"s\" is 0");
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0, \"x5000\": 5000}}", SQ_E_RANGE, "span");
     expect_error("{\"p\": 3, \"gens\": {}}", SQ_E_INVAL, "\"gens\" is empty");
+}
+
+/* Issue 21 step 2: one reader for every prime.  Each check failed with the
+ * odd-prime reader it replaced: it warned about an unknown key in "cofiber",
+ * took an idx up to 10^6 but a t up to 11000 and a span up to 4095, and had
+ * no table-size guard. */
+TEST(pmodspec_one_reader)
+{
+    /* One entry point: the module of the file's prime. */
+    const char *odd = "{\"p\": 3, \"gens\": {\"x0\": 0, \"x1\": 1}, \"actions\": [\"b x0 = x1\"]}";
+    const char *two = "{\"gens\": {\"x0\": 0, \"x1\": 1}, \"actions\": [\"Sq1 x0 = x1\"]}";
+    sq_modspec_module_t m;
+    char err[1024];
+    ASSERT_EQ(sq_modspec_load_module(&m, odd, strlen(odd), "a.json", NULL, err, sizeof err), 0);
+    ASSERT(m.p == 3 && m.modd && !m.m2);
+    ASSERT_EQ(pfdmod_dim(m.modd, 1), 1);
+    sq_modspec_module_free(&m);
+    ASSERT(!m.modd);
+    ASSERT_EQ(sq_modspec_load_module(&m, two, strlen(two), "b.json", NULL, err, sizeof err), 0);
+    ASSERT(m.p == 2 && m.m2 && !m.modd);
+    sq_modspec_module_free(&m);
+    pfdmod_t *M = NULL;
+    ASSERT_EQ(sq_modspec_load_buffer_odd(&M, two, strlen(two), "b.json", NULL, err, sizeof err),
+              SQ_E_INVAL);
+    ASSERT_STR_EQ(err, "b.json: \"p\" is 2 (no \"p\" given): this entry point builds modules at "
+                       "odd primes (sq_modspec_load_module reads every prime)");
+    /* The cofiber's keys and limits of p = 2. */
+    expect_error("{\"p\": 3, \"gens\": {\"x0\": 0}, \"cofiber\": {\"s\": 1, \"t\": 1, \"idx\": 0,"
+                 " \"k\": 1}}",
+                 SQ_E_INVAL, "my.json:1: \"cofiber\": unknown key \"k\"");
+    expect_error("{\"p\": 3, \"gens\": {\"x0\": 0}, \"cofiber\": {\"s\": 1, \"t\": 10500, "
+                 "\"idx\": 0}}",
+                 SQ_E_RANGE, "\"t\" 10500 is out of range (|t| <= 10000)");
+    expect_error("{\"p\": 3, \"gens\": {\"x0\": 0, \"x3000\": 3000}}", SQ_E_RANGE,
+                 "my.json: the degrees span 0..3000, more than the largest span 2047");
+    /* The grammar: signs and coefficients mod p, "x-1" a name. */
+    const char *signs = "{\"p\": 5, \"gens\": {\"a\": 0, \"x-1\": 1, \"y\": 1},"
+                        " \"actions\": [\"b a = -x-1 - 3 y\"]}";
+    ASSERT_EQ(load(signs, &M, err, sizeof err), 0);
+    const uint8_t *v = pfdmod_action(M, 1, 0, 0, 0);
+    ASSERT(v != NULL);
+    ASSERT_EQ(v[0], 4);
+    ASSERT_EQ(v[1], 2);
+    pfdmod_free(M);
+    /* The table-size guard: 1500 cells in degree 0, 1500 in degree 4, P1
+     * between them: 2.1 MiB of action table, refused under 1 MiB, loaded
+     * under the default. */
+    size_t cap = 80000, n = 0;
+    char *big = sq_malloc(cap);
+    n += (size_t)snprintf(big + n, cap - n, "{\"p\": 3, \"gens\": {");
+    for (int i = 0; i < 1500; i++)
+        n += (size_t)snprintf(big + n, cap - n, "%s\"a%d\": 0, \"b%d\": 4", i ? ", " : "", i, i);
+    n += (size_t)snprintf(big + n, cap - n, "}, \"actions\": [\"P1 a0 = b0\"]}");
+    sq_modspec_opts_t o = {.max_tables = 1 << 20};
+    ASSERT_EQ(sq_modspec_load_buffer_odd(&M, big, n, "big.json", &o, err, sizeof err), SQ_E_RANGE);
+    ASSERT(M == NULL);
+    ASSERT(strstr(err, "big.json: the module is too large: its action tables would take 2 MiB "
+                       "(at most 1)") != NULL);
+    ASSERT_EQ(sq_modspec_load_buffer_odd(&M, big, n, "big.json", NULL, err, sizeof err), 0);
+    ASSERT_EQ(pfdmod_dim(M, 4), 1500);
+    pfdmod_free(M);
+    sq_free(big);
 }
 
 TEST(pmodspec_warnings_and_prime)
@@ -136,11 +199,11 @@ TEST(pmodspec_warnings_and_prime)
     int fd = mkstemp(path);
     ASSERT(fd >= 0);
     FILE *w = fdopen(fd, "w+");
-    sq_pmodspec_opts_t o = {0};
+    sq_modspec_opts_t o = {0};
     o.warn = w;
     pfdmod_t *M = NULL;
     char err[512];
-    ASSERT_EQ(sq_pmodspec_load_buffer(&M, json, strlen(json), "my.json", &o, err, sizeof err), 0);
+    ASSERT_EQ(sq_modspec_load_buffer_odd(&M, json, strlen(json), "my.json", &o, err, sizeof err), 0);
     fflush(w);
     rewind(w);
     char line[256] = "";
@@ -151,11 +214,11 @@ TEST(pmodspec_warnings_and_prime)
     unlink(path);
     pfdmod_free(M);
     uint32_t p = 0;
-    ASSERT_EQ(sq_pmodspec_buffer_prime(json, strlen(json), "my.json", &p, err, sizeof err), 0);
+    ASSERT_EQ(sq_modspec_buffer_prime(json, strlen(json), "my.json", &p, err, sizeof err), 0);
     ASSERT_EQ(p, 3);
-    ASSERT_EQ(sq_pmodspec_buffer_prime("{}", 2, "x", &p, err, sizeof err), 0);
+    ASSERT_EQ(sq_modspec_buffer_prime("{}", 2, "x", &p, err, sizeof err), 0);
     ASSERT_EQ(p, 2);
-    ASSERT_EQ(sq_pmodspec_file_prime("/nonexistent/x.json", NULL, &p, err, sizeof err), SQ_E_IO);
+    ASSERT_EQ(sq_modspec_file_prime("/nonexistent/x.json", NULL, &p, err, sizeof err), SQ_E_IO);
     ASSERT(strstr(err, "cannot read") != NULL);
 }
 
@@ -295,10 +358,10 @@ TEST(pmodspec_peer_files)
         snprintf(path, sizeof path, "%s/%s.json", PODD_PEER, peer_odd[i]);
         pfdmod_t *M = NULL;
         char err[512];
-        sq_pmodspec_info_t info;
-        sq_pmodspec_opts_t o = {0};
+        sq_modspec_info_t info;
+        sq_modspec_opts_t o = {0};
         o.info = &info;
-        int rc = sq_pmodspec_load_file(&M, path, NULL, &o, err, sizeof err);
+        int rc = sq_modspec_load_file_odd(&M, path, NULL, &o, err, sizeof err);
         if (rc)
             sq_test_fail(__FILE__, __LINE__, "%s: %s", peer_odd[i], err);
         uint32_t p = pfdmod_prime(M);
@@ -381,7 +444,7 @@ TEST(pmodspec_peer_census)
         char path[512], err[512], name[256];
         snprintf(path, sizeof path, "%s/%s", PODD_PEER, e->d_name);
         uint32_t p = 0;
-        ASSERT_EQ(sq_pmodspec_file_prime(path, NULL, &p, err, sizeof err), 0);
+        ASSERT_EQ(sq_modspec_file_prime(path, NULL, &p, err, sizeof err), 0);
         if (p == 2)
             continue;
         snprintf(name, sizeof name, "%.*s", (int)(n - 5), e->d_name);
