@@ -236,27 +236,6 @@ void presol_step(presol_t *R, int32_t s, int32_t t)
     fpmat_clear(&m);
 }
 
-/*
- * The serial driver: degree by degree, and within a degree s increasing,
- * so that (s, t - 1) and (s - 1, t) are always done before (s, t).
- */
-void presol_run(presol_t *R)
-{
-    for (int32_t t = R->t_min; t <= R->t_max; t++)
-        for (int32_t s = 0; s <= R->max_s; s++)
-            if (presol_is_step(R, s, t))
-                presol_step(R, s, t);
-}
-
-int64_t presol_num_steps(const presol_t *R)
-{
-    int64_t total = 0;
-    for (int32_t t = R->t_min; t <= R->t_max; t++)
-        for (int32_t s = 0; s <= R->max_s; s++)
-            total += presol_is_step(R, s, t);
-    return total;
-}
-
 int64_t presol_ext_dim(const presol_t *R, int32_t s, int32_t n)
 {
     if (s < 0 || s > R->max_s || n < R->min_n || n > R->max_n)

@@ -83,16 +83,16 @@ int presol_is_step(const presol_t *R, int32_t s, int32_t t);
 /* Computes the whole region, one step at a time: t increasing, then s. */
 void presol_run(presol_t *R);
 
-/* Receives progress from presol_run_pool: step_done is called once per
- * finished step by the scheduler with its lock held (keep it short). */
-typedef struct {
-    void (*step_done)(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t);
-    void *ctx;
-} presol_observer_t;
+/* Receives progress from presol_run_pool: the observer of resol_run_pool
+ * (step_done is called once per finished step by the scheduler with its
+ * lock held; keep it short). */
+typedef resol_observer_t presol_observer_t;
 
-/* Computes the whole region on the threads of pool (NULL: presol_run): a
- * coordinator releases (s, t) when (s, t - 1) and (s - 1, t) are done,
- * lowest degree first; matrix builds inside a step are split over idle
+/* Computes the whole region on the threads of pool (NULL: presol_run, or
+ * one worker thread when obs is set): the scheduler of resol_run_pool
+ * releases (s, t) when (s, t - 1) and (s - 1, t) are done and runs the
+ * ready steps lowest s first, then lowest t (the rows as a pipeline, the low
+ * rows finishing first); matrix builds inside a step are split over idle
  * threads.  The result does not depend on the pool.  obs may be NULL. */
 void presol_run_pool(presol_t *R, sq_pool_t *pool, const presol_observer_t *obs);
 

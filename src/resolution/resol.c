@@ -285,24 +285,6 @@ void resol_run_step(resol_t *R, int32_t s, int32_t t)
     }
 }
 
-/*
- * The serial driver: degree by degree, and within a degree s increasing,
- * so that (s, t - 1) and (s - 1, t) are always done before (s, t) (which
- * covers the relaxed dependencies of Nassau's step too).
- */
-void resol_run(resol_t *R, resol_algo_t algo)
-{
-    resol_prepare(R, algo);
-    for (int32_t t = R->t_min; t <= R->t_max; t++) {
-        for (int32_t s = 0; s <= R->max_s; s++) {
-            if (resol_stop_requested(R))
-                return;
-            if (resol_step_kind(R, s, t) && !resol_step_preloaded(R, s, t))
-                resol_run_step(R, s, t);
-        }
-    }
-}
-
 void resol_request_stop(resol_t *R)
 {
     atomic_store_explicit(&R->stop, 1, memory_order_relaxed);

@@ -1,39 +1,40 @@
 /*
- * sched.c -- the parallel wavefront: a coordinator that releases bidegrees
- * when their predecessors are done, run on an sq_pool.
+ * sched.c -- the one scheduler of every engine (wave.h): a coordinator that
+ * releases bidegrees when their predecessors are done, run on an sq_pool,
+ * and the serial driver; and the p = 2 engine's description of its run
+ * (resol_run, resol_run_pool).  presol_sched.c describes the odd-prime one.
  *
  * The coordinator's state (pending-predecessor counts, the ready heap, the
  * done count) is touched only in the pool source's next/done callbacks,
  * which the pool calls under its lock: one owner at a time, no locks of our
- * own.  Steps publish their results write-once (fmod/fhom), and a step's
- * successors are released only after it returned, so every read of a
- * predecessor's result happens after the write (the pool mutex orders
- * them).
+ * own.  Steps publish their results write-once (fmod/fhom, pfmod/pfhom),
+ * and a step's successors are released only after it returned, so every
+ * read of a predecessor's result happens after the write (the pool mutex
+ * orders them).
  *
- * Resuming: steps published before the run (loaded from a store) are
- * marked done in the table from the start and never run; their successors
- * wait only for the predecessors that still have to run.  A stop request
- * (resol_request_stop) makes the source hand out no more jobs; the pool
- * returns when the running ones are done.
+ * Resuming: steps done before the run (loaded from a store) are marked done
+ * in the table from the start and never run; their successors wait only for
+ * the predecessors that still have to run.  A stop request makes the source
+ * hand out no more jobs; the pool returns when the running ones are done.
  */
 #include <stdint.h>
 
 #include "internal.h"
 #include "sq_core.h"
+#include "wave.h"
 
 typedef struct {
-    resol_t *R;
+    const wave_t *W;
     int32_t ns, nt;          /* table: s in [0, ns), t - t_min in [0, nt) */
-    int32_t *pending;        /* predecessors not yet done, per slot; -1: not a step */
-    int64_t *heap;           /* ready steps, min-heap on (s, t): prio() */
+    int32_t *pending;        /* predecessors not yet done, per slot; -1: not to run */
+    int64_t *heap;           /* ready steps, min-heap on wave_priority: (s, t) */
     int64_t nheap;
     int64_t done, total;
-    const resol_observer_t *obs;
 } sched_t;
 
 static inline int64_t key(const sched_t *S, int32_t s, int32_t t)
 {
-    return (int64_t)(t - S->R->t_min) * S->ns + s;
+    return (int64_t)(t - S->W->t_min) * S->ns + s;
 }
 
 /*
@@ -45,37 +46,29 @@ static inline int64_t key(const sched_t *S, int32_t s, int32_t t)
  * (150, 78), 2 threads: peak RSS 673 MB -> 185 MB, 190.5 s -> 191.1 s;
  * (110, 58): 2.7% slower, bench/compare).  The model of the schedule
  * (tools/sched_sim.py --priority st) agrees: 2% slower on 2 workers, the
- * same on 16.  The output does not
- * depend on the order (every order respects the dependencies).
+ * same on 16.  The odd-prime engine ordered by (t, s) until issue 21
+ * (docs/benchmarks.md, "One scheduler").  The output does not depend on
+ * the order (every order respects the dependencies).
  */
-static inline int64_t prio(const sched_t *S, int64_t k)
+int64_t wave_priority(const wave_t *W, int32_t s, int32_t t)
 {
-    return (k % S->ns) * S->nt + k / S->ns;
+    return (int64_t)s * (W->t_max - W->t_min + 1) + (t - W->t_min);
 }
 
+/* The slot key(s, t) of the priority v = wave_priority(s, t). */
 static inline int64_t slot_of(const sched_t *S, int64_t v)
 {
     return (v % S->nt) * S->ns + v / S->nt;
 }
 
-/* The predecessors of (s, t) that are steps of the run; returns their count. */
-static int preds(const resol_t *R, int32_t s, int32_t t, int32_t out[3][2])
+static int stop_requested(const wave_t *W)
 {
-    int32_t cand[3][2];
-    int n = 0, k = 0;
-    cand[n][0] = s, cand[n][1] = t - 1, n++;
-    if (R->algo == RESOL_CLASSICAL || s == 1) {
-        cand[n][0] = s - 1, cand[n][1] = t, n++;
-    } else if (s >= 2) {
-        cand[n][0] = s - 1, cand[n][1] = t - 1, n++;
-    }
-    for (int i = 0; i < n; i++) {
-        int32_t ps = cand[i][0], pt = cand[i][1];
-        if (ps < 0 || pt < R->t_min || pt > R->t_max || !resol_step_kind(R, ps, pt))
-            continue;
-        out[k][0] = ps, out[k][1] = pt, k++;
-    }
-    return k;
+    return W->stop && atomic_load_explicit(W->stop, memory_order_relaxed);
+}
+
+static int to_run(const wave_t *W, int32_t s, int32_t t)
+{
+    return W->ops->is_step(W->ctx, s, t) && !(W->ops->preloaded && W->ops->preloaded(W->ctx, s, t));
 }
 
 static void heap_push(sched_t *S, int64_t v)
@@ -110,7 +103,7 @@ static int64_t heap_pop(sched_t *S)
 static int src_next(void *ctx, void **job)
 {
     sched_t *S = ctx;
-    if (!S->nheap || resol_stop_requested(S->R))
+    if (!S->nheap || stop_requested(S->W))
         return 0;
     *job = (void *)(intptr_t)(slot_of(S, heap_pop(S)) + 1);
     return 1;
@@ -121,7 +114,7 @@ static void src_run(void *ctx, void *job, int thread)
     sched_t *S = ctx;
     int64_t k = (intptr_t)job - 1;
     (void)thread;
-    resol_run_step(S->R, (int32_t)(k % S->ns), (int32_t)(k / S->ns) + S->R->t_min);
+    S->W->ops->run(S->W->ctx, (int32_t)(k % S->ns), (int32_t)(k / S->ns) + S->W->t_min);
 }
 
 /* Releases the successors of a finished step: each step has at most the
@@ -130,34 +123,164 @@ static void src_run(void *ctx, void *job, int thread)
 static void src_done(void *ctx, void *job)
 {
     sched_t *S = ctx;
-    resol_t *R = S->R;
+    const wave_t *W = S->W;
     int64_t k = (intptr_t)job - 1;
-    int32_t s = (int32_t)(k % S->ns), t = (int32_t)(k / S->ns) + R->t_min;
+    int32_t s = (int32_t)(k % S->ns), t = (int32_t)(k / S->ns) + W->t_min;
     int32_t succ[3][2] = {{s, t + 1}, {s + 1, t}, {s + 1, t + 1}};
     for (int i = 0; i < 3; i++) {
         int32_t ss = succ[i][0], st = succ[i][1];
-        if (ss >= S->ns || st > R->t_max || !resol_step_kind(R, ss, st) ||
+        if (ss >= S->ns || st > W->t_max || !W->ops->is_step(W->ctx, ss, st) ||
             S->pending[key(S, ss, st)] < 0)
             continue; /* not a step, or done before the run */
-        int32_t p[3][2];
-        int np = preds(R, ss, st, p);
+        int32_t p[WAVE_MAX_PREDS][2];
+        int np = W->ops->preds(W->ctx, ss, st, p);
         for (int j = 0; j < np; j++)
             if (p[j][0] == s && p[j][1] == t && --S->pending[key(S, ss, st)] == 0)
-                heap_push(S, prio(S, key(S, ss, st)));
+                heap_push(S, wave_priority(W, ss, st));
     }
     S->done++;
-    if (S->obs && S->obs->step_done)
-        S->obs->step_done(S->obs->ctx, S->done, S->total, s, t);
+    if (W->obs && W->obs->step_done)
+        W->obs->step_done(W->obs->ctx, S->done, S->total, s, t);
+}
+
+/* The table: every step's count of predecessors still to run, the steps
+ * with none on the heap. */
+static void sched_init(sched_t *S, const wave_t *W)
+{
+    *S = (sched_t){0};
+    S->W = W;
+    S->ns = W->max_s + 1;
+    S->nt = W->t_max - W->t_min + 1;
+    size_t nslots = sq_mul_size((size_t)S->ns, (size_t)S->nt);
+    S->pending = sq_malloc(sq_mul_size(nslots, sizeof *S->pending));
+    S->heap = sq_malloc(sq_mul_size(nslots + 1, sizeof *S->heap));
+    for (int32_t t = W->t_min; t <= W->t_max; t++)
+        for (int32_t s = 0; s < S->ns; s++) {
+            int64_t k = key(S, s, t);
+            S->pending[k] = -1;
+            if (!W->ops->is_step(W->ctx, s, t))
+                continue;
+            S->total++;
+            if (!to_run(W, s, t)) {
+                S->done++;
+                continue;
+            }
+            int32_t p[WAVE_MAX_PREDS][2];
+            int np = W->ops->preds(W->ctx, s, t, p);
+            S->pending[k] = 0;
+            for (int j = 0; j < np; j++)
+                S->pending[k] += to_run(W, p[j][0], p[j][1]);
+            if (S->pending[k] == 0)
+                heap_push(S, wave_priority(W, s, t));
+        }
+}
+
+int wave_run(const wave_t *W, sq_pool_t *pool)
+{
+    sched_t S;
+    sched_init(&S, W);
+    sq_pool_source_t src = {src_next, src_run, src_done, &S};
+    sq_pool_t *own = pool ? NULL : sq_pool_new(1);
+    if (W->pool_slot)
+        *W->pool_slot = pool;
+    sq_pool_run(pool ? pool : own, &src);
+    if (W->pool_slot)
+        *W->pool_slot = NULL;
+    sq_pool_free(own);
+    int stopped = S.done < S.total && stop_requested(W);
+    SQ_CHECK(stopped || S.done == S.total,
+             "scheduler: %lld of %lld steps ran (dependency cycle?)", (long long)S.done,
+             (long long)S.total);
+    sq_free(S.pending);
+    sq_free(S.heap);
+    return stopped;
+}
+
+void wave_run_serial(const wave_t *W)
+{
+    for (int32_t t = W->t_min; t <= W->t_max; t++)
+        for (int32_t s = 0; s <= W->max_s; s++) {
+            if (stop_requested(W))
+                return;
+            if (to_run(W, s, t))
+                W->ops->run(W->ctx, s, t);
+        }
+}
+
+int64_t wave_num_steps(const wave_t *W)
+{
+    int64_t total = 0;
+    for (int32_t t = W->t_min; t <= W->t_max; t++)
+        for (int32_t s = 0; s <= W->max_s; s++)
+            total += W->ops->is_step(W->ctx, s, t) != 0;
+    return total;
+}
+
+/* ---- The p = 2 engine's run ---------------------------------------------- */
+
+static int resol_is_step(const void *ctx, int32_t s, int32_t t)
+{
+    return resol_step_kind(ctx, s, t) != 0;
+}
+
+static int resol_preloaded(const void *ctx, int32_t s, int32_t t)
+{
+    return resol_step_preloaded(ctx, s, t);
+}
+
+/* The predecessors of (s, t) that are steps of the run -- classical:
+ * (s, t - 1) and (s - 1, t); Nassau: (s, t - 1) and (s - 1, t - 1), plus
+ * (0, t) for row 1 (a classical row). */
+static int resol_preds(const void *ctx, int32_t s, int32_t t, int32_t out[WAVE_MAX_PREDS][2])
+{
+    const resol_t *R = ctx;
+    int32_t cand[2][2];
+    int n = 0, k = 0;
+    cand[n][0] = s, cand[n][1] = t - 1, n++;
+    if (R->algo == RESOL_CLASSICAL || s == 1) {
+        cand[n][0] = s - 1, cand[n][1] = t, n++;
+    } else if (s >= 2) {
+        cand[n][0] = s - 1, cand[n][1] = t - 1, n++;
+    }
+    for (int i = 0; i < n; i++) {
+        int32_t ps = cand[i][0], pt = cand[i][1];
+        if (ps < 0 || pt < R->t_min || pt > R->t_max || !resol_step_kind(R, ps, pt))
+            continue;
+        out[k][0] = ps, out[k][1] = pt, k++;
+    }
+    return k;
+}
+
+static void resol_run_one(void *ctx, int32_t s, int32_t t)
+{
+    resol_run_step(ctx, s, t);
+}
+
+static const wave_ops_t resol_ops = {resol_is_step, resol_preloaded, resol_preds, resol_run_one};
+
+/* The wave of R's run (the engine fixed by resol_prepare). */
+static wave_t resol_wave(resol_t *R, const resol_observer_t *obs)
+{
+    return (wave_t){&resol_ops, R, R->max_s, R->t_min, R->t_max, &R->stop, &R->pool, obs};
+}
+
+/*
+ * The serial driver: degree by degree, and within a degree s increasing,
+ * so that (s, t - 1) and (s - 1, t) are always done before (s, t) (which
+ * covers the relaxed dependencies of Nassau's step too).
+ */
+void resol_run(resol_t *R, resol_algo_t algo)
+{
+    resol_prepare(R, algo);
+    wave_t W = resol_wave(R, NULL);
+    wave_run_serial(&W);
 }
 
 int64_t resol_num_steps(resol_t *R, resol_algo_t algo)
 {
     resol_prepare(R, algo);
-    int64_t total = 0;
-    for (int32_t t = R->t_min; t <= R->t_max; t++)
-        for (int32_t s = 0; s <= R->max_s; s++)
-            total += resol_step_kind(R, s, t) != 0;
-    return total;
+    wave_t W = resol_wave(R, NULL);
+    return wave_num_steps(&W);
 }
 
 /* Whether every step of the region is done. */
@@ -172,54 +295,11 @@ static int region_done(const resol_t *R)
 
 int resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_observer_t *obs)
 {
-    if (!pool) {
-        resol_prepare(R, algo);
-        if (!obs) {
-            resol_run(R, algo);
-            return region_done(R) ? 0 : 1;
-        }
-    }
     resol_prepare(R, algo);
-    sched_t S = {0};
-    S.R = R;
-    S.obs = obs;
-    S.ns = R->max_s + 1;
-    S.nt = R->t_max - R->t_min + 1;
-    size_t nslots = sq_mul_size((size_t)S.ns, (size_t)S.nt);
-    S.pending = sq_malloc(sq_mul_size(nslots, sizeof *S.pending));
-    S.heap = sq_malloc(sq_mul_size(nslots + 1, sizeof *S.heap));
-    for (int32_t t = R->t_min; t <= R->t_max; t++)
-        for (int32_t s = 0; s < S.ns; s++) {
-            int64_t k = key(&S, s, t);
-            if (!resol_step_kind(R, s, t)) {
-                S.pending[k] = -1;
-                continue;
-            }
-            S.total++;
-            if (resol_step_preloaded(R, s, t)) {
-                S.pending[k] = -1;
-                S.done++;
-                continue;
-            }
-            int32_t p[3][2];
-            int np = preds(R, s, t, p);
-            S.pending[k] = 0;
-            for (int j = 0; j < np; j++)
-                S.pending[k] += !resol_step_preloaded(R, p[j][0], p[j][1]);
-            if (S.pending[k] == 0)
-                heap_push(&S, prio(&S, k));
-        }
-    sq_pool_source_t src = {src_next, src_run, src_done, &S};
-    sq_pool_t *own = pool ? NULL : sq_pool_new(1);
-    R->pool = pool;
-    sq_pool_run(pool ? pool : own, &src);
-    R->pool = NULL;
-    sq_pool_free(own);
-    int stopped = S.done < S.total && resol_stop_requested(R);
-    SQ_CHECK(stopped || S.done == S.total,
-             "scheduler: %lld of %lld steps ran (dependency cycle?)", (long long)S.done,
-             (long long)S.total);
-    sq_free(S.pending);
-    sq_free(S.heap);
-    return stopped;
+    wave_t W = resol_wave(R, obs);
+    if (!pool && !obs) {
+        wave_run_serial(&W);
+        return region_done(R) ? 0 : 1;
+    }
+    return wave_run(&W, pool);
 }

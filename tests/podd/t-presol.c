@@ -107,6 +107,30 @@ TEST(presol_ext1_primes)
     }
 }
 
+/* Whether two resolutions are the same, generator by generator (the
+ * images of every generator, byte for byte); returns the generators
+ * compared. */
+static int64_t assert_same_presol(const presol_t *A, const presol_t *B)
+{
+    int64_t calls = 0;
+    ASSERT_EQ(presol_max_s(A), presol_max_s(B));
+    for (int32_t s = 0; s <= presol_max_s(A); s++) {
+        const pfmod_t *FA = presol_free_module(A, s), *FB = presol_free_module(B, s);
+        ASSERT_EQ(pfmod_total_gens(FA), pfmod_total_gens(FB));
+        for (int64_t g = 0; g < pfmod_total_gens(FA); g++) {
+            int64_t la, lb;
+            ASSERT_EQ(pfmod_gen_degree(FA, g), pfmod_gen_degree(FB, g));
+            const uint8_t *ia = pfhom_image(presol_differential(A, s), g, &la);
+            const uint8_t *ib = pfhom_image(presol_differential(B, s), g, &lb);
+            ASSERT_EQ(la, lb);
+            ASSERT(memcmp(ia, ib, (size_t)la) == 0);
+            calls++;
+        }
+    }
+    ASSERT_EQ(presol_num_steps(A), presol_num_steps(B));
+    return calls;
+}
+
 /* Resolutions through a pool of threads equal the serial one, generator by
  * generator (the images of every generator, byte for byte). */
 TEST(presol_pool_threads)
@@ -115,23 +139,9 @@ TEST(presol_pool_threads)
     presol_t *A = presol_new(M, 30, 110), *B = presol_new(M, 30, 110);
     presol_run(A);
     sq_pool_t *pool = sq_pool_new(3);
-    int64_t calls = 0;
     presol_run_pool(B, pool, NULL);
     sq_pool_free(pool);
-    for (int32_t s = 0; s <= 30; s++) {
-        const pfmod_t *FA = presol_free_module(A, s), *FB = presol_free_module(B, s);
-        ASSERT_EQ(pfmod_total_gens(FA), pfmod_total_gens(FB));
-        for (int64_t g = 0; g < pfmod_total_gens(FA); g++) {
-            int64_t la, lb;
-            const uint8_t *ia = pfhom_image(presol_differential(A, s), g, &la);
-            const uint8_t *ib = pfhom_image(presol_differential(B, s), g, &lb);
-            ASSERT_EQ(la, lb);
-            ASSERT(memcmp(ia, ib, (size_t)la) == 0);
-            calls++;
-        }
-    }
-    ASSERT(calls > 100);
-    ASSERT_EQ(presol_num_steps(A), presol_num_steps(B));
+    ASSERT(assert_same_presol(A, B) > 100);
     presol_free(A);
     presol_free(B);
     pfdmod_free(M);
@@ -328,4 +338,73 @@ TEST(presol_moore_C5)
     check_les("C5", 5, 1, 1, mult_a0, ext_of_resol, R, N, S);
     presol_free(R);
     pfdmod_free(M);
+}
+
+/* The order in which the scheduler finished the steps, from its observer. */
+typedef struct {
+    int64_t n, cap, last_done, total;
+    int32_t (*st)[2];
+} order_t;
+
+static void on_step(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t)
+{
+    order_t *o = ctx;
+    if (o->n < o->cap)
+        o->st[o->n][0] = s, o->st[o->n][1] = t;
+    o->n++;
+    o->last_done = done;
+    o->total = total;
+}
+
+/* Runs R on a pool of `threads` threads with an observer; checks that every
+ * step was reported once, and on one thread that the steps ran in the
+ * scheduler's order: lowest s, then lowest t (issue 21: the order of the
+ * p = 2 engine; the odd-prime scheduler used to take the lowest t first,
+ * holding every row's kernels to the end of the run). */
+static void run_observed(presol_t *R, int threads)
+{
+    int64_t steps = presol_num_steps(R);
+    order_t o = {0, steps, 0, 0, NULL};
+    o.st = sq_malloc((size_t)steps * sizeof *o.st);
+    sq_pool_t *pool = sq_pool_new(threads);
+    presol_observer_t obs = {on_step, &o};
+    presol_run_pool(R, pool, &obs);
+    sq_pool_free(pool);
+    ASSERT_EQ(o.n, steps);
+    ASSERT_EQ(o.last_done, steps);
+    ASSERT_EQ(o.total, steps);
+    for (int64_t i = 1; threads == 1 && i < o.n; i++) {
+        int32_t s0 = o.st[i - 1][0], t0 = o.st[i - 1][1], s1 = o.st[i][0], t1 = o.st[i][1];
+        if (s1 < s0 || (s1 == s0 && t1 <= t0))
+            sq_test_fail(__FILE__, __LINE__, "step %lld: (s, t) = (%d, %d) ran after (%d, %d)",
+                         (long long)i, s1, t1, s0, t0);
+    }
+    sq_free(o.st);
+}
+
+/* One and two threads give the serial run's resolution (S_3 through
+ * (120, 36), and the Moore spectrum C3 through (80, 30)), and one thread
+ * runs the steps in (s, t) order. */
+TEST(presol_pool_1_2_threads)
+{
+    pfdmod_t *mods[] = {pfdmod_sphere(3), pfdmod_new("C3", 3, 0, 1)};
+    int32_t stem[] = {120, 80}, filt[] = {36, 30};
+    pfdmod_add_basis(mods[1], 0, "x0");
+    pfdmod_add_basis(mods[1], 1, "x1");
+    uint8_t one = 1;
+    pfdmod_set_gen(mods[1], alg_for(3, 64), 1, 0, 0, &one);
+    char err[512];
+    ASSERT_EQ(pfdmod_complete(mods[1], alg_for(3, 64), err, sizeof err), 0);
+    for (int m = 0; m < 2; m++) {
+        presol_t *ref = presol_new(mods[m], filt[m], stem[m]);
+        presol_run(ref);
+        for (int threads = 1; threads <= 2; threads++) {
+            presol_t *R = presol_new(mods[m], filt[m], stem[m]);
+            run_observed(R, threads);
+            ASSERT(assert_same_presol(ref, R) > 100);
+            presol_free(R);
+        }
+        presol_free(ref);
+        pfdmod_free(mods[m]);
+    }
 }
