@@ -76,7 +76,8 @@ static const wave_ops_t presol_ops = {presol_is_step_cb, NULL, presol_preds, pre
  * no stop request. */
 static wave_t presol_wave(presol_t *R, const presol_observer_t *obs)
 {
-    return (wave_t){&presol_ops, R, R->max_s, R->t_min, R->t_max, NULL, &R->pool, obs};
+    return (wave_t){&presol_ops, R, R->max_s, R->t_min, R->t_max, NULL, &R->pool, obs,
+                    WAVE_ORDER_DEGREES};
 }
 
 /*

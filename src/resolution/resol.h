@@ -176,8 +176,9 @@ typedef struct {
  * driver).  A coordinator keeps the table of finished steps and releases a
  * step when its predecessors are done -- classical: (s, t - 1) and
  * (s - 1, t); Nassau: (s, t - 1) and (s - 1, t - 1), plus (0, t) for row 1
- * -- and the pool's threads run ready steps, lowest s first, then lowest t
- * (sched.c, the scheduler of both engines); inside a step, matrix builds
+ * -- and the pool's threads run ready steps in the engine's order (Nassau:
+ * lowest s first, then lowest t; classical: lowest t, then lowest s; sched.c,
+ * the scheduler of every engine); inside a step, matrix builds
  * are split over idle threads.  The result does not
  * depend on the pool size or the schedule.  obs may be NULL.
  *

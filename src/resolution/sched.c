@@ -27,7 +27,7 @@ typedef struct {
     const wave_t *W;
     int32_t ns, nt;          /* table: s in [0, ns), t - t_min in [0, nt) */
     int32_t *pending;        /* predecessors not yet done, per slot; -1: not to run */
-    int64_t *heap;           /* ready steps, min-heap on wave_priority: (s, t) */
+    int64_t *heap;           /* ready steps, min-heap on wave_priority */
     int64_t nheap;
     int64_t done, total;
 } sched_t;
@@ -38,26 +38,33 @@ static inline int64_t key(const sched_t *S, int32_t s, int32_t t)
 }
 
 /*
- * The order among ready steps: lowest s, then lowest t.  The rows are
- * chains, so this runs the rows as a pipeline, each a little behind the one
- * below, and finishes the low rows first: only the rows in the band hold
- * their caches (Nassau's blocks of the last degrees, a row's kernels),
- * where lowest (t, s) kept every row's cache alive to the end (S_2 through
- * (150, 78), 2 threads: peak RSS 673 MB -> 185 MB, 190.5 s -> 191.1 s;
- * (110, 58): 2.7% slower, bench/compare).  The model of the schedule
- * (tools/sched_sim.py --priority st) agrees: 2% slower on 2 workers, the
- * same on 16.  The odd-prime engine ordered by (t, s) until issue 21
+ * The order among ready steps is the engine's (wave.h).  Nassau's steps:
+ * lowest s, then lowest t.  The rows are chains, so this runs the rows as a
+ * pipeline, each a little behind the one below, and finishes the low rows
+ * first: only the rows in the band hold Nassau's blocks of the last
+ * degrees, where lowest (t, s) kept every row's cache alive to the end
+ * (S_2 through (150, 78), 2 threads: peak RSS 673 MB -> 185 MB, 190.5 s ->
+ * 191.1 s; (110, 58): 2.7% slower, bench/compare; tools/sched_sim.py
+ * --priority st: 2% slower on 2 workers, the same on 16).  Classical steps
+ * (both primes): lowest t, then lowest s.  A classical step keeps its
+ * kernel for (s + 1, t); by rows, row 0 runs ahead to the end and a whole
+ * row of kernels waits, by degrees each is consumed soon: S_3 (200, 50)
+ * 110 MB -> 51 MB, S_2 classical (90, 48) 87 MB -> 52 MB, times within 3%
  * (docs/benchmarks.md, "One scheduler").  The output does not depend on
  * the order (every order respects the dependencies).
  */
 int64_t wave_priority(const wave_t *W, int32_t s, int32_t t)
 {
+    if (W->order == WAVE_ORDER_DEGREES)
+        return (int64_t)(t - W->t_min) * (W->max_s + 1) + s;
     return (int64_t)s * (W->t_max - W->t_min + 1) + (t - W->t_min);
 }
 
 /* The slot key(s, t) of the priority v = wave_priority(s, t). */
 static inline int64_t slot_of(const sched_t *S, int64_t v)
 {
+    if (S->W->order == WAVE_ORDER_DEGREES)
+        return v; /* key(s, t) itself */
     return (v % S->nt) * S->ns + v / S->nt;
 }
 
@@ -261,7 +268,8 @@ static const wave_ops_t resol_ops = {resol_is_step, resol_preloaded, resol_preds
 /* The wave of R's run (the engine fixed by resol_prepare). */
 static wave_t resol_wave(resol_t *R, const resol_observer_t *obs)
 {
-    return (wave_t){&resol_ops, R, R->max_s, R->t_min, R->t_max, &R->stop, &R->pool, obs};
+    wave_order_t order = R->algo == RESOL_NASSAU ? WAVE_ORDER_ROWS : WAVE_ORDER_DEGREES;
+    return (wave_t){&resol_ops, R, R->max_s, R->t_min, R->t_max, &R->stop, &R->pool, obs, order};
 }
 
 /*

@@ -35,6 +35,20 @@ typedef struct {
     void (*run)(void *ctx, int32_t s, int32_t t);
 } wave_ops_t;
 
+/* The order in which wave_run hands out ready steps (wave_priority): a
+ * property of the engine's step, not of the prime.
+ *   WAVE_ORDER_ROWS     lowest s, then lowest t: the rows run as a
+ *                       pipeline and the low rows finish first, freeing
+ *                       per-row caches (Nassau's blocks of the last
+ *                       degrees: S_2 (150, 78) peak 673 MB -> 185 MB);
+ *   WAVE_ORDER_DEGREES  lowest t, then lowest s: a degree is finished
+ *                       across the rows before the next starts, so the
+ *                       kernel a classical step leaves for (s + 1, t) is
+ *                       consumed soon (docs/benchmarks.md, "One
+ *                       scheduler": the classical engine's peak memory is
+ *                       about halved against the rows order). */
+typedef enum { WAVE_ORDER_ROWS = 0, WAVE_ORDER_DEGREES = 1 } wave_order_t;
+
 /* One run: the engine, its resolution and its region. */
 typedef struct {
     const wave_ops_t *ops;
@@ -46,6 +60,7 @@ typedef struct {
      * sections), NULL after; NULL: not kept. */
     sq_pool_t **pool_slot;
     const resol_observer_t *obs;    /* progress, or NULL */
+    wave_order_t order;             /* how ready steps are ordered */
 } wave_t;
 
 /* Runs every step of W not preloaded on the threads of pool (NULL: one
@@ -67,8 +82,7 @@ void wave_run_serial(const wave_t *W);
 int64_t wave_num_steps(const wave_t *W);
 
 /* The rank of (s, t) in the order in which wave_run hands out ready steps:
- * lowest s first, then lowest t (the rows run as a pipeline and the low
- * rows finish, freeing their caches, first; sched.c has the figures). */
+ * W->order (lowest s, then t; or lowest t, then s). */
 int64_t wave_priority(const wave_t *W, int32_t s, int32_t t);
 
 #endif /* RESOL_WAVE_H */

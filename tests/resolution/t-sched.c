@@ -215,3 +215,47 @@ TEST(build_rows_par_threads)
     resol_free(R);
     fdmod_free(M);
 }
+
+/* The order in which one worker thread ran the steps, from the observer. */
+typedef struct {
+    int64_t n;
+    int32_t last_s, last_t;
+    int rows_violations, degrees_violations;
+} seen_t;
+
+static void on_step_order(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t)
+{
+    (void)done, (void)total;
+    seen_t *o = ctx;
+    if (o->n++ > 0) {
+        o->rows_violations += s < o->last_s || (s == o->last_s && t <= o->last_t);
+        o->degrees_violations += t < o->last_t || (t == o->last_t && s <= o->last_s);
+    }
+    o->last_s = s, o->last_t = t;
+}
+
+/* The order is the engine's (wave.h): on one worker thread, Nassau's steps
+ * run by rows (lowest s, then t), the classical engine's by degrees (lowest
+ * t, then s), whose kernels are then consumed soon. */
+TEST(sched_order_is_the_engines)
+{
+    fdmod_t *M = fdmod_sphere();
+    for (int nassau = 0; nassau < 2; nassau++) {
+        resol_t *R = resol_new(M, 12, 30);
+        seen_t o = {0};
+        resol_observer_t obs = {on_step_order, &o};
+        sq_pool_t *pool = sq_pool_new(1);
+        ASSERT_EQ(resol_run_pool(R, nassau ? RESOL_NASSAU : RESOL_CLASSICAL, pool, &obs), 0);
+        sq_pool_free(pool);
+        ASSERT(o.n > 100);
+        if (nassau) {
+            ASSERT_EQ(o.rows_violations, 0);
+            ASSERT(o.degrees_violations > 0);
+        } else {
+            ASSERT_EQ(o.degrees_violations, 0);
+            ASSERT(o.rows_violations > 0);
+        }
+        resol_free(R);
+    }
+    fdmod_free(M);
+}
