@@ -156,11 +156,16 @@ int spec_check_degrees(spec_t *S, int32_t shift, int32_t max_span);
  * S->max_tables. */
 int spec_check_cost(spec_t *S, double table_bytes, double reduce_bytes, int32_t reduce_from,
                     int32_t reduce_deg);
+/* The table-size guard of every prime: fdmod_complete_cost_alg on M's basis
+ * (set; no action yet) with the generators given in S->acts (a nonzero
+ * right side), over A (M's prime and profile), then spec_check_cost.
+ * Returns 0 or SQ_E_RANGE with the message. */
+int spec_check_tables(spec_t *S, const fdmod_t *M, const stalg_t *A, int32_t shift);
 
 /* Builds the finite module of S at the odd prime S->p (sq_modspec_pbuild.c):
- * the algebra of the profile through the span, the table-size guard (the
- * action blocks and the largest row reduction pfdmod_complete needs, within
- * S->max_tables), the given actions, pfdmod_complete. */
+ * the algebra of the profile through the span, the table-size guard
+ * (spec_check_tables, as at p = 2), the given actions, the one completion
+ * (fdmod_complete_alg). */
 int spec_build_odd(spec_t *S, const char *display, int32_t shift, int32_t max_span,
                    pfdmod_t **out);
 

@@ -610,11 +610,11 @@ static int read_actions(spec_t *S, json_t *root)
  * deriving them needs, would exceed the load's limit (S->max_tables, at
  * most SQ_MODSPEC_MAX_TABLES), before any
  * action is set.  M holds the basis (every generator of every degree); the
- * given Sq^{2^k} are those of S->acts with a nonzero right side.  The
+ * given generators are those of S->acts with a nonzero right side.  The
  * estimate (fdmod_complete_cost) counts the pairs of degrees the action
  * connects, each with all of its generators, so a hundred thousand
  * generators in one degree count a hundred thousand times. */
-static int check_tables(spec_t *S, const fdmod_t *M, const milnor_t *A, int32_t shift)
+int spec_check_tables(spec_t *S, const fdmod_t *M, const stalg_t *A, int32_t shift)
 {
     int32_t lo = fdmod_bottom(M), hi = fdmod_top(M);
     uint32_t *given = sq_calloc((size_t)(hi - lo) + 1, sizeof *given);
@@ -625,7 +625,7 @@ static int check_tables(spec_t *S, const fdmod_t *M, const milnor_t *A, int32_t 
         given[S->gens[a->from].fdeg + shift - lo] |= 1u << a->slot;
     }
     fdmod_cost_t c;
-    fdmod_complete_cost(&c, M, A, given);
+    fdmod_complete_cost_alg(&c, M, A, given);
     sq_free(given);
     return spec_check_cost(S, c.table_bytes, c.reduce_bytes, c.reduce_from, c.reduce_deg);
 }
@@ -750,7 +750,9 @@ static int build(spec_t *S, const char *display, int32_t shift, int32_t max_span
     sq_free(name);
     for (int64_t i = 0; i < S->ngens; i++)
         S->gens[i].idx = fdmod_add_basis(M, S->gens[i].fdeg + shift, S->gens[i].name);
-    rc = check_tables(S, M, A, shift);
+    stalg_t *SA = stalg_new_milnor(A);
+    rc = spec_check_tables(S, M, SA, shift);
+    stalg_free(SA);
     if (!rc)
         rc = set_actions(S, M, A, shift);
     milnor_free(A);

@@ -1,26 +1,36 @@
 /*
- * fdmod.h -- finite-dimensional modules over the mod 2 Steenrod algebra.
+ * fdmod.h -- finite-dimensional modules over the mod p Steenrod algebra,
+ * every prime (p = 2 and odd p < 256): one type, one completion.
  *
- * A module M is a graded F_2-vector space with finitely many nonzero degrees
- * min_deg..max_deg, a named basis in each degree, and the action of every
- * Milnor basis element Sq(R) of positive degree:
+ * A module M is a graded F_p-vector space with finitely many nonzero
+ * degrees min_deg..max_deg, a named basis in each degree, and the action of
+ * every Milnor basis element of positive degree (Sq(R) at p = 2, Q(E)P(R)
+ * at odd p):
  *
  *     action[d][k] : for op index i in A_k and basis index j of M_d,
- *                    the vector Sq(R_i) x_j in M_{d+k}, f2_limbs(dim M_{d+k}) limbs
+ *                    the vector op_i x_j in M_{d+k}, in the field's encoding
+ *                    (fmat.h: f2_limbs(dim M_{d+k}) limbs at p = 2,
+ *                    dim M_{d+k} bytes at odd p)
  *
  * The unit acts as the identity and is not stored; blocks of degree pairs
- * on which nothing was set are not stored either (they act as zero).
- * Vectors are bit vectors
- * (bit j = basis element j of that degree).  A module is built (add basis
- * elements, set actions), then read-only: several threads may call the
- * const functions at once.
+ * on which nothing was set are not stored either (they act as zero).  A
+ * module is built (add basis elements, set actions), then read-only:
+ * several threads may call the const functions at once.  The functions
+ * that take a milnor_t (fdmod_new, fdmod_set_action, fdmod_complete, ...)
+ * are the p = 2 forms; those that take a stalg_t or an fvec_t serve every
+ * prime (pfdmod.h's odd-prime names are wrappers over them until the
+ * resolutions merge, docs/architecture.md step 5).
  */
 #ifndef FDMOD_H
 #define FDMOD_H
 
 #include <stdint.h>
 
+#include "fmat.h"
 #include "milnor.h"
+#include "pmilnor.h"
+#include "stalg.h"
+#include "sq_core.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -191,6 +201,79 @@ fdmod_t *fdmod_new_shifted(const fdmod_t *M, int32_t k, const char *name);
 
 /* The sphere S_2: F_2 in degree 0, basis element "x0". */
 fdmod_t *fdmod_sphere(void);
+
+/* ---- Every prime ----------------------------------------------------------
+ *
+ * The same module at any prime p (2 or an odd prime < 256).  At p = 2 these
+ * are the functions above; a module made by fdmod_new is at p = 2. */
+
+/* New empty module over F_p (fmat_prime_ok(p)), otherwise as fdmod_new.
+ * Default basis names are "x<global index>" at p = 2, "x<deg>_<index>" at
+ * odd p; at odd p no basis element may be added once an action is set
+ * (SQ_CHECK). */
+fdmod_t *fdmod_new_p(const char *name, uint32_t p, int32_t min_deg, int32_t max_deg);
+/* The prime of M. */
+uint32_t fdmod_prime(const fdmod_t *M);
+
+/* The degree of generator slot s at p: 2^s at p = 2; at odd p 1 (beta) for
+ * s = 0 and 2(p - 1)p^{s-1} (P^{p^{s-1}}) for s >= 1; -1 past INT32_MAX
+ * or s >= FDMOD_MAX_SLOTS.  The "given" bits of fdmod_complete_cost are
+ * these slots. */
+#define FDMOD_MAX_SLOTS 31
+int32_t fdmod_slot_degree(uint32_t p, int s);
+/* The slot of the generator degree deg at p, or -1 when deg is not one. */
+int fdmod_gen_slot(uint32_t p, int32_t deg);
+
+/* Sets op x = vec for op basis element op_idx of S_{op_deg} (op_deg > 0; S
+ * at M's prime) and x basis element in_idx of M_{in_deg}; vec (at M's
+ * prime) has at least dim M_{in_deg + op_deg} entries, reduced mod p and
+ * copied; ignored when that degree is empty. */
+void fdmod_set_actionf(fdmod_t *M, const stalg_t *S, int32_t op_deg, int64_t op_idx,
+                       int32_t in_deg, int64_t in_idx, fvec_t vec);
+/* Sets g x = vec for the algebra generator g of degree gen_deg of S
+ * (stalg_gen_index; SQ_CHECK that gen_deg is a generator degree at M's
+ * prime).  When S does not contain it (a profile without it), nothing is
+ * set: it acts as zero. */
+void fdmod_set_genf(fdmod_t *M, const stalg_t *S, int32_t gen_deg, int32_t in_deg,
+                    int64_t in_idx, fvec_t vec);
+/* The stored vector op x as a read-only view of dim M_{in_deg + op_deg}
+ * entries, or a view with NULL storage (len 0) when it is zero. */
+fvec_t fdmod_actionf(const fdmod_t *M, int32_t op_deg, int64_t op_idx, int32_t in_deg,
+                     int64_t in_idx);
+/* out[off ..] += coef * (op v), v a vector of M_{in_deg}, op basis element
+ * op_idx of A_{op_deg} (op_deg >= 0; the unit adds coef * v).  At p = 2
+ * fdmod_act_add when coef is odd; at odd p a byte loop.  One test of p per
+ * call. */
+void fdmod_act_addf(const fdmod_t *M, fvec_t out, int64_t off, uint32_t coef, int32_t op_deg,
+                    int64_t op_idx, int32_t in_deg, fvec_t v);
+
+/* The odd-prime profile (pmilnor.h's; the whole algebra by default; valid
+ * by pmilnor_profile_check, SQ_CHECK).  At p = 2 the profile is the h-list
+ * of fdmod_set_profile. */
+void fdmod_set_pprofile(fdmod_t *M, const pmilnor_profile_t *prof);
+const pmilnor_profile_t *fdmod_pprofile(const fdmod_t *M);
+
+/* The completion, the check and the cost at every prime: as fdmod_complete,
+ * fdmod_check_module and fdmod_complete_cost, over the algebra handle S
+ * (at M's prime, with M's profile).  The generators are those
+ * stalg_gen_index finds: Sq^{2^k} at p = 2, beta and P^{p^k} at odd p.  At
+ * odd p the algebra must reach top - bottom.  Over a subalgebra that its
+ * generators do not generate, the module is refused (SQ_E_INVAL, "not
+ * generated") as soon as two cells lie as far apart as the first element
+ * they miss. */
+int fdmod_complete_alg(fdmod_t *M, const stalg_t *S, char *err, size_t errlen) SQ_WARN_UNUSED;
+int fdmod_check_module_alg(const fdmod_t *M, const stalg_t *S, char *err,
+                           size_t errlen) SQ_WARN_UNUSED;
+void fdmod_complete_cost_alg(fdmod_cost_t *c, const fdmod_t *M, const stalg_t *S,
+                             const uint32_t *given);
+/* Checks (a b) x = a (b x) for every pair of basis elements a, b of S of
+ * positive degree and every x (no assumption on generators; for tests and
+ * tables set directly).  Returns 0 or SQ_E_INVAL with the first failure. */
+int fdmod_check_module_all(const fdmod_t *M, const stalg_t *S, char *err,
+                           size_t errlen) SQ_WARN_UNUSED;
+
+/* The sphere S_p: F_p in degree 0, basis element "x0", called "S_<p>". */
+fdmod_t *fdmod_sphere_p(uint32_t p);
 
 #ifdef __cplusplus
 }

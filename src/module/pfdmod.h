@@ -1,22 +1,23 @@
 /*
- * pfdmod.h -- finite-dimensional modules over the mod p Steenrod algebra at
- * an odd prime p (or over a sub-Hopf algebra given by a profile): the
- * odd-prime counterpart of fdmod.h.
+ * pfdmod.h -- the odd-prime names of the one finite-module type (fdmod.h):
+ * thin wrappers, kept so that the odd-prime callers (pfhom, presol*, the
+ * module reader's odd builder, tests/podd) compile unchanged until the one
+ * resolution calls the generic names (docs/architecture.md, step 5, when
+ * this header goes).
  *
- * A module M is a graded F_p-vector space with finitely many nonzero
- * degrees min_deg..max_deg, a named basis in each degree, and the action of
- * every Milnor basis element Q(E) P(R) of positive degree:
+ * pfdmod_t is fdmod_t (a typedef, not a distinct struct): a module is one
+ * object whatever its prime, so a caller can move from a pfdmod_* name to
+ * the fdmod_* one function at a time with no conversion; the prime is a
+ * field of the module (fdmod_prime), checked (SQ_CHECK) by every function
+ * that takes an algebra, as the odd-prime functions always did.
  *
- *     action(k, i, d, j) = Q(E_i)P(R_i) x_j in M_{d+k}, a byte vector of
- *                          dim M_{d+k} residues,
- *
- * for op index i in degree k of the algebra's basis (pmilnor.h order) and
- * basis index j of M_d.  The unit acts as the identity and is not stored.
- * A module is built (add basis elements, set actions), then read-only:
- * several threads may call the const functions at once.
- *
- * Indices of operations are those of the module's algebra; they do not
- * depend on the algebra's max degree, so a resolution may use a larger
+ * A module is a graded F_p-vector space with finitely many nonzero degrees,
+ * a named basis in each degree and the action of every Milnor basis
+ * element Q(E) P(R) of positive degree: action(k, i, d, j) = Q(E_i)P(R_i) x_j
+ * in M_{d+k}, a byte vector of dim M_{d+k} residues, for op index i in
+ * degree k of the algebra's basis (pmilnor.h order) and basis index j of
+ * M_d.  Indices of operations are those of the module's algebra; they do
+ * not depend on the algebra's max degree, so a resolution may use a larger
  * algebra with the same prime and profile.
  */
 #ifndef PFDMOD_H
@@ -25,100 +26,125 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "fdmod.h"
 #include "pmilnor.h"
+#include "stalg.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-typedef struct pfdmod pfdmod_t;
+typedef fdmod_t pfdmod_t;
 
 /* New empty module called name (copied; NULL: "module") over F_p (an odd
  * prime < 256), degrees in [min_deg, max_deg] (span < 4096), over the whole
  * algebra (pfdmod_set_profile changes that). */
-pfdmod_t *pfdmod_new(const char *name, uint32_t p, int32_t min_deg, int32_t max_deg);
-/* Frees M; NULL is a no-op. */
-void pfdmod_free(pfdmod_t *M);
-
-const char *pfdmod_name(const pfdmod_t *M);
-uint32_t pfdmod_prime(const pfdmod_t *M);
-int32_t pfdmod_min_degree(const pfdmod_t *M);
-int32_t pfdmod_max_degree(const pfdmod_t *M);
-/* Lowest and highest degree with a nonzero basis (min > max if M = 0). */
-int32_t pfdmod_bottom(const pfdmod_t *M);
-int32_t pfdmod_top(const pfdmod_t *M);
-
-/* Appends a basis element of degree deg named name (copied; NULL gives
- * "x<degree>_<index>").  Must precede every action.  Returns its index
- * within the degree. */
-int64_t pfdmod_add_basis(pfdmod_t *M, int32_t deg, const char *name);
-/* dim M_deg (0 outside the range). */
-int64_t pfdmod_dim(const pfdmod_t *M, int32_t deg);
-const char *pfdmod_basis_name(const pfdmod_t *M, int32_t deg, int64_t idx);
-/* Finds a basis element by name: 0 and *deg, *idx, or -1. */
-int pfdmod_find(const pfdmod_t *M, const char *name, int32_t *deg, int64_t *idx);
-
-/* The algebra M lives over: the whole algebra by default.  The profile is
- * copied; it must be valid (pmilnor_profile_check). */
-void pfdmod_set_profile(pfdmod_t *M, const pmilnor_profile_t *prof);
-const pmilnor_profile_t *pfdmod_profile(const pfdmod_t *M);
+static inline pfdmod_t *pfdmod_new(const char *name, uint32_t p, int32_t min_deg, int32_t max_deg)
+{
+    SQ_CHECK(p >= 3, "pfdmod_new: %u is not an odd prime below 256", (unsigned)p);
+    return fdmod_new_p(name, p, min_deg, max_deg);
+}
+/* The same functions under their odd-prime names (fdmod.h says what each
+ * does): free, name, prime, the degree range, bottom and top, the basis
+ * (add, dim, name, find; default names "x<degree>_<index>"), the profile
+ * (pmilnor.h's, the whole algebra by default). */
+#define pfdmod_free fdmod_free
+#define pfdmod_name fdmod_name
+#define pfdmod_prime fdmod_prime
+#define pfdmod_min_degree fdmod_min_degree
+#define pfdmod_max_degree fdmod_max_degree
+#define pfdmod_bottom fdmod_bottom
+#define pfdmod_top fdmod_top
+#define pfdmod_add_basis fdmod_add_basis
+#define pfdmod_dim fdmod_dim
+#define pfdmod_basis_name fdmod_basis_name
+#define pfdmod_find fdmod_find
+#define pfdmod_set_profile fdmod_set_pprofile
+#define pfdmod_profile fdmod_pprofile
+/* The sphere S_p ("S_<p>", basis element "x0"); a copy of M with every
+ * degree raised by k, named name (NULL: M's name). */
+#define pfdmod_sphere fdmod_sphere_p
+#define pfdmod_new_shifted fdmod_new_shifted
 
 /* Sets the action of basis element op_idx of degree op_deg > 0 of A (an
  * algebra with M's prime and profile) on basis element in_idx of M_in_deg
  * to vec (dim M_{in_deg + op_deg} residues, copied; ignored when that
  * degree is zero). */
-void pfdmod_set_action(pfdmod_t *M, const pmilnor_t *A, int32_t op_deg, int64_t op_idx,
-                       int32_t in_deg, int64_t in_idx, const uint8_t *vec);
+static inline void pfdmod_set_action(pfdmod_t *M, const pmilnor_t *A, int32_t op_deg,
+                                     int64_t op_idx, int32_t in_deg, int64_t in_idx,
+                                     const uint8_t *vec)
+{
+    stalg_t *S = stalg_new_pmilnor(A);
+    fvec_t v = fvec_view_bytes((uint8_t *)(uintptr_t)vec, fdmod_dim(M, in_deg + op_deg),
+                               fdmod_prime(M));
+    fdmod_set_actionf(M, S, op_deg, op_idx, in_deg, in_idx, v);
+    stalg_free(S);
+}
 /* The stored vector, or NULL when it is zero (nothing set or no target). */
-const uint8_t *pfdmod_action(const pfdmod_t *M, int32_t op_deg, int64_t op_idx, int32_t in_deg,
-                             int64_t in_idx);
-
+static inline const uint8_t *pfdmod_action(const pfdmod_t *M, int32_t op_deg, int64_t op_idx,
+                                           int32_t in_deg, int64_t in_idx)
+{
+    return fdmod_actionf(M, op_deg, op_idx, in_deg, in_idx).bytes;
+}
 /* out[k] += coef * (op v)[k], for v a vector of M_in_deg and op basis
  * element op_idx of degree op_deg >= 0 (the unit adds coef * v).  out has
  * dim M_{in_deg + op_deg} entries. */
-void pfdmod_act_add(const pfdmod_t *M, uint8_t *out, uint32_t coef, int32_t op_deg,
-                    int64_t op_idx, int32_t in_deg, const uint8_t *v);
+static inline void pfdmod_act_add(const pfdmod_t *M, uint8_t *out, uint32_t coef,
+                                  int32_t op_deg, int64_t op_idx, int32_t in_deg,
+                                  const uint8_t *v)
+{
+    uint32_t p = fdmod_prime(M);
+    fdmod_act_addf(M, fvec_view_bytes(out, fdmod_dim(M, in_deg + op_deg), p), 0, coef, op_deg,
+                   op_idx, in_deg, fvec_view_bytes((uint8_t *)(uintptr_t)v, fdmod_dim(M, in_deg), p));
+}
 
-/* ---- Building from the algebra generators -----------------------------------
- *
- * Module files give the action of the generators beta = Q_0 (degree 1) and
- * P^{p^k} = P(p^k) (degree 2(p - 1) p^k).  pfdmod_set_gen records one;
- * pfdmod_complete derives the action of every Milnor basis element and
- * checks the module axioms.  A generator never set acts as zero. */
+/* ---- Building from the algebra generators (fdmod_set_genf, fdmod_complete_alg) */
 
 /* Sets g x = vec for the generator g of degree gen_deg (1 for beta,
  * 2(p-1)p^k for P^{p^k}); x = basis element in_idx of M_in_deg; vec has
- * dim M_{in_deg + gen_deg} entries. */
-void pfdmod_set_gen(pfdmod_t *M, const pmilnor_t *A, int32_t gen_deg, int32_t in_deg,
-                    int64_t in_idx, const uint8_t *vec);
+ * dim M_{in_deg + gen_deg} entries.  A generator not in A acts as zero. */
+static inline void pfdmod_set_gen(pfdmod_t *M, const pmilnor_t *A, int32_t gen_deg,
+                                  int32_t in_deg, int64_t in_idx, const uint8_t *vec)
+{
+    stalg_t *S = stalg_new_pmilnor(A);
+    fvec_t v = fvec_view_bytes((uint8_t *)(uintptr_t)vec, fdmod_dim(M, in_deg + gen_deg),
+                               fdmod_prime(M));
+    fdmod_set_genf(M, S, gen_deg, in_deg, in_idx, v);
+    stalg_free(S);
+}
 
 /* 1 when gen_deg is the degree of an algebra generator at p (beta or some
  * P^{p^k}), else 0. */
-int pfdmod_is_gen_degree(uint32_t p, int32_t gen_deg);
+static inline int pfdmod_is_gen_degree(uint32_t p, int32_t gen_deg)
+{
+    return fdmod_gen_slot(p, gen_deg) >= 0;
+}
 
-/* Derives every action from the generators: degree by degree, each basis
- * element a of A_k is written a = sum c g phi (g a generator in A, phi of
- * lower degree; one fixed solution from a row reduction) and a x = sum c g
- * (phi x).  Then checks (g phi) x = g (phi x) for every generator g, basis
- * element phi and x, which holds exactly when M is an A-module.  A must
- * have M's prime and profile and reach degree top - bottom.  Returns 0, or
- * SQ_E_INVAL with a one-line message: the first violated relation, or (over
- * a subalgebra not generated by its beta and P^{p^k}) the first operation
- * whose action cannot be derived although M has cells it would connect. */
-int pfdmod_complete(pfdmod_t *M, const pmilnor_t *A, char *err, size_t errlen) SQ_WARN_UNUSED;
+/* fdmod_complete_alg over A (M's prime and profile, reaching top -
+ * bottom): derives every action from the generators and checks the module
+ * axioms; 0 or SQ_E_INVAL with a one-line message. */
+static inline int pfdmod_complete(pfdmod_t *M, const pmilnor_t *A, char *err,
+                                  size_t errlen) SQ_WARN_UNUSED;
+static inline int pfdmod_complete(pfdmod_t *M, const pmilnor_t *A, char *err, size_t errlen)
+{
+    stalg_t *S = stalg_new_pmilnor(A);
+    int rc = fdmod_complete_alg(M, S, err, errlen);
+    stalg_free(S);
+    return rc;
+}
 
-/* Checks that the stored table is a module over A: (a b) x = a (b x) for
- * every pair of basis elements a, b of positive degree (all pairs: no
- * assumption on generators) and every x.  For tests and for tables set
- * directly.  Returns 0 or SQ_E_INVAL with the first failure. */
-int pfdmod_check_module(const pfdmod_t *M, const pmilnor_t *A, char *err,
-                        size_t errlen) SQ_WARN_UNUSED;
-
-/* The sphere S_p: F_p in degree 0, basis element "x0". */
-pfdmod_t *pfdmod_sphere(uint32_t p);
-
-/* A copy of M with every degree raised by k, named name (NULL: M's name). */
-pfdmod_t *pfdmod_new_shifted(const pfdmod_t *M, int32_t k, const char *name);
+/* fdmod_check_module_all: (a b) x = a (b x) for every pair of basis
+ * elements of positive degree and every x.  0 or SQ_E_INVAL. */
+static inline int pfdmod_check_module(const pfdmod_t *M, const pmilnor_t *A, char *err,
+                                      size_t errlen) SQ_WARN_UNUSED;
+static inline int pfdmod_check_module(const pfdmod_t *M, const pmilnor_t *A, char *err,
+                                      size_t errlen)
+{
+    stalg_t *S = stalg_new_pmilnor(A);
+    int rc = fdmod_check_module_all(M, S, err, errlen);
+    stalg_free(S);
+    return rc;
+}
 
 #ifdef __cplusplus
 }
