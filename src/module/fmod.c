@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "sq_core.h"
+#include "stalg.h"
 
 /*
  * Threads: one writer (the step that owns the next degree) and many readers
@@ -20,8 +21,10 @@
  * Readers never look above the degrees their step depends on.
  */
 struct fmod {
-    const void *alg;                          /* the algebra (a milnor_t for fmod_new) */
-    int64_t (*dim)(const void *alg, int32_t); /* its dimension in a degree */
+    const stalg_t *S;                         /* the algebra handle */
+    stalg_t *own;                             /* S when the module made it, else NULL */
+    const void *alg;                          /* the algebra below S (milnor_t, pmilnor_t) */
+    int64_t (*dim)(const void *alg, int32_t); /* its dimension in a degree (no dispatch) */
     int32_t min_deg, max_deg;
     _Atomic int32_t through;  /* highest degree set */
     int64_t *ngens;           /* per degree */
@@ -34,13 +37,26 @@ static int64_t milnor_dim_of(const void *A, int32_t deg)
     return milnor_dim((const milnor_t *)A, deg);
 }
 
-fmod_t *fmod_new_with_dims(const void *alg, int64_t (*dim)(const void *alg, int32_t deg),
-                           int32_t min_deg, int32_t max_deg)
+static int64_t pmilnor_dim_of(const void *A, int32_t deg)
 {
-    SQ_CHECK(max_deg >= min_deg - 1, "fmod_new_with_dims: bad degree range");
+    return pmilnor_dim((const pmilnor_t *)A, deg);
+}
+
+/* The dimension function is the algebra's own, chosen once here, so that
+ * fmod_dim_below pays one indirect call per degree as before the handle. */
+fmod_t *fmod_new_stalg(const stalg_t *S, int32_t min_deg, int32_t max_deg)
+{
+    SQ_CHECK(S != NULL, "fmod_new_stalg: no algebra");
+    SQ_CHECK(max_deg >= min_deg - 1, "fmod_new_stalg: bad degree range");
     fmod_t *F = sq_calloc(1, sizeof *F);
-    F->alg = alg;
-    F->dim = dim;
+    F->S = S;
+    if (stalg_prime(S) == 2) {
+        F->alg = stalg_milnor(S);
+        F->dim = milnor_dim_of;
+    } else {
+        F->alg = stalg_pmilnor(S);
+        F->dim = pmilnor_dim_of;
+    }
     F->min_deg = min_deg;
     F->max_deg = max_deg;
     atomic_init(&F->through, min_deg - 1);
@@ -53,7 +69,18 @@ fmod_t *fmod_new_with_dims(const void *alg, int64_t (*dim)(const void *alg, int3
 
 fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
 {
-    return fmod_new_with_dims(A, milnor_dim_of, min_deg, max_deg);
+    stalg_t *S = stalg_new_milnor(A);
+    fmod_t *F = fmod_new_stalg(S, min_deg, max_deg);
+    F->own = S;
+    return F;
+}
+
+fmod_t *fmod_new_pmilnor(const pmilnor_t *A, int32_t min_deg, int32_t max_deg)
+{
+    stalg_t *S = stalg_new_pmilnor(A);
+    fmod_t *F = fmod_new_stalg(S, min_deg, max_deg);
+    F->own = S;
+    return F;
 }
 
 void fmod_free(fmod_t *F)
@@ -62,17 +89,18 @@ void fmod_free(fmod_t *F)
         return;
     sq_free(F->ngens);
     sq_free(F->first);
+    stalg_free(F->own);
     sq_free(F);
+}
+
+const stalg_t *fmod_stalg(const fmod_t *F)
+{
+    return F->S;
 }
 
 const milnor_t *fmod_algebra(const fmod_t *F)
 {
-    return F->dim == milnor_dim_of ? (const milnor_t *)F->alg : NULL;
-}
-
-const void *fmod_algebra_data(const fmod_t *F)
-{
-    return F->alg;
+    return stalg_milnor(F->S);
 }
 
 int32_t fmod_min_degree(const fmod_t *F)

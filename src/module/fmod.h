@@ -1,5 +1,6 @@
 /*
- * fmod.h -- free modules over the mod 2 Steenrod algebra.
+ * fmod.h -- free modules over the Steenrod algebra at any prime (over the
+ * algebra handle stalg.h; pfmod.h names the odd-prime ones).
  *
  * A free module F has generators in degrees min_deg..max_deg, added one
  * degree at a time in increasing order and never changed afterwards
@@ -18,6 +19,8 @@
 #include <stdint.h>
 
 #include "milnor.h"
+#include "pmilnor.h"
+#include "stalg.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -25,22 +28,22 @@ extern "C" {
 
 typedef struct fmod fmod_t;
 
-/* New free module over A (borrowed; must outlive F) with no generators;
- * generator degrees will lie in [min_deg, max_deg]. */
+/* New free module over the algebra handle S (any prime; borrowed: S must
+ * outlive F) with no generators; generator degrees will lie in [min_deg,
+ * max_deg] (max_deg >= min_deg - 1, SQ_CHECK).  Cost: two arrays over the
+ * degree range. */
+fmod_t *fmod_new_stalg(const stalg_t *S, int32_t min_deg, int32_t max_deg);
+/* fmod_new_stalg over a handle on A (mod 2, resp. odd p) that the module
+ * makes and fmod_free frees; A is borrowed and must outlive F. */
 fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg);
-/* The same over any graded algebra whose dimension in degree deg is
- * dim(alg, deg) (0 outside its range): the free modules of the odd-prime
- * engine (pfmod.h) are these.  alg is borrowed; fmod_algebra then returns
- * NULL and fmod_algebra_data returns alg. */
-fmod_t *fmod_new_with_dims(const void *alg, int64_t (*dim)(const void *alg, int32_t deg),
-                           int32_t min_deg, int32_t max_deg);
-/* Frees F; NULL is a no-op. */
+fmod_t *fmod_new_pmilnor(const pmilnor_t *A, int32_t min_deg, int32_t max_deg);
+/* Frees F (and the handle it made); NULL is a no-op. */
 void fmod_free(fmod_t *F);
 
-/* The Milnor algebra of an fmod_new module (NULL for fmod_new_with_dims). */
+/* The algebra handle of F (never NULL). */
+const stalg_t *fmod_stalg(const fmod_t *F);
+/* The mod 2 Milnor algebra below F's handle (NULL at an odd prime). */
 const milnor_t *fmod_algebra(const fmod_t *F);
-/* The algebra given at creation, whatever its type. */
-const void *fmod_algebra_data(const fmod_t *F);
 int32_t fmod_min_degree(const fmod_t *F);
 int32_t fmod_max_degree(const fmod_t *F);
 /* Highest degree whose generators have been set (min_deg - 1 if none). */

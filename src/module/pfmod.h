@@ -26,17 +26,20 @@
 extern "C" {
 #endif
 
-/* The storage is fmod.h's (fmod_new_with_dims with the odd-prime algebra's
- * dimensions); these names keep the odd-prime code's types apart. */
+/* The storage is fmod.h's (fmod_new_stalg over an odd-prime handle); these
+ * names keep the odd-prime code's types apart until step 5. */
 typedef struct fmod pfmod_t;
 
 /* New free module over A (borrowed; must outlive F) with no generators;
  * generator degrees will lie in [min_deg, max_deg]. */
-pfmod_t *pfmod_new(const pmilnor_t *A, int32_t min_deg, int32_t max_deg);
+static inline pfmod_t *pfmod_new(const pmilnor_t *A, int32_t min_deg, int32_t max_deg)
+{
+    return fmod_new_pmilnor(A, min_deg, max_deg);
+}
 
 static inline const pmilnor_t *pfmod_algebra(const pfmod_t *F)
 {
-    return (const pmilnor_t *)fmod_algebra_data(F);
+    return stalg_pmilnor(fmod_stalg(F));
 }
 
 /* The rest as in fmod.h. */
