@@ -17,6 +17,7 @@ struct stalg {
     const pmilnor_t *Ap; /* odd p */
     milnor_t *own2;      /* the algebra when owned, else NULL */
     pmilnor_t *ownp;
+    pmilnor_cache_t *cache; /* odd p, stalg_set_cache; owned */
 };
 
 void stalg_profile_full(stalg_profile_t *prof)
@@ -106,9 +107,23 @@ void stalg_free(stalg_t *S)
 {
     if (!S)
         return;
+    pmilnor_cache_free(S->cache);
     milnor_free(S->own2);
     pmilnor_free(S->ownp);
     sq_free(S);
+}
+
+void stalg_set_cache(stalg_t *S, size_t max_bytes)
+{
+    if (S->p == 2)
+        return;
+    pmilnor_cache_free(S->cache);
+    S->cache = pmilnor_cache_new(S->Ap, max_bytes);
+}
+
+pmilnor_cache_t *stalg_pcache(const stalg_t *S)
+{
+    return S->cache;
 }
 
 /* ---- Facts ------------------------------------------------------------------------- */

@@ -18,7 +18,7 @@
  * computed here per basis element.  The hot loops of the p = 2 engines
  * (the Nassau workspace, the product cache) stay behind stalg_milnor().
  *
- * Threads: a stalg_t is immutable after stalg_new*; every function may be
+ * Threads: a stalg_t is immutable after stalg_new* (and stalg_set_cache); every function may be
  * called concurrently on the same handle (as the algebras allow: scratch on
  * the stack, milnor_mul_vec_add uses about 110 KB of it).  Concurrent calls
  * must not write the same entries of an output vector.
@@ -93,8 +93,20 @@ stalg_t *stalg_new(uint32_t p, int32_t max_degree, const stalg_profile_t *prof);
 stalg_t *stalg_new_milnor(const milnor_t *A);
 stalg_t *stalg_new_pmilnor(const pmilnor_t *A);
 
-/* Frees S and, when S owns it, its algebra.  NULL is a no-op. */
+/* Frees S and, when S owns it, its algebra, and its product cache.  NULL
+ * is a no-op. */
 void stalg_free(stalg_t *S);
+
+/* Gives S a product cache of at most max_bytes for the hot loops of the
+ * homomorphisms (fhom.h): at odd p a pmilnor_cache_t that S owns (a second
+ * call replaces it); at p = 2 nothing (the p = 2 tiles keep a workspace per
+ * thread).  Call it before S is shared between threads: it is the one
+ * function that changes a handle. */
+void stalg_set_cache(stalg_t *S, size_t max_bytes);
+
+/* The product cache of stalg_set_cache (odd p), or NULL.  The cache itself
+ * may be used from several threads (pmilnor.h). */
+pmilnor_cache_t *stalg_pcache(const stalg_t *S);
 
 /* ---- Facts ------------------------------------------------------------------------ */
 

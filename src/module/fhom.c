@@ -1,39 +1,59 @@
 /*
- * fhom.c -- homomorphisms out of free modules (see fhom.h).
+ * fhom.c -- homomorphisms out of free modules, at every prime (see fhom.h).
  *
  * Building the matrix of d in degree t is the multiply-heavy part of every
- * step.  For each source generator g of degree e < t, the image d(g) is cut
- * once into per-target-generator blocks (each a vector over A_{e - deg h},
- * realigned to start on a limb), zero blocks dropped; then every row
- * (Sq(R), g), R of degree t - e, is the sum over blocks of Sq(R) * block,
- * placed at the target generator's offset in degree t.
+ * step.  One walk (`walk`) goes over the source generators g of degree
+ * e < bound and the requested rows (a, g) of each, a of degree t - e (all,
+ * a row range, or an idx subset; split over a pool by build_rows_cpu), and
+ * hands each generator's run of rows to the tile of the prime, both below
+ * in this file so that the compiler inlines them into the walk:
+ *   - tile_f2 (p = 2): d(g) is cut once into per-target-generator blocks
+ *     (each a vector over A_{e - deg h}, realigned to start on a limb), zero
+ *     blocks dropped; every row is the sum over blocks of Sq(R) * block at
+ *     the target generator's offset (the Milnor workspace; the GPU offer at
+ *     the end of the file takes whole builds);
+ *   - tile_fp (odd p): d(g) is cut once into its nonzero terms c (a', h);
+ *     every row adds c (a a') at h's offset, from the algebra's product
+ *     cache (stalg_set_cache) or pmilnor_mul_elts_add.
  */
 #include "fhom.h"
 
 #include <string.h>
 
+#include "pfhom.h"
 #include "sq_core.h"
 #include "sq_gpu.h"
 
 /*
  * Images are stored per source degree: img[e - min][i] is d of generator i
- * of degree e.  The slot array of a degree is allocated by the step that
- * creates those generators (the only writer of that degree); readers only
- * look at degrees whose steps are done, so nothing shared is ever
- * reallocated under a reader.
+ * of degree e, fvec_bytes_for(p, len) bytes in the field's encoding.  The
+ * slot array of a degree is allocated by the step that creates those
+ * generators (the only writer of that degree); readers only look at degrees
+ * whose steps are done, so nothing shared is ever reallocated under a
+ * reader.
  */
 struct fhom {
     const fmod_t *src;
-    const fmod_t *tgt;    /* NULL when the target is M */
-    const fdmod_t *M;
+    const fmod_t *tgt;      /* NULL when the target is finite */
+    const fdmod_t *M;       /* the finite target at p = 2 */
+    const pfdmod_t *PM;     /* the finite target at odd p (until fdmod is one type) */
+    const stalg_t *S;       /* the source's algebra */
+    const milnor_t *A2;     /* below S at p = 2, else NULL */
+    const pmilnor_t *Ap;    /* below S at odd p, else NULL */
+    uint32_t p;
     int32_t min_deg, span;
-    uint64_t ***img;      /* per source degree, per generator */
+    void ***img;            /* per source degree, per generator */
+    pmilnor_cache_t *cache; /* pfhom_set_cache's (borrowed), else the algebra's */
 };
 
 static fhom_t *fhom_alloc(const fmod_t *src)
 {
     fhom_t *d = sq_calloc(1, sizeof *d);
     d->src = src;
+    d->S = fmod_stalg(src);
+    d->p = stalg_prime(d->S);
+    d->A2 = stalg_milnor(d->S);
+    d->Ap = stalg_pmilnor(d->S);
     d->min_deg = fmod_min_degree(src);
     d->span = fmod_max_degree(src) - d->min_deg + 1;
     d->img = sq_calloc((size_t)d->span + 1, sizeof *d->img);
@@ -41,7 +61,7 @@ static fhom_t *fhom_alloc(const fmod_t *src)
 }
 
 /* The slot of generator g (global index): its degree and index within it. */
-static uint64_t **slot(const fhom_t *d, int64_t g, int32_t *deg)
+static void **slot(const fhom_t *d, int64_t g, int32_t *deg)
 {
     int32_t e = fmod_gen_degree(d->src, g);
     int64_t i = g - fmod_gen_global(d->src, e, 0);
@@ -54,6 +74,8 @@ static uint64_t **slot(const fhom_t *d, int64_t g, int32_t *deg)
 
 fhom_t *fhom_new_free(const fmod_t *src, const fmod_t *tgt)
 {
+    SQ_CHECK(stalg_prime(fmod_stalg(src)) == stalg_prime(fmod_stalg(tgt)),
+             "fhom_new_free: different primes");
     fhom_t *d = fhom_alloc(src);
     d->tgt = tgt;
     return d;
@@ -62,7 +84,16 @@ fhom_t *fhom_new_free(const fmod_t *src, const fmod_t *tgt)
 fhom_t *fhom_new_fd(const fmod_t *src, const fdmod_t *M)
 {
     fhom_t *d = fhom_alloc(src);
+    SQ_CHECK(d->p == 2, "fhom_new_fd: the source is at p = %u", (unsigned)d->p);
     d->M = M;
+    return d;
+}
+
+pfhom_t *pfhom_new_fd(const pfmod_t *src, const pfdmod_t *M)
+{
+    fhom_t *d = fhom_alloc(src);
+    SQ_CHECK(d->p != 2 && pfdmod_prime(M) == d->p, "pfhom_new_fd: the module is at another prime");
+    d->PM = M;
     return d;
 }
 
@@ -81,47 +112,127 @@ void fhom_free(fhom_t *d)
     sq_free(d);
 }
 
+void fhom_set_pcache(fhom_t *d, pmilnor_cache_t *C)
+{
+    d->cache = C;
+}
+
 const fmod_t *fhom_source(const fhom_t *d)
 {
     return d->src;
 }
 
+const fmod_t *fhom_target(const fhom_t *d)
+{
+    return d->tgt;
+}
+
+uint32_t fhom_prime(const fhom_t *d)
+{
+    return d->p;
+}
+
+static int64_t fd_dim(const fhom_t *d, int32_t e)
+{
+    return d->M ? fdmod_dim(d->M, e) : pfdmod_dim(d->PM, e);
+}
+
+int64_t fhom_image_len(const fhom_t *d, int32_t e)
+{
+    return d->tgt ? fmod_dim_below(d->tgt, e, e) : fd_dim(d, e);
+}
+
 int64_t fhom_image_bits(const fhom_t *d, int32_t e)
 {
-    return d->tgt ? fmod_dim_below(d->tgt, e, e) : fdmod_dim(d->M, e);
+    return fhom_image_len(d, e);
 }
 
 int64_t fhom_target_dim(const fhom_t *d, int32_t t)
 {
-    return d->tgt ? fmod_dim_below(d->tgt, t, t) : fdmod_dim(d->M, t);
+    return d->tgt ? fmod_dim_below(d->tgt, t, t) : fd_dim(d, t);
 }
 
-void fhom_set_image(fhom_t *d, int64_t g, const uint64_t *vec)
+void fhom_set_image_enc(fhom_t *d, int64_t g, const void *vec)
 {
     SQ_CHECK(g >= 0 && g < fmod_total_gens(d->src), "fhom_set_image: no generator %lld",
              (long long)g);
     int32_t e = fmod_gen_degree(d->src, g);
     if (!d->img[e - d->min_deg])
-        d->img[e - d->min_deg] = sq_calloc((size_t)fmod_num_gens(d->src, e), sizeof(uint64_t *));
-    uint64_t **p = slot(d, g, NULL);
-    SQ_CHECK(*p == NULL, "fhom_set_image: generator %lld set twice", (long long)g);
-    int64_t limbs = f2_limbs(fhom_image_bits(d, e));
-    *p = sq_calloc((size_t)(limbs ? limbs : 1), sizeof(uint64_t));
-    if (limbs)
-        memcpy(*p, vec, (size_t)limbs * sizeof(uint64_t));
+        d->img[e - d->min_deg] = sq_calloc((size_t)fmod_num_gens(d->src, e), sizeof(void *));
+    void **s = slot(d, g, NULL);
+    SQ_CHECK(*s == NULL, "fhom_set_image: generator %lld set twice", (long long)g);
+    size_t bytes = fvec_bytes_for(d->p, fhom_image_len(d, e));
+    *s = sq_calloc(bytes ? bytes : sizeof(uint64_t), 1);
+    if (bytes)
+        memcpy(*s, vec, bytes);
 }
 
-const uint64_t *fhom_image(const fhom_t *d, int64_t g, int64_t *nbits)
+void fhom_set_image(fhom_t *d, int64_t g, const uint64_t *vec)
+{
+    fhom_set_image_enc(d, g, vec);
+}
+
+const void *fhom_image_enc(const fhom_t *d, int64_t g, int64_t *len)
 {
     SQ_CHECK(g >= 0 && g < fmod_total_gens(d->src), "fhom_image: no generator %lld",
              (long long)g);
     int32_t e;
-    uint64_t **p = slot(d, g, &e);
-    SQ_CHECK(p && *p, "fhom_image: generator %lld has no image", (long long)g);
-    if (nbits)
-        *nbits = fhom_image_bits(d, e);
-    return *p;
+    void **s = slot(d, g, &e);
+    SQ_CHECK(s && *s, "fhom_image: generator %lld has no image", (long long)g);
+    if (len)
+        *len = fhom_image_len(d, e);
+    return *s;
 }
+
+const uint64_t *fhom_image(const fhom_t *d, int64_t g, int64_t *nbits)
+{
+    return fhom_image_enc(d, g, nbits);
+}
+
+/* ---- The target's blocks in an image -------------------------------------------- */
+
+/*
+ * The target generators h of degree < e in basis order, for cutting d(g),
+ * g of degree e: the block of h in d(g) is [off_e, off_e + len) (len =
+ * dim A_{e - deg h}), and in degree t it starts at off_t (the generators of
+ * degree < e come first in degree t in the same order, so the offsets are
+ * a prefix's).  for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, e, t);).
+ */
+typedef struct {
+    int32_t deg;          /* degree of h */
+    int64_t left;         /* generators of that degree from h on */
+    int64_t len, len_t;   /* dim A_{e - deg}, dim A_{t - deg} */
+    int64_t off_e, off_t;
+} tgt_it_t;
+
+/* dim A_deg from the algebra below the handle (no call through stalg.c). */
+static inline int64_t alg_dim(const fhom_t *d, int32_t deg)
+{
+    return d->A2 ? milnor_dim(d->A2, deg) : pmilnor_dim(d->Ap, deg);
+}
+
+#define TGT_FIRST(d) ((tgt_it_t){fmod_min_degree((d)->tgt) - 1, 0, 0, 0, 0, 0})
+
+/* Inlined into both cuts (so that b lives in registers). */
+static inline __attribute__((always_inline)) int tgt_next(const fhom_t *d, tgt_it_t *b,
+                                                          int32_t e, int32_t t)
+{
+    b->off_e += b->len;
+    b->off_t += b->len_t;
+    if (--b->left > 0)
+        return 1;
+    while (++b->deg < e) {
+        b->left = fmod_num_gens(d->tgt, b->deg);
+        if (b->left) {
+            b->len = alg_dim(d, e - b->deg);
+            b->len_t = alg_dim(d, t - b->deg);
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* ---- The p = 2 tile ------------------------------------------------------------ */
 
 /* dst[0 .. ceil(len/64)) = bits [off, off + len) of src, padding zeroed. */
 static void extract_bits(uint64_t *dst, const uint64_t *src, int64_t off, int64_t len)
@@ -165,45 +276,35 @@ static void split_clear(split_t *sp)
 /* Cuts d(g) (g of degree e, free target) into its nonzero blocks. */
 static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int32_t t)
 {
-    const milnor_t *A = fmod_algebra(d->src);
     const uint64_t *img = fhom_image(d, g, NULL);
     sp->nblocks = 0;
     sp->nlimbs = 0;
     sp->max_deg = 0;
     sp->nbits = 0;
-    int64_t off_e = 0, off_t = 0;
-    for (int32_t h = fmod_min_degree(d->tgt); h < e; h++) {
-        int64_t n = fmod_num_gens(d->tgt, h);
-        if (!n)
-            continue;
-        int64_t len = milnor_dim(A, e - h), len_t = milnor_dim(A, t - h);
-        int64_t limbs = f2_limbs(len);
-        for (int64_t i = 0; i < n; i++, off_e += len, off_t += len_t) {
-            if (sp->nlimbs + limbs > sp->cap_limbs) {
-                sp->cap_limbs = 2 * (sp->nlimbs + limbs);
-                sp->bits = sq_realloc(sp->bits, sq_mul_size((size_t)sp->cap_limbs, 8));
-            }
-            uint64_t *dst = sp->bits + sp->nlimbs;
-            extract_bits(dst, img, off_e, len);
-            int64_t pop = 0;
-            for (int64_t k = 0; k < limbs; k++)
-                pop += __builtin_popcountll(dst[k]);
-            if (!pop)
-                continue;
-            sp->nbits += pop;
-            if (e - h > sp->max_deg)
-                sp->max_deg = e - h;
-            if (sp->nblocks == sp->cap_blocks) {
-                sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
-                sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
-                                                                sizeof *sp->blocks));
-            }
-            sp->blocks[sp->nblocks++] = (block_t){off_t, e - h, sp->nlimbs};
-            sp->nlimbs += limbs;
+    for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, e, t);) {
+        int64_t limbs = f2_limbs(b.len);
+        if (sp->nlimbs + limbs > sp->cap_limbs) {
+            sp->cap_limbs = 2 * (sp->nlimbs + limbs);
+            sp->bits = sq_realloc(sp->bits, sq_mul_size((size_t)sp->cap_limbs, 8));
         }
+        uint64_t *dst = sp->bits + sp->nlimbs;
+        extract_bits(dst, img, b.off_e, b.len);
+        int64_t pop = 0;
+        for (int64_t k = 0; k < limbs; k++)
+            pop += __builtin_popcountll(dst[k]);
+        if (!pop)
+            continue;
+        sp->nbits += pop;
+        if (e - b.deg > sp->max_deg)
+            sp->max_deg = e - b.deg;
+        if (sp->nblocks == sp->cap_blocks) {
+            sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
+            sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
+                                                            sizeof *sp->blocks));
+        }
+        sp->blocks[sp->nblocks++] = (block_t){b.off_t, e - b.deg, sp->nlimbs};
+        sp->nlimbs += limbs;
     }
-    /* The offsets above were computed in degree t for the generators of
-     * degree < e only, which is exactly the prefix order of degree t. */
 }
 
 /* out ^= Sq(R) * d(g) for R = element r of degree rdeg, d(g) cut into the
@@ -221,79 +322,240 @@ static void mul_blocks(milnor_ws_t *W, milnor_op_t *op, const milnor_t *A, const
                               sp->bits + sp->blocks[b].limb0);
 }
 
-/*
- * Rows of the matrix of d in degree t.  With idx == NULL: the basis
- * positions lo <= p < hi of the source spanned by generators of degree
- * < bound, row row0 + p - lo for position p.  Otherwise only the positions
- * idx[0..n-1] (increasing) of that basis, row row0 + i for idx[i].
- */
-static void build(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
-                  const int64_t *idx, int64_t n, int64_t lo, int64_t hi)
+/* ---- The odd-prime tile -------------------------------------------------------- */
+
+/* One nonzero term of d(g): c * (a', h), landing at `off` in degree t. */
+typedef struct {
+    int64_t off;            /* offset of h's block in degree t */
+    uint32_t c;
+    int32_t deg;            /* a' is basis element idx of degree deg */
+    int64_t idx;
+    pmilnor_elt_t e;        /* a', unpacked */
+} term_t;
+
+typedef struct {
+    term_t *terms;
+    int64_t n, cap;
+} terms_t;
+
+/* Cuts d(g) (g of degree e, free target) into its nonzero terms. */
+static void split_terms(terms_t *T, const fhom_t *d, int64_t g, int32_t e, int32_t t)
 {
-    const milnor_t *A = fmod_algebra(d->src);
-    split_t sp = {0};
-    milnor_ws_t *W = d->tgt ? milnor_ws_new() : NULL;
+    const uint8_t *img = fhom_image_enc(d, g, NULL);
+    T->n = 0;
+    for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, e, t);)
+        for (int64_t k = 0; k < b.len; k++) {
+            if (!img[b.off_e + k])
+                continue;
+            if (T->n == T->cap) {
+                T->cap = T->cap ? 2 * T->cap : 64;
+                T->terms = sq_realloc(T->terms, sq_mul_size((size_t)T->cap, sizeof *T->terms));
+            }
+            term_t *x = &T->terms[T->n++];
+            x->off = b.off_t;
+            x->c = img[b.off_e + k];
+            x->deg = e - b.deg;
+            x->idx = k;
+            pmilnor_get(d->Ap, e - b.deg, k, &x->e);
+        }
+}
+
+/* ---- The walk ------------------------------------------------------------------ */
+
+/*
+ * What a walk computes.  Build: row dst0 + k of m gets a_k d(g) for the
+ * k-th requested row of a generator's run.  Apply (m == NULL): out +=
+ * v[pos + a] a d(g) over the rows of the run (v, out in the encoding).
+ */
+typedef struct {
+    const fhom_t *d;
+    int32_t t;
+    fmat_t *m;
+    void *out;
+    const void *v;
+} walk_t;
+
+/* The per-call scratch of the tiles (one per thread). */
+typedef struct {
+    split_t sp;          /* p = 2 */
+    milnor_ws_t *W;
     milnor_op_t op;
+    terms_t T;           /* odd p */
+    pmilnor_cache_t *C;
+} scratch_t;
+
+/* The run of rows of generator g (degree e, block at basis position pos):
+ * row k < n is basis element a_k = ridx ? ridx[k] - pos : a0 + k of degree
+ * t - e. */
+typedef struct {
+    int64_t g, pos, a0, n, dst0;
+    int32_t e;
+    const int64_t *ridx;
+} run_t;
+
+static inline int64_t run_a(const run_t *u, int64_t k)
+{
+    return u->ridx ? u->ridx[k] - u->pos : u->a0 + k;
+}
+
+/* p = 2: out ^= Sq(a_k) d(g) for each row (or set bit of v) of the run. */
+static void tile_f2(const walk_t *w, scratch_t *x, const run_t *u)
+{
+    const fhom_t *d = w->d;
+    const uint64_t *v = w->v;
+    int32_t rdeg = w->t - u->e;
+    int have = 0;
+    for (int64_t k = 0; k < u->n; k++) {
+        int64_t a = run_a(u, k);
+        uint64_t *out;
+        if (w->m) {
+            out = f2mat_row(&w->m->f2, u->dst0 + k);
+        } else {
+            int64_t bit = u->pos + a;
+            if (!((v[bit >> 6] >> (bit & 63)) & 1))
+                continue;
+            out = w->out;
+        }
+        if (!d->tgt) {
+            fdmod_act_add(d->M, out, 0, rdeg, a, u->e, fhom_image(d, u->g, NULL));
+            continue;
+        }
+        if (!have) {
+            split_image(&x->sp, d, u->g, u->e, w->t);
+            have = 1;
+        }
+        mul_blocks(x->W, &x->op, d->A2, &x->sp, out, rdeg, a);
+    }
+}
+
+/* Odd p: out += c_a a d(g) for each row a of the run (c_a = 1, or v's
+ * entry), term by term of d(g) so that a cached column serves every row.
+ * The runs are ranges here (row subsets are p = 2 only); the row pointers
+ * and bounds are locals, since every byte stored may alias a field. */
+static void tile_fp(const walk_t *w, scratch_t *x, const run_t *u)
+{
+    const fhom_t *d = w->d;
+    const uint8_t *v = w->v ? (const uint8_t *)w->v + u->pos : NULL; /* v[a]: row a's coefficient */
+    uint8_t *out = w->out;
+    uint8_t *data = w->m ? w->m->fp.data : NULL;
+    const int64_t stride = w->m ? w->m->fp.stride : 0, drow = u->dst0 - u->a0; /* row of a */
+    const int64_t a0 = u->a0, a1 = u->a0 + u->n;
+    const uint32_t p = d->p;
+    const int32_t rdeg = w->t - u->e;
+    if (!d->tgt) {
+        const uint8_t *img = fhom_image_enc(d, u->g, NULL);
+        for (int64_t a = a0; a < a1; a++) {
+            uint32_t c = v ? v[a] : 1;
+            if (!c)
+                continue;
+            uint8_t *dst = v ? out : data + (drow + a) * stride;
+            pfdmod_act_add(d->PM, dst, c, rdeg, a, u->e, img);
+        }
+        return;
+    }
+    terms_t *T = &x->T;
+    split_terms(T, d, u->g, u->e, w->t);
+    for (int64_t k = 0; k < T->n; k++) {
+        const term_t *y = &T->terms[k];
+        pmilnor_col_t col;
+        if (x->C && pmilnor_cache_col(x->C, rdeg, y->deg, y->idx, &col)) {
+            for (int64_t a = a0; a < a1; a++) {
+                uint32_t c = v ? v[a] : 1;
+                if (!c)
+                    continue;
+                uint32_t cc = c * y->c % p;
+                uint8_t *o = (v ? out : data + (drow + a) * stride) + y->off;
+                for (int32_t j = col.off[a]; j < col.off[a + 1]; j++)
+                    o[col.idx[j]] = (uint8_t)((o[col.idx[j]] + cc * col.coef[j]) % p);
+            }
+            continue;
+        }
+        for (int64_t a = a0; a < a1; a++) {
+            uint32_t c = v ? v[a] : 1;
+            if (!c)
+                continue;
+            pmilnor_elt_t ae;
+            pmilnor_get(d->Ap, rdeg, a, &ae);
+            uint8_t *dst = v ? out : data + (drow + a) * stride;
+            pmilnor_mul_elts_add(d->Ap, dst + y->off, c * y->c % p, &ae, &y->e);
+        }
+    }
+}
+
+/*
+ * The walk over the source basis in degree t spanned by generators of
+ * degree < bound.  With idx == NULL: the basis positions lo <= q < hi, row
+ * row0 + q - lo for position q (apply: the entries of v in [lo, hi)).
+ * Otherwise only the positions idx[0..n-1] (increasing) of that basis, row
+ * row0 + i for idx[i].  Each generator's run of rows goes to the tile of
+ * the prime (one test per generator, never per row).
+ */
+static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *idx, int64_t n,
+                 int64_t lo, int64_t hi)
+{
+    const fhom_t *d = w->d;
+    const int32_t t = w->t;
+    scratch_t x;
+    memset(&x, 0, sizeof x);
+    if (d->p == 2 && d->tgt)
+        x.W = milnor_ws_new();
+    if (d->p != 2)
+        x.C = d->cache ? d->cache : stalg_pcache(d->S);
     int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
     int32_t top = fmod_top_below(d->src, bound);
     for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
         int64_t ng = fmod_num_gens(d->src, e);
-        int64_t nr = milnor_dim(A, t - e);
+        if (!ng)
+            continue;
+        int64_t nr = alg_dim(d, t - e);
         for (int64_t i = 0; i < ng; i++, pos += nr) {
-            if (idx && (next >= n || idx[next] >= pos + nr))
-                continue; /* no requested row in this block */
-            if (!idx && (pos + nr <= lo || pos >= hi))
-                continue;
-            int64_t g = fmod_gen_global(d->src, e, i);
-            if (d->tgt)
-                split_image(&sp, d, g, e, t);
-            for (int64_t r = 0; r < nr; r++) {
-                int64_t row;
-                if (idx) {
-                    if (next >= n || idx[next] != pos + r)
-                        continue;
-                    row = row0 + next++;
-                } else {
-                    if (pos + r < lo || pos + r >= hi)
-                        continue;
-                    row = row0 + pos + r - lo;
-                }
-                uint64_t *out = f2mat_row(m, row);
-                if (!d->tgt) {
-                    fdmod_act_add(d->M, out, 0, t - e, r, e, fhom_image(d, g, NULL));
+            run_t u = {0, pos, 0, 0, 0, e, NULL};
+            if (idx) {
+                if (next >= n || idx[next] >= pos + nr)
+                    continue; /* no requested row in this block */
+                int64_t first = next;
+                for (; next < n && idx[next] < pos + nr; next++)
+                    SQ_CHECK(idx[next] >= pos && (next == first || idx[next] > idx[next - 1]),
+                             "fhom_build_rows_subset: positions not increasing or out of range");
+                u.ridx = idx + first;
+                u.n = next - first;
+                u.dst0 = row0 + first;
+            } else {
+                if (pos + nr <= lo || pos >= hi)
                     continue;
-                }
-                mul_blocks(W, &op, A, &sp, out, t - e, r);
+                u.a0 = lo > pos ? lo - pos : 0;
+                u.n = (hi - pos < nr ? hi - pos : nr) - u.a0;
+                u.dst0 = row0 + pos + u.a0 - lo;
+                if (!u.n)
+                    continue;
             }
+            u.g = fmod_gen_global(d->src, e, i);
+            if (d->p == 2)
+                tile_f2(w, &x, &u);
+            else
+                tile_fp(w, &x, &u);
         }
     }
     SQ_CHECK(!idx || next == n, "fhom_build_rows_subset: positions not increasing or out of range");
-    milnor_ws_free(W);
-    split_clear(&sp);
+    milnor_ws_free(x.W);
+    split_clear(&x.sp);
+    sq_free(x.T.terms);
 }
 
-static int gpu_offer(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
-                     const int64_t *idx, int64_t n, sq_pool_t *pool);
-
-void fhom_build_rows(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound)
+/* Rows of the matrix of d (see walk) into m. */
+static void build(const fhom_t *d, fmat_t *m, int64_t row0, int32_t t, int32_t bound,
+                  const int64_t *idx, int64_t n, int64_t lo, int64_t hi)
 {
-    if (SQ_UNLIKELY(sq_gpu_on()) && gpu_offer(d, m, row0, t, bound, NULL, 0, NULL) == 0)
-        return; /* built on the device (issue 15; see the end of this file) */
-    build(d, m, row0, t, bound, NULL, 0, 0, INT64_MAX);
-}
-
-void fhom_build_rows_subset(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
-                            const int64_t *idx, int64_t n)
-{
-    if (SQ_UNLIKELY(sq_gpu_on()) && gpu_offer(d, m, row0, t, bound, idx, n, NULL) == 0)
-        return; /* built on the device (issue 15) */
-    build(d, m, row0, t, bound, idx, n, 0, 0);
+    SQ_CHECK(fmat_prime(m) == d->p || fmat_prime(m) == 0, "fhom_build_rows: a matrix over F_%u for a map at p = %u",
+             (unsigned)fmat_prime(m), (unsigned)d->p);
+    walk_t w = {d, t, m, NULL, NULL};
+    walk(&w, row0, bound, idx, n, lo, hi);
 }
 
 /* A parallel build: chunk k covers rows [k * n / K, (k + 1) * n / K). */
 typedef struct {
     const fhom_t *d;
-    f2mat_t *m;
+    fmat_t *m;
     int64_t row0, n, chunks;
     int32_t t, bound;
     const int64_t *idx;
@@ -312,71 +574,80 @@ static void build_chunk(void *ctx, int64_t k)
 }
 
 /*
- * Cutoff: below 256 rows a build costs well under a millisecond and the
- * wake-up of other threads would dominate; chunks are four per thread so
- * that uneven rows (rows of low-degree generators multiply longer images)
- * still balance.  Set by eye on bench/b-resolve; revisit with the pool.
+ * Cutoff: at p = 2, below 256 rows a build costs well under a millisecond
+ * and the wake-up of other threads would dominate; an odd-prime row costs
+ * one product per term of the image (microseconds), so 64 rows pay, in
+ * chunks of at least 32 (presol_sched.c's former split).  Chunks are four
+ * per thread so that uneven rows (rows of low-degree generators multiply
+ * longer images) still balance.  Set by eye on bench/b-resolve; revisit with the pool.
  */
 #define PAR_BUILD_MIN_ROWS 256
+#define PAR_BUILD_MIN_ROWS_ODD 64
 
-/* The CPU build of fhom_build_rows_par (n already the row count). */
-static void build_rows_cpu(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+/* The CPU build of fhom_build_rows_fm (n: the row count when idx is set;
+ * otherwise counted here, and only when a pool may split the rows). */
+static void build_rows_cpu(const fhom_t *d, fmat_t *m, int64_t row0, int32_t t, int32_t bound,
                            const int64_t *idx, int64_t n, sq_pool_t *pool)
 {
-    if (!pool || sq_pool_size(pool) == 1 || n < PAR_BUILD_MIN_ROWS) {
+    int64_t min_rows = d->p == 2 ? PAR_BUILD_MIN_ROWS : PAR_BUILD_MIN_ROWS_ODD;
+    int serial = !pool || sq_pool_size(pool) == 1;
+    if (!serial && !idx)
+        n = fmod_dim_below(d->src, t, bound);
+    if (serial || n < min_rows) {
         build(d, m, row0, t, bound, idx, n, 0, idx ? 0 : INT64_MAX);
         return;
     }
-    par_build_t c = {d, m, row0, n, 4 * (int64_t)sq_pool_size(pool), t, bound, idx};
+    int64_t chunks = 4 * (int64_t)sq_pool_size(pool);
+    if (d->p != 2 && n / chunks < PAR_BUILD_MIN_ROWS_ODD / 2)
+        chunks = (n + PAR_BUILD_MIN_ROWS_ODD / 2 - 1) / (PAR_BUILD_MIN_ROWS_ODD / 2);
+    par_build_t c = {d, m, row0, n, chunks, t, bound, idx};
     sq_pool_parallel_for(pool, c.chunks, build_chunk, &c);
+}
+
+static int gpu_offer(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                     const int64_t *idx, int64_t n, sq_pool_t *pool);
+
+void fhom_build_rows_fm(const fhom_t *d, fmat_t *m, int64_t row0, int32_t t, int32_t bound,
+                        const int64_t *idx, int64_t n, sq_pool_t *pool)
+{
+    SQ_CHECK(!idx || d->p == 2, "fhom_build_rows_fm: row subsets are for p = 2");
+    if (SQ_UNLIKELY(sq_gpu_on()) && d->p == 2 &&
+        gpu_offer(d, &m->f2, row0, t, bound, idx, n, pool) == 0)
+        return; /* built on the device (issue 15; see the end of this file) */
+    build_rows_cpu(d, m, row0, t, bound, idx, n, pool);
+}
+
+void fhom_build_rows(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound)
+{
+    fmat_t v = fmat_view_f2(m);
+    fhom_build_rows_fm(d, &v, row0, t, bound, NULL, 0, NULL);
+}
+
+void fhom_build_rows_subset(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
+                            const int64_t *idx, int64_t n)
+{
+    fmat_t v = fmat_view_f2(m);
+    fhom_build_rows_fm(d, &v, row0, t, bound, idx, n, NULL);
 }
 
 void fhom_build_rows_par(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
                          const int64_t *idx, int64_t n, sq_pool_t *pool)
 {
-    if (!idx)
-        n = fmod_dim_below(d->src, t, bound);
-    if (SQ_UNLIKELY(sq_gpu_on()) && gpu_offer(d, m, row0, t, bound, idx, n, pool) == 0)
-        return; /* built on the device (issue 15) */
-    build_rows_cpu(d, m, row0, t, bound, idx, n, pool);
+    fmat_t v = fmat_view_f2(m);
+    fhom_build_rows_fm(d, &v, row0, t, bound, idx, n, pool);
 }
 
-/* fhom_apply_add on the bits of v at positions [lo, hi) only. */
-static void apply_range(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound,
-                        const uint64_t *v, int64_t lo, int64_t hi)
+/* fhom_apply_add_enc on the entries of v at positions [lo, hi) only. */
+static void apply_range(const fhom_t *d, void *out, int32_t t, int32_t bound, const void *v,
+                        int64_t lo, int64_t hi)
 {
-    const milnor_t *A = fmod_algebra(d->src);
-    split_t sp = {0};
-    milnor_ws_t *W = d->tgt ? milnor_ws_new() : NULL;
-    milnor_op_t op;
-    int64_t pos = 0;
-    int32_t top = fmod_top_below(d->src, bound);
-    for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
-        int64_t n = fmod_num_gens(d->src, e);
-        int64_t nr = milnor_dim(A, t - e);
-        for (int64_t i = 0; i < n; i++, pos += nr) {
-            if (pos + nr <= lo || pos >= hi)
-                continue;
-            int64_t g = fmod_gen_global(d->src, e, i);
-            int have = 0;
-            for (int64_t r = 0; r < nr; r++) {
-                int64_t bit = pos + r;
-                if (bit < lo || bit >= hi || !((v[bit >> 6] >> (bit & 63)) & 1))
-                    continue;
-                if (!d->tgt) {
-                    fdmod_act_add(d->M, out, 0, t - e, r, e, fhom_image(d, g, NULL));
-                    continue;
-                }
-                if (!have) {
-                    split_image(&sp, d, g, e, t);
-                    have = 1;
-                }
-                mul_blocks(W, &op, A, &sp, out, t - e, r);
-            }
-        }
-    }
-    milnor_ws_free(W);
-    split_clear(&sp);
+    walk_t w = {d, t, NULL, out, v};
+    walk(&w, 0, bound, NULL, 0, lo, hi);
+}
+
+void fhom_apply_add_enc(const fhom_t *d, void *out, int32_t t, int32_t bound, const void *v)
+{
+    apply_range(d, out, t, bound, v, 0, INT64_MAX);
 }
 
 void fhom_apply_add(const fhom_t *d, uint64_t *out, int32_t t, int32_t bound, const uint64_t *v)
@@ -411,6 +682,7 @@ static void apply_chunk(void *ctx, int64_t c)
 void fhom_apply_add_par(const fhom_t *d, uint64_t *out, int64_t out_bits, int32_t t,
                         int32_t bound, const uint64_t *v, sq_pool_t *pool)
 {
+    SQ_CHECK(d->p == 2, "fhom_apply_add_par: p = 2 only");
     int64_t dim = fmod_dim_below(d->src, t, bound), nbits = 0;
     for (int64_t k = 0; k < f2_limbs(dim); k++)
         nbits += __builtin_popcountll(v[k]);
@@ -448,7 +720,7 @@ void fhom_apply_add_par(const fhom_t *d, uint64_t *out, int64_t out_bits, int32_
 
 /* ---- GPU offload (issue 15, docs/gpu.md) -----------------------------------
  *
- * The three fhom_build_rows* offer their matrix to the device (src/gpu) when
+ * The p = 2 builds (fhom_build_rows_fm at p = 2) offer their matrix to the device (src/gpu) when
  * the GPU path is on and the build has at least ADAMS_GPU_MIN_WORK products
  * (rows x set bits of their generator's image).  The offer describes the
  * build in the terms of sq_gpu_build_t: each generator with rows, its image
@@ -475,9 +747,9 @@ static int64_t gpu_rows_of(const int64_t *idx, int64_t n, int64_t *next, int64_t
 static int gpu_offer(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32_t bound,
                      const int64_t *idx, int64_t n, sq_pool_t *pool)
 {
-    if (!d->tgt)
+    if (!d->tgt || d->p != 2)
         return SQ_E_NOGPU;
-    const milnor_t *A = fmod_algebra(d->src);
+    const milnor_t *A = d->A2;
     const int32_t top = fmod_top_below(d->src, bound);
     if (!idx)
         n = fmod_dim_below(d->src, t, bound);
@@ -558,7 +830,8 @@ static int gpu_offer(const fhom_t *d, f2mat_t *m, int64_t row0, int32_t t, int32
         rc = sq_gpu_build_rows(&job, &g, 0);
         if (rc == 0) {
             f2mat_init(&c, nrows, m->cols);
-            build_rows_cpu(d, &c, 0, t, bound, idx, n, pool);
+            fmat_t cv = fmat_view_f2(&c);
+            build_rows_cpu(d, &cv, 0, t, bound, idx, n, pool);
             sq_gpu_verify_rows("matrix build", &c, &g);
             for (int64_t r = 0; r < nrows; r++) {
                 uint64_t *dst = f2mat_row(m, row0 + r);

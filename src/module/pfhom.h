@@ -1,21 +1,22 @@
 /*
- * pfhom.h -- homomorphisms out of a free module at an odd prime: d : F -> T
- * with T free, or d : F -> M with M finite (the augmentation F_0 -> M).
- * The odd-prime counterpart of fhom.h.
+ * pfhom.h -- homomorphisms out of a free module at an odd prime: the names
+ * the odd-prime engine (presol) uses, thin wrappers over fhom.h, which
+ * holds the storage and the one walk at every prime.  They go with presol
+ * in step 5 of docs/architecture.md.
  *
- * d is stored as the images of the generators of F (write-once).  The image
- * of a generator g of degree e is a vector of residues over
+ * The image of a generator g of degree e is a vector of residues (bytes)
+ * over
  *   - T: the basis of T in degree e spanned by generators of degree < e
- *        (pfmod_dim_below(T, e, e) entries: by minimality d(g) has no part
- *        on generators of degree e), or
+ *        (pfmod_dim_below(T, e, e) entries), or
  *   - M: the basis of M_e (pfdmod_dim(M, e) entries).
- * Applying d to a basis element (a, g) multiplies a into d(g).
  */
 #ifndef PFHOM_H
 #define PFHOM_H
 
 #include <stdint.h>
 
+#include "fhom.h"
+#include "fmat.h"
 #include "fpmat.h"
 #include "pfdmod.h"
 #include "pfmod.h"
@@ -24,53 +25,76 @@
 extern "C" {
 #endif
 
-typedef struct pfhom pfhom_t;
+/* The storage is fhom.h's; this name keeps the odd-prime code's types. */
+typedef struct fhom pfhom_t;
+
+/* d : src -> M, M finite (borrowed) at the prime of src's algebra (odd;
+ * SQ_CHECK).  Defined in fhom.c (until fdmod is one type at every prime). */
+pfhom_t *pfhom_new_fd(const pfmod_t *src, const pfdmod_t *M);
+
+/* Until step 5: products go through C (borrowed, over the source's algebra,
+ * outliving d) instead of the algebra's own cache (stalg_set_cache; none:
+ * computed every time).  The results are the same either way. */
+void fhom_set_pcache(fhom_t *d, pmilnor_cache_t *C);
 
 /* d : src -> tgt between free modules over the same algebra (both borrowed). */
-pfhom_t *pfhom_new_free(const pfmod_t *src, const pfmod_t *tgt);
-/* d : src -> M, M finite (borrowed) with the algebra's prime and profile. */
-pfhom_t *pfhom_new_fd(const pfmod_t *src, const pfdmod_t *M);
-/* Frees d; NULL is a no-op. */
-void pfhom_free(pfhom_t *d);
+static inline pfhom_t *pfhom_new_free(const pfmod_t *src, const pfmod_t *tgt)
+{
+    SQ_CHECK(pfmod_algebra(src) == pfmod_algebra(tgt), "pfhom_new_free: different algebras");
+    return fhom_new_free(src, tgt);
+}
 
-/* Products in pfhom_build_rows and pfhom_apply_add go through C (NULL: they
- * are computed every time).  C must be over the source's algebra and
- * outlive d; the results are the same either way. */
-void pfhom_set_cache(pfhom_t *d, pmilnor_cache_t *C);
+/* The rest as in fhom.h, with residues for entries. */
+static inline void pfhom_free(pfhom_t *d)
+{
+    fhom_free(d);
+}
+static inline void pfhom_set_cache(pfhom_t *d, pmilnor_cache_t *C)
+{
+    fhom_set_pcache(d, C);
+}
+static inline const pfmod_t *pfhom_source(const pfhom_t *d)
+{
+    return fhom_source(d);
+}
+static inline const pfmod_t *pfhom_target(const pfhom_t *d)
+{
+    return fhom_target(d);
+}
+static inline int64_t pfhom_image_len(const pfhom_t *d, int32_t e)
+{
+    return fhom_image_len(d, e);
+}
+static inline int64_t pfhom_target_dim(const pfhom_t *d, int32_t t)
+{
+    return fhom_target_dim(d, t);
+}
+static inline void pfhom_set_image(pfhom_t *d, int64_t g, const uint8_t *vec)
+{
+    fhom_set_image_enc(d, g, vec);
+}
+static inline const uint8_t *pfhom_image(const pfhom_t *d, int64_t g, int64_t *len)
+{
+    return (const uint8_t *)fhom_image_enc(d, g, len);
+}
 
-const pfmod_t *pfhom_source(const pfhom_t *d);
-/* The target free module, or NULL when the target is M. */
-const pfmod_t *pfhom_target(const pfhom_t *d);
-
-/* Number of entries of the image vector of a generator of degree e. */
-int64_t pfhom_image_len(const pfhom_t *d, int32_t e);
-/* Number of target coordinates in degree t reached from source generators
- * of degree < t: pfmod_dim_below(T, t, t), or dim M_t. */
-int64_t pfhom_target_dim(const pfhom_t *d, int32_t t);
-
-/* Stores d(g) = vec (pfhom_image_len(d, deg g) entries, copied) for the
- * generator with global index g.  Each generator is set once; the step that
- * creates the generators of a degree is the only writer of that degree. */
-void pfhom_set_image(pfhom_t *d, int64_t g, const uint8_t *vec);
-/* The stored image of generator g (read-only) and its length. */
-const uint8_t *pfhom_image(const pfhom_t *d, int64_t g, int64_t *len);
-
-/* Writes into rows row0, row0 + 1, ... of m, columns [0, pfhom_target_dim(d,
- * t)), the images of the basis of the source in degree t spanned by the
- * generators of degree < bound (pfmod_dim_below(src, t, bound) rows,
- * generator-major).  The rows are added into, so they should be zero.
- * Thread-safe for distinct m. */
-void pfhom_build_rows(const pfhom_t *d, fpmat_t *m, int64_t row0, int32_t t, int32_t bound);
-
-/* pfhom_build_rows for the rows rlo <= r < rhi of that basis only (rows
- * row0 + r of m); the other rows are not touched.  Disjoint ranges may be
- * built concurrently into the same m. */
-void pfhom_build_rows_part(const pfhom_t *d, fpmat_t *m, int64_t row0, int32_t t, int32_t bound,
-                           int64_t rlo, int64_t rhi);
-
-/* out += d(v) for v a vector over the degree-t basis of the source spanned
- * by generators of degree < bound; out has pfhom_target_dim(d, t) entries. */
-void pfhom_apply_add(const pfhom_t *d, uint8_t *out, int32_t t, int32_t bound, const uint8_t *v);
+/* fhom_build_rows_fm on m, serial (pool NULL) or over a pool. */
+static inline void pfhom_build_rows_par(const pfhom_t *d, fpmat_t *m, int64_t row0, int32_t t,
+                                        int32_t bound, sq_pool_t *pool)
+{
+    fmat_t v = fmat_view_fp(m);
+    fhom_build_rows_fm(d, &v, row0, t, bound, NULL, 0, pool);
+}
+static inline void pfhom_build_rows(const pfhom_t *d, fpmat_t *m, int64_t row0, int32_t t,
+                                    int32_t bound)
+{
+    pfhom_build_rows_par(d, m, row0, t, bound, NULL);
+}
+static inline void pfhom_apply_add(const pfhom_t *d, uint8_t *out, int32_t t, int32_t bound,
+                                   const uint8_t *v)
+{
+    fhom_apply_add_enc(d, out, t, bound, v);
+}
 
 #ifdef __cplusplus
 }

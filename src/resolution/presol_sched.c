@@ -1,8 +1,8 @@
 /*
  * presol_sched.c -- the odd-prime engine's description of its run for the
  * one scheduler of sched.c (wave.h): its steps, their predecessors (s, t - 1)
- * and (s - 1, t), and the drivers presol_run and presol_run_pool; and the
- * row-block split of a step's matrix build.
+ * and (s - 1, t), and the drivers presol_run and presol_run_pool; and a
+ * step's matrix build (the row split is fhom.c's, at every prime).
  *
  * Within a step nothing depends on the thread count: every row is built by
  * the same code whichever thread runs it, and the reduction is serial.
@@ -12,41 +12,12 @@
 #include "presol_internal.h"
 #include "wave.h"
 
-/* Row blocks of a matrix build: at least this many rows per chunk (a row
- * costs one product per term of the generator's image, microseconds), and
- * at most 4 chunks per thread so that uneven rows still balance. */
-#define BUILD_MIN_ROWS 32
-
-typedef struct {
-    const pfhom_t *d;
-    fpmat_t *m;
-    int32_t t;
-    int64_t rows, chunk;
-} build_job_t;
-
-static void build_chunk(void *ctx, int64_t i)
-{
-    build_job_t *J = ctx;
-    int64_t lo = i * J->chunk, hi = lo + J->chunk;
-    if (hi > J->rows)
-        hi = J->rows;
-    pfhom_build_rows_part(J->d, J->m, 0, J->t, J->t, lo, hi);
-}
-
+/* The rows of a step's matrix, split over the pool by the one walk of
+ * fhom.c (any split gives the same bytes). */
 void presol_build_rows(presol_t *R, int32_t s, fpmat_t *m, int32_t t)
 {
-    int64_t rows = m->rows;
-    int threads = sq_pool_size(R->pool);
-    if (!m->data || !R->pool || threads < 2 || rows < 2 * BUILD_MIN_ROWS) {
-        if (m->data)
-            pfhom_build_rows(R->d[s], m, 0, t, t);
-        return;
-    }
-    int64_t chunk = rows / (4 * (int64_t)threads);
-    if (chunk < BUILD_MIN_ROWS)
-        chunk = BUILD_MIN_ROWS;
-    build_job_t J = {R->d[s], m, t, rows, chunk};
-    sq_pool_parallel_for(R->pool, (rows + chunk - 1) / chunk, build_chunk, &J);
+    if (m->data)
+        pfhom_build_rows_par(R->d[s], m, 0, t, t, R->pool);
 }
 
 static int presol_is_step_cb(const void *ctx, int32_t s, int32_t t)

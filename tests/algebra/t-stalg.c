@@ -488,3 +488,20 @@ TEST(stalg_associative)
         stalg_free(S);
     }
 }
+
+/* stalg_set_cache: the handle owns an odd-prime product cache (freed with
+ * it; a second call replaces it); at p = 2 nothing is made. */
+TEST(stalg_cache)
+{
+    stalg_t *S2 = stalg_new(2, 40, NULL), *S3 = stalg_new(3, 60, NULL);
+    ASSERT(stalg_pcache(S2) == NULL && stalg_pcache(S3) == NULL);
+    stalg_set_cache(S2, 1 << 20);
+    ASSERT(stalg_pcache(S2) == NULL);
+    stalg_set_cache(S3, 1 << 20);
+    ASSERT(stalg_pcache(S3) != NULL);
+    stalg_set_cache(S3, 1 << 16);
+    pmilnor_col_t col;
+    ASSERT(pmilnor_cache_col(stalg_pcache(S3), 4, 4, 0, &col));
+    stalg_free(S2);
+    stalg_free(S3);
+}
