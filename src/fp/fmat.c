@@ -336,6 +336,27 @@ int64_t fmat_kernel(fmat_t *ker, int64_t *pivots, const fmat_t *a, sq_pool_t *po
     return fpmat_kernel(&ker->fp, pivots, &a->fp);
 }
 
+void fmat_init_for_kernel(fmat_t *m, int64_t rows, int64_t a_cols, uint32_t p)
+{
+    if (p == 2)
+        fmat_init_aug(m, rows, a_cols, p);
+    else
+        fmat_init(m, rows, a_cols, p);
+}
+
+int64_t fmat_kernel_built(fmat_t *ker, int64_t *pivots, fmat_t *m, int64_t a_cols,
+                          sq_pool_t *pool)
+{
+    SQ_CHECK(fmat_prime_ok(m->p), "fmat_kernel_built: a matrix without a field");
+    memset(ker, 0, sizeof *ker);
+    ker->p = m->p;
+    if (m->p != 2)
+        return fpmat_kernel(&ker->fp, pivots, &m->fp);
+    f2mat_rref_pool(&m->f2, pivots, pool);
+    f2mat_aug_kernel(&ker->f2, &m->f2, pivots, a_cols);
+    return f2mat_aug_rank(&m->f2, pivots, a_cols);
+}
+
 /* ---- Extending images ---------------------------------------------------------------------- */
 
 int64_t fmat_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,

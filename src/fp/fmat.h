@@ -377,6 +377,21 @@ void fmat_aug_qi_apply(fvec_t out, const fmat_t *m, const int64_t *pivots, int64
  * unused).  Scratch: the augmented matrix. */
 int64_t fmat_kernel(fmat_t *ker, int64_t *pivots, const fmat_t *a, sq_pool_t *pool);
 
+/* fmat_kernel for a matrix the caller builds in place, without the copy:
+ * fmat_init_for_kernel makes m, rows x a_cols to fill (columns < a_cols,
+ * e.g. through fmat_row): at p = 2 the augmented [0 | I] of fmat_init_aug,
+ * at odd p a plain fmat_init matrix.  fmat_kernel_built then gives what
+ * fmat_kernel(ker, pivots, A, pool) gives for A = m's first a_cols
+ * columns: ker (a zeroed struct) the kernel of x -> x A in canonical RREF,
+ * pivots (room for fmat_seg_start(p, a_cols) + rows entries) the image
+ * pivots in its first a_cols entries; returns the rank of A.  At p = 2 m
+ * is reduced in place (f2mat_rref_pool over pool, f2mat_aug_kernel: the
+ * classical step's path); at odd p fpmat_kernel (pool unused), m
+ * unchanged.  The caller clears m. */
+void fmat_init_for_kernel(fmat_t *m, int64_t rows, int64_t a_cols, uint32_t p);
+int64_t fmat_kernel_built(fmat_t *ker, int64_t *pivots, fmat_t *m, int64_t a_cols,
+                          sq_pool_t *pool);
+
 /* ---- Extending images (the conventions that name generators) ---------------------- */
 
 /* Writes into new_cols, in increasing order, the columns c in [start, end)

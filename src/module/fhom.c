@@ -84,17 +84,19 @@ fhom_t *fhom_new_free(const fmod_t *src, const fmod_t *tgt)
 fhom_t *fhom_new_fd(const fmod_t *src, const fdmod_t *M)
 {
     fhom_t *d = fhom_alloc(src);
-    SQ_CHECK(d->p == 2, "fhom_new_fd: the source is at p = %u", (unsigned)d->p);
-    d->M = M;
+    SQ_CHECK(fdmod_prime(M) == d->p, "fhom_new_fd: the source is at p = %u, the module at %u",
+             (unsigned)d->p, (unsigned)fdmod_prime(M));
+    if (d->p == 2)
+        d->M = M;
+    else
+        d->PM = M;
     return d;
 }
 
 pfhom_t *pfhom_new_fd(const pfmod_t *src, const pfdmod_t *M)
 {
-    fhom_t *d = fhom_alloc(src);
-    SQ_CHECK(d->p != 2 && pfdmod_prime(M) == d->p, "pfhom_new_fd: the module is at another prime");
-    d->PM = M;
-    return d;
+    SQ_CHECK(pfdmod_prime(M) != 2, "pfhom_new_fd: the module is at p = 2");
+    return fhom_new_fd(src, M);
 }
 
 void fhom_free(fhom_t *d)

@@ -36,7 +36,7 @@ typedef struct fhom fhom_t;
 /* d : src -> tgt between free modules at the same prime (both borrowed;
  * must outlive d). */
 fhom_t *fhom_new_free(const fmod_t *src, const fmod_t *tgt);
-/* d : src -> M, M finite (borrowed), src at p = 2 (pfhom_new_fd at odd p). */
+/* d : src -> M, M finite (borrowed), at the prime of src (SQ_CHECK). */
 fhom_t *fhom_new_fd(const fmod_t *src, const fdmod_t *M);
 /* Frees d; NULL is a no-op. */
 void fhom_free(fhom_t *d);

@@ -7,6 +7,9 @@
 #include <stdatomic.h>
 
 #include "f2mat.h"
+#include "fmat.h"
+#include "pmilnor.h"
+#include "stalg.h"
 #include "nassau.h"
 #include "resol.h"
 
@@ -23,12 +26,15 @@ typedef struct {
 
 struct resol {
     const fdmod_t *M;
-    milnor_t *A;
+    uint32_t p;             /* the prime of M */
+    milnor_t *A;            /* the algebra at p = 2, or NULL */
+    pmilnor_t *pA;          /* the algebra at odd p, or NULL */
+    stalg_t *S;             /* the handle on A or pA every F[s] is over (odd p: with its cache) */
     int32_t max_s, max_n, min_n;
     int32_t t_min, t_max;   /* degrees of the steps: t_min <= t <= t_max */
     fmod_t **F;             /* F[s], 0 <= s <= max_s */
     fhom_t **d;             /* d[s] : F[s] -> F[s-1] (s > 0) or M (s = 0) */
-    f2mat_t *K;             /* kernel of d_s in degree t, kept for (s + 1, t) */
+    fmat_t *K;              /* kernel of d_s in degree t, kept for (s + 1, t) */
     uint8_t *K_set;
     resol_algo_t algo;      /* the engine of this run (set by resol_run) */
     int32_t top;            /* top degree of M */
@@ -63,6 +69,11 @@ void resol_kernel_classical(resol_t *R, int32_t s, int32_t t);
 void resol_nassau_init(resol_t *R);
 /* Frees what resol_nassau_init built. */
 void resol_nassau_clear(resol_t *R);
+
+/* The product cache of an odd-prime run stops growing at this size (S_3
+ * through stem 200, s <= 50, stores tens of MB; docs/odd-primes.md); past
+ * the cap products are recomputed, which is correct, only slower. */
+#define RESOL_PCACHE_BYTES ((size_t)1 << 30)
 
 /* Slot of the kernel of d_s in degree t. */
 static inline int64_t resol_kslot(const resol_t *R, int32_t s, int32_t t)

@@ -34,10 +34,12 @@
 extern "C" {
 #endif
 
-typedef struct presol presol_t;
+/* The one resolution (resol.h) at an odd prime: presol_* are its
+ * odd-prime names, thin wrappers over resol_* (issue 21, step 5). */
+typedef struct resol presol_t;
 
 /* Largest internal degree t of a run (max_s + max_n + 1). */
-#define PRESOL_MAX_T 100000
+#define PRESOL_MAX_T RESOL_MAX_T_ODD
 
 /* The largest degree of the algebra a run of a module with cells in
  * degrees bottom..top through stem max_n uses: max(max_n + 2 - bottom,
@@ -75,10 +77,6 @@ const pfhom_t *presol_differential(const presol_t *R, int32_t s);
  * extend_to_surjection).  Needs (s, t - 1) and (s - 1, t) done.  At stem
  * max_n + 1 it only computes the kernel. */
 void presol_step(presol_t *R, int32_t s, int32_t t);
-
-/* 1 when (s, t) is a step of the run (the region plus the kernel-only edge
- * at stem max_n + 1 for s < max_s). */
-int presol_is_step(const presol_t *R, int32_t s, int32_t t);
 
 /* Computes the whole region, one step at a time: t increasing, then s. */
 void presol_run(presol_t *R);

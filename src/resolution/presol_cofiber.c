@@ -23,7 +23,8 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "presol_internal.h"
+#include "fpmat.h"
+#include "presol.h"
 
 struct presol_cofiber {
     int32_t s, max_s, max_n, bottom;

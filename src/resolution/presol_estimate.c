@@ -9,7 +9,7 @@
  *
  * Modelled from S_3's measured runs (2 threads): the products of basis
  * elements that the differentials take are cached (pmilnor_cache, up to
- * PRESOL_CACHE_BYTES); they dominate the peak, which is close to kappa(S)
+ * RESOL_PCACHE_BYTES); they dominate the peak, which is close to kappa(S)
  * * C(N) bytes, C(N) = sum_{d <= N + 2} (dim A_d)^2 and kappa growing with
  * the rows that hold generators: 12 with two rows, 88 with ten, 100 with
  * n/2 + 3 (the rows above about N/4 + 2 hold only the a_0-tower, so the
@@ -24,7 +24,6 @@
 
 #include "internal.h"
 #include "presol.h"
-#include "presol_internal.h"
 #include "sq_core.h"
 
 #define MIB 1048576.0
@@ -150,7 +149,7 @@ void presol_estimate(const pfdmod_t *M, int32_t max_s, int32_t max_n, int thread
      * waiting for the next row (not capped: S_3 through (600, 2) passed
      * 4.5 GB, the cache's cap being 1 GiB). */
     double cache = kappa(S) * C * f / 2;
-    double run = (cache > PRESOL_CACHE_BYTES ? PRESOL_CACHE_BYTES : cache) + cache;
+    double run = (cache > RESOL_PCACHE_BYTES ? RESOL_PCACHE_BYTES : cache) + cache;
     /* The largest matrices, at the top degree: d_2's (about 10 dim A_{N+1}
      * rows of F_2 by 4 of F_1, a byte each) and the kernels of d_1 in
      * flight (13 each); rows above 3 add little (their generators lie high). */

@@ -9,15 +9,17 @@
 #include "sq_trace.h"
 #include "sq_core.h"
 
-int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err, size_t errlen)
+/* The checks of resol_check_range that do not depend on the algebra. */
+static int check_region(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err,
+                        size_t errlen)
 {
     int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
     if (top < bottom) {
-        /* An infinite module truncated below its bottom cell (the loaders
-         * build the part in degrees <= max_n + 2, and keep the bottom
-         * degree as the module's lowest degree): the stem is what is
-         * wrong, not the module. */
-        if (max_n < fdmod_min_degree(M))
+        /* An infinite module truncated below its bottom cell (the p = 2
+         * loaders build the part in degrees <= max_n + 2, and keep the
+         * bottom degree as the module's lowest degree): the stem is what
+         * is wrong, not the module. */
+        if (fdmod_prime(M) == 2 && max_n < fdmod_min_degree(M))
             snprintf(err, errlen, "stem %d is below the bottom degree %d of %s", (int)max_n,
                      (int)fdmod_min_degree(M), fdmod_name(M));
         else
@@ -33,21 +35,60 @@ int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err,
                  (int)bottom, fdmod_name(M));
         return SQ_E_RANGE;
     }
-    int64_t need = resol_algebra_degree(bottom, top, max_n);
-    if (need > MILNOR_MAX_DEGREE) {
+    return 0;
+}
+
+/* The internal degree of the run's last step against the prime's limit. */
+static int check_max_t(int32_t max_s, int32_t max_n, int32_t limit, char *err, size_t errlen)
+{
+    if ((int64_t)max_s + max_n + 1 <= limit)
+        return 0;
+    snprintf(err, errlen,
+             "stem %d with filtration %d reaches internal degree %lld, beyond the supported %d",
+             (int)max_n, (int)max_s, (long long)max_s + max_n + 1, (int)limit);
+    return SQ_E_RANGE;
+}
+
+/* The algebra's degree (need) against the prime's limit, and at odd p its
+ * element count. */
+static int check_algebra(const fdmod_t *M, int32_t max_n, int64_t need, char *err,
+                         size_t errlen)
+{
+    uint32_t p = fdmod_prime(M);
+    int32_t limit = p == 2 ? MILNOR_MAX_DEGREE : PMILNOR_MAX_DEGREE;
+    if (need > limit) {
         snprintf(err, errlen,
                  "stem %d needs Steenrod algebra degree %lld, beyond the supported %d",
-                 (int)max_n, (long long)need, MILNOR_MAX_DEGREE);
+                 (int)max_n, (long long)need, (int)limit);
         return SQ_E_RANGE;
     }
-    if ((int64_t)max_s + max_n + 1 > RESOL_MAX_T) {
+    int64_t size = p == 2 ? 0 : pmilnor_size(p, (int32_t)need, fdmod_pprofile(M));
+    if (size > PMILNOR_MAX_ELEMENTS) {
         snprintf(err, errlen,
-                 "stem %d with filtration %d reaches internal degree %lld, beyond the supported "
-                 "%d",
-                 (int)max_n, (int)max_s, (long long)max_s + max_n + 1, RESOL_MAX_T);
+                 "stem %d needs the Steenrod algebra at p = %u through degree %lld: %lld basis "
+                 "elements, beyond the supported %lld",
+                 (int)max_n, (unsigned)p, (long long)need, (long long)size,
+                 (long long)PMILNOR_MAX_ELEMENTS);
         return SQ_E_RANGE;
     }
     return 0;
+}
+
+/* Each prime keeps its order of the checks (and so its message when
+ * several fail): p = 2 the algebra's degree first, odd p the internal
+ * degree first. */
+int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err, size_t errlen)
+{
+    int rc = check_region(M, max_s, max_n, err, errlen);
+    if (rc)
+        return rc;
+    int64_t need = resol_algebra_degree(fdmod_bottom(M), fdmod_top(M), max_n);
+    if (fdmod_prime(M) != 2) {
+        rc = check_max_t(max_s, max_n, RESOL_MAX_T_ODD, err, errlen);
+        return rc ? rc : check_algebra(M, max_n, need, err, errlen);
+    }
+    rc = check_algebra(M, max_n, need, err, errlen);
+    return rc ? rc : check_max_t(max_s, max_n, RESOL_MAX_T, err, errlen);
 }
 
 /* Why the algebra stops at degree max_n + 2 - bottom: F_s is generated in
@@ -67,20 +108,10 @@ int64_t resol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n)
     return need > 1 ? need : 1;
 }
 
-resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
+/* The algebra of a run at p = 2 through degree adeg: over M's subalgebra,
+ * whose tables stop where its products do. */
+static milnor_t *algebra_f2(const fdmod_t *M, int32_t adeg)
 {
-    char err[256];
-    SQ_CHECK(resol_check_range(M, max_s, max_n, err, sizeof err) == 0, "resol_new: %s", err);
-    resol_t *R = sq_calloc(1, sizeof *R);
-    R->M = M;
-    R->max_s = max_s;
-    R->max_n = max_n;
-    R->min_n = fdmod_bottom(M);
-    R->top = fdmod_top(M);
-    R->t_min = R->min_n;
-    R->t_max = max_s + max_n + 1;
-    R->zbudget = RESOL_CACHE_BUDGET_DEFAULT;
-    int32_t adeg = (int32_t)resol_algebra_degree(R->min_n, fdmod_top(M), max_n);
     int32_t h[16];
     int hl = fdmod_profile(M, h);
     /* A truncated subalgebra B has no element above its top degree
@@ -95,11 +126,36 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
         if (2 * topB < adeg)
             adeg = 2 * topB > 1 ? (int32_t)(2 * topB) : 1;
     }
-    R->A = hl ? milnor_new_profile(adeg, h, hl) : milnor_new(adeg);
+    return hl ? milnor_new_profile(adeg, h, hl) : milnor_new(adeg);
+}
+
+resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
+{
+    char err[256];
+    SQ_CHECK(resol_check_range(M, max_s, max_n, err, sizeof err) == 0, "resol_new: %s", err);
+    resol_t *R = sq_calloc(1, sizeof *R);
+    R->M = M;
+    R->p = fdmod_prime(M);
+    R->max_s = max_s;
+    R->max_n = max_n;
+    R->min_n = fdmod_bottom(M);
+    R->top = fdmod_top(M);
+    R->t_min = R->min_n;
+    R->t_max = max_s + max_n + 1;
+    R->zbudget = RESOL_CACHE_BUDGET_DEFAULT;
+    int32_t adeg = (int32_t)resol_algebra_degree(R->min_n, fdmod_top(M), max_n);
+    if (R->p == 2) {
+        R->A = algebra_f2(M, adeg);
+        R->S = stalg_new_milnor(R->A);
+    } else {
+        R->pA = pmilnor_new(R->p, adeg, fdmod_pprofile(M));
+        R->S = stalg_new_pmilnor(R->pA);
+        stalg_set_cache(R->S, RESOL_PCACHE_BYTES);
+    }
     R->F = sq_calloc((size_t)max_s + 1, sizeof *R->F);
     R->d = sq_calloc((size_t)max_s + 1, sizeof *R->d);
     for (int32_t s = 0; s <= max_s; s++) {
-        R->F[s] = fmod_new(R->A, R->t_min, R->t_max);
+        R->F[s] = fmod_new_stalg(R->S, R->t_min, R->t_max);
         R->d[s] = s == 0 ? fhom_new_fd(R->F[0], M) : fhom_new_free(R->F[s], R->F[s - 1]);
     }
     size_t nslots = sq_mul_size((size_t)max_s + 1, (size_t)(R->t_max - R->t_min + 1));
@@ -127,7 +183,7 @@ void resol_free(resol_t *R)
         return;
     size_t nslots = (size_t)(R->max_s + 1) * (size_t)(R->t_max - R->t_min + 1);
     for (size_t i = 0; i < nslots; i++)
-        f2mat_clear(&R->K[i]);
+        fmat_clear(&R->K[i]);
     sq_free(R->K);
     sq_free(R->K_set);
     resol_nassau_clear(R);
@@ -137,8 +193,15 @@ void resol_free(resol_t *R)
     }
     sq_free(R->F);
     sq_free(R->d);
+    stalg_free(R->S);
     milnor_free(R->A);
+    pmilnor_free(R->pA);
     sq_free(R);
+}
+
+uint32_t resol_prime(const resol_t *R)
+{
+    return R->p;
 }
 
 int32_t resol_max_s(const resol_t *R)
@@ -158,7 +221,19 @@ int32_t resol_min_n(const resol_t *R)
 
 const milnor_t *resol_algebra(const resol_t *R)
 {
+    SQ_CHECK(R->p == 2, "resol_algebra: the resolution is at p = %u", (unsigned)R->p);
     return R->A;
+}
+
+const pmilnor_t *resol_palgebra(const resol_t *R)
+{
+    SQ_CHECK(R->p != 2, "resol_palgebra: the resolution is at p = 2");
+    return R->pA;
+}
+
+const stalg_t *resol_stalg(const resol_t *R)
+{
+    return R->S;
 }
 
 const fdmod_t *resol_input(const resol_t *R)
@@ -191,6 +266,12 @@ int64_t resol_ext_dim(const resol_t *R, int32_t s, int32_t n)
 int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t errlen)
 {
     int32_t h[16];
+    if (algo == RESOL_NASSAU && fdmod_prime(M) != 2) {
+        snprintf(err, errlen, "Nassau's algorithm works at the prime 2 only; %s is at the prime %u "
+                 "(use --algorithm classical or auto)",
+                 fdmod_name(M), (unsigned)fdmod_prime(M));
+        return SQ_E_INVAL;
+    }
     if (algo == RESOL_NASSAU && fdmod_profile(M, h) > 0) {
         snprintf(err, errlen,
                  "Nassau's algorithm needs a module over the whole Steenrod algebra; %s is over a "
@@ -213,8 +294,8 @@ int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t er
 resol_algo_t resol_auto_engine(const fdmod_t *M, int32_t max_n)
 {
     int32_t h[16];
-    if (fdmod_profile(M, h) > 0)
-        return RESOL_CLASSICAL; /* Nassau is over the whole algebra only */
+    if (fdmod_prime(M) != 2 || fdmod_profile(M, h) > 0)
+        return RESOL_CLASSICAL; /* Nassau is at p = 2, over the whole algebra only */
     if ((int64_t)max_n - fdmod_bottom(M) <= RESOL_AUTO_NASSAU_MIN_STEMS)
         return RESOL_CLASSICAL;
     return RESOL_NASSAU;
@@ -225,6 +306,8 @@ resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo)
     int32_t h[16];
     int sub = fdmod_profile(R->M, h) > 0;
     SQ_CHECK(!(sub && algo == RESOL_NASSAU), "resol_prepare: Nassau over a subalgebra");
+    SQ_CHECK(!(R->p != 2 && algo == RESOL_NASSAU), "resol_prepare: Nassau at p = %u",
+             (unsigned)R->p);
     if (algo == RESOL_AUTO)
         algo = resol_auto_engine(R->M, R->max_n);
     R->algo = algo;
@@ -333,6 +416,7 @@ int resol_load_ready(const resol_t *R, int32_t s, int32_t t)
 int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
                     const uint64_t *vecs, char *err, size_t errlen)
 {
+    SQ_CHECK(R->p == 2, "resol_load_step: the resolution is at p = %u", (unsigned)R->p);
     if (!in_region(R, s, t)) {
         snprintf(err, errlen, "step (s=%d, t=%d) is outside the region s <= %d, %d <= n <= %d",
                  (int)s, (int)t, (int)R->max_s, (int)R->min_n, (int)R->max_n);
@@ -368,8 +452,8 @@ int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbi
 
 int resol_lift(const resol_t *R, int32_t s, int32_t t, const uint64_t *v, uint64_t *out)
 {
-    SQ_CHECK(s >= 1 && s <= R->max_s && t <= fmod_gens_through(R->F[s]),
-             "resol_lift: (%d, %d) not computed", (int)s, (int)t);
+    SQ_CHECK(s >= 1 && s <= R->max_s && t <= fmod_gens_through(R->F[s]) && R->p == 2,
+             "resol_lift: (%d, %d) not computed at p = 2", (int)s, (int)t);
     const fhom_t *d = R->d[s];
     int64_t rows = fmod_dim(R->F[s], t), cols = fhom_target_dim(d, t);
     f2mat_t m = {0};

@@ -1,11 +1,17 @@
 /*
  * resol.h -- minimal free resolutions F_s -> ... -> F_0 -> M of a finite
- * module M over the mod 2 Steenrod algebra, and the Ext groups they give.
+ * module M over the mod p Steenrod algebra (or the sub-Hopf algebra of M's
+ * profile), at every prime p (the prime of M, fdmod_prime), and the Ext
+ * groups they give.
  *
  * The region of a run "through stem N, filtration S" is 0 <= s <= S and
- * bottom(M) <= t - s <= N.  Ext^{s,t}(M, F_2) has dimension the number of
+ * bottom(M) <= t - s <= N.  Ext^{s,t}(M, F_p) has dimension the number of
  * generators of F_s in degree t.  Generator i of F_s in degree t is named
- * x_(t - s, s, i).
+ * x_(t - s, s, i).  Generators are chosen by the same conventions at every
+ * prime (fmat.h: canonical RREF, extend_image, extend_to_surjection), so
+ * the names are fixed by the algebra's basis order and do not depend on
+ * threads or schedule.  Nassau's engine, the store (resol_load_step) and
+ * resol_lift exist at p = 2 only.
  *
  * A step resol_step_*(R, s, t) is pure mathematics: it reads only what its
  * predecessors published and writes the generators of F_s in degree t.
@@ -22,6 +28,8 @@
 #include "fhom.h"
 #include "fmod.h"
 #include "milnor.h"
+#include "pmilnor.h"
+#include "stalg.h"
 #include "sq_pool.h"
 
 #ifdef __cplusplus
@@ -36,8 +44,10 @@ typedef enum {
     RESOL_NASSAU = 2     /* Nassau's algorithm (bounded modules at p = 2) */
 } resol_algo_t;
 
-/* Largest internal degree t of a run (max_s + max_n + 1). */
+/* Largest internal degree t of a run (max_s + max_n + 1), at p = 2 and at
+ * an odd prime. */
 #define RESOL_MAX_T 1000000
+#define RESOL_MAX_T_ODD 100000
 
 /* The largest degree of the Steenrod algebra a run of a module with cells
  * in degrees bottom..top through stem max_n uses: max(max_n + 2 - bottom,
@@ -89,7 +99,8 @@ int resol_estimate_engine_note(const fdmod_t *M, resol_algo_t store_algo, int32_
                                int32_t max_n, int threads, char *buf, size_t len);
 
 /* Checks that a run of M through stem max_n and filtration max_s is within
- * what the algebra supports.  Returns 0, or SQ_E_RANGE with a one-line
+ * what the algebra of M's prime supports (at odd p also the algebra's
+ * element count).  Returns 0, or SQ_E_RANGE with a one-line
  * reason written to err (errlen bytes). */
 int resol_check_range(const fdmod_t *M, int32_t max_s, int32_t max_n, char *err, size_t errlen);
 
@@ -116,11 +127,18 @@ void resol_set_cache_budget(resol_t *R, int64_t bytes);
  * met a block without rows (thread-safe reads). */
 void resol_cache_stats(const resol_t *R, int64_t *peak, int64_t *misses);
 
+/* The prime of R (its module's). */
+uint32_t resol_prime(const resol_t *R);
 int32_t resol_max_s(const resol_t *R);
 int32_t resol_max_n(const resol_t *R);
 /* The lowest stem of the region: the bottom degree of M. */
 int32_t resol_min_n(const resol_t *R);
+/* The algebra of R: its Milnor basis at p = 2 (resol_algebra) or at an odd
+ * prime (resol_palgebra), SQ_CHECK on the other prime; the handle over it
+ * that every F_s shares, at every prime (resol_stalg). */
 const milnor_t *resol_algebra(const resol_t *R);
+const pmilnor_t *resol_palgebra(const resol_t *R);
+const stalg_t *resol_stalg(const resol_t *R);
 const fdmod_t *resol_input(const resol_t *R);
 /* F_s and d_s : F_s -> F_{s-1} (d_0 : F_0 -> M), 0 <= s <= max_s. */
 const fmod_t *resol_free_module(const resol_t *R, int32_t s);
@@ -139,12 +157,12 @@ void resol_step_classical(resol_t *R, int32_t s, int32_t t);
  * resol_run(R, RESOL_NASSAU) semantics: call resol_prepare first. */
 void resol_step_nassau(resol_t *R, int32_t s, int32_t t);
 
-/* Whether engine algo can resolve M: Nassau needs a module over the whole
- * algebra (no profile).  Returns 0, or SQ_E_INVAL with a one-line reason. */
+/* Whether engine algo can resolve M: Nassau needs p = 2 and a module over
+ * the whole algebra (no profile).  Returns 0, or SQ_E_INVAL with a one-line reason. */
 int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t errlen);
 
-/* What RESOL_AUTO means for M through stem max_n: the classical engine for
- * a module over a subalgebra and for regions of at most 40 stems above the
+/* What RESOL_AUTO means for M through stem max_n: the classical engine at
+ * odd p, for a module over a subalgebra and for regions of at most 40 stems above the
  * bottom (Nassau's overhead outweighs its gain there; resol.c has the
  * measurements), Nassau's algorithm otherwise.  Modules truncated from
  * infinite ones should be given RESOL_CLASSICAL by the caller (Nassau
@@ -153,7 +171,8 @@ int resol_engine_check(const fdmod_t *M, resol_algo_t algo, char *err, size_t er
 resol_algo_t resol_auto_engine(const fdmod_t *M, int32_t max_n);
 
 /* Fixes the engine of R (RESOL_AUTO: resol_auto_engine) and builds what it
- * needs (Nassau: the ladder and signature tables).  Called by resol_run;
+ * needs (Nassau: the ladder and signature tables; p = 2 only, SQ_CHECK).
+ * Called by resol_run;
  * a scheduler that runs steps itself calls it first.  Returns the engine. */
 resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo);
 

@@ -19,6 +19,12 @@
  * computes it first (resol_kernel_classical: the kernel-only part of step
  * (s - 1, t), the same matrix and canonical reduction, so the same bits).
  * A step whose successor (s + 1, t) is already published skips its kernel.
+ *
+ * Every prime: the matrices are fmat_t and the builds the one fhom walk;
+ * each matrix operation tests p once (fmat.c).  At p = 2 the kernel is
+ * built into [D | I] and reduced by f2mat_rref_pool (today's M4RI path);
+ * at odd p fpmat_kernel (bitsliced at p = 3) gives the same canonical
+ * kernel and pivots (fmat_kernel_built).
  */
 #include <string.h>
 
@@ -28,15 +34,16 @@
 static void add_gens_row0(resol_t *R, int32_t t, const int64_t *pivots, int64_t cols)
 {
     int64_t *new_cols = sq_malloc(sq_mul_size((size_t)cols + 1, sizeof *new_cols));
-    int64_t k = f2_extend_to_surjection(new_cols, pivots, 0, cols);
+    int64_t k = fmat_extend_to_surjection(new_cols, pivots, 0, cols);
     int64_t first = fmod_set_gens(R->F[0], t, k);
-    uint64_t *v = sq_calloc((size_t)f2_limbs(cols) + 1, sizeof *v);
+    fvec_t v;
+    fvec_init(&v, cols, R->p);
     for (int64_t i = 0; i < k; i++) {
-        memset(v, 0, (size_t)(f2_limbs(cols) + 1) * sizeof *v);
-        v[new_cols[i] >> 6] |= 1ULL << (new_cols[i] & 63);
-        fhom_set_image(R->d[0], first + i, v);
+        fvec_zero(v);
+        fvec_set(v, new_cols[i], 1);
+        fhom_set_image_enc(R->d[0], first + i, v.bytes);
     }
-    sq_free(v);
+    fvec_clear(&v);
     sq_free(new_cols);
 }
 
@@ -49,33 +56,53 @@ static void add_gens(resol_t *R, int32_t s, int32_t t, const int64_t *pivots, in
                  (int)(s - 1));
         resol_kernel_classical(R, s - 1, t);
     }
-    f2mat_t *K = &R->K[slot];
-    SQ_CHECK(K->cols == cols, "classical step (%d, %d): kernel has %lld columns, expected %lld",
-             (int)s, (int)t, (long long)K->cols, (long long)cols);
-    int64_t *rows = sq_malloc(sq_mul_size((size_t)K->rows + 1, sizeof *rows));
-    int64_t k = f2_extend_image(rows, pivots, K);
+    fmat_t *K = &R->K[slot];
+    SQ_CHECK(fmat_cols(K) == cols,
+             "classical step (%d, %d): kernel has %lld columns, expected %lld", (int)s, (int)t,
+             (long long)fmat_cols(K), (long long)cols);
+    int64_t *rows = sq_malloc(sq_mul_size((size_t)fmat_rows(K) + 1, sizeof *rows));
+    int64_t k = fmat_extend_image(rows, pivots, K);
     int64_t first = fmod_set_gens(R->F[s], t, k);
     for (int64_t i = 0; i < k; i++)
-        fhom_set_image(R->d[s], first + i, f2mat_row(K, rows[i]));
+        fhom_set_image_enc(R->d[s], first + i, fmat_row(K, rows[i]).bytes);
     sq_free(rows);
-    f2mat_clear(K);
+    fmat_clear(K);
     R->K_set[slot] = 0;
+}
+
+/* Builds the matrix of d_s in degree t (rows: F_s below t; cols columns)
+ * and reduces it: with need_kernel, its kernel into the slot of (s, t).
+ * Returns the pivots (fmat_seg_start(p, cols) + rows + 1 entries; the image
+ * pivots are the first cols), which the caller frees. */
+static int64_t *reduce(resol_t *R, int32_t s, int32_t t, int64_t rows, int64_t cols,
+                       int need_kernel)
+{
+    int64_t n = fmat_seg_start(R->p, cols) + rows + 1;
+    int64_t *pivots = sq_malloc(sq_mul_size((size_t)n, sizeof *pivots));
+    for (int64_t c = 0; c < cols; c++)
+        pivots[c] = -1;
+    fmat_t m = {0};
+    if (need_kernel)
+        fmat_init_for_kernel(&m, rows, cols, R->p);
+    else
+        fmat_init(&m, rows, cols, R->p);
+    fhom_build_rows_fm(R->d[s], &m, 0, t, t, NULL, 0, R->pool);
+    if (need_kernel) {
+        int64_t slot = resol_kslot(R, s, t);
+        fmat_kernel_built(&R->K[slot], pivots, &m, cols, R->pool);
+        R->K_set[slot] = 1;
+    } else {
+        fmat_rref_pool(&m, pivots, R->pool);
+    }
+    fmat_clear(&m);
+    return pivots;
 }
 
 void resol_kernel_classical(resol_t *R, int32_t s, int32_t t)
 {
     int64_t rows = fmod_dim_below(R->F[s], t, t);
     int64_t cols = fhom_target_dim(R->d[s], t);
-    f2mat_t m = {0};
-    f2mat_init_aug(&m, rows, cols);
-    fhom_build_rows_par(R->d[s], &m, 0, t, t, NULL, 0, R->pool);
-    int64_t *pivots = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *pivots));
-    f2mat_rref_pool(&m, pivots, R->pool);
-    int64_t slot = resol_kslot(R, s, t);
-    f2mat_aug_kernel(&R->K[slot], &m, pivots, cols);
-    R->K_set[slot] = 1;
-    sq_free(pivots);
-    f2mat_clear(&m);
+    sq_free(reduce(R, s, t, rows, cols, 1));
 }
 
 void resol_step_classical(resol_t *R, int32_t s, int32_t t)
@@ -88,19 +115,7 @@ void resol_step_classical(resol_t *R, int32_t s, int32_t t)
                       !resol_step_published(R, s + 1, t);
     int64_t rows = fmod_dim_below(R->F[s], t, t);
     int64_t cols = fhom_target_dim(R->d[s], t);
-    f2mat_t m = {0};
-    if (need_kernel)
-        f2mat_init_aug(&m, rows, cols);
-    else
-        f2mat_init(&m, rows, cols);
-    fhom_build_rows_par(R->d[s], &m, 0, t, t, NULL, 0, R->pool);
-    int64_t *pivots = sq_malloc(sq_mul_size((size_t)m.cols + 1, sizeof *pivots));
-    f2mat_rref_pool(&m, pivots, R->pool);
-    if (need_kernel) {
-        int64_t slot = resol_kslot(R, s, t);
-        f2mat_aug_kernel(&R->K[slot], &m, pivots, cols);
-        R->K_set[slot] = 1;
-    }
+    int64_t *pivots = reduce(R, s, t, rows, cols, need_kernel);
     if (!kernel_only) {
         if (s == 0)
             add_gens_row0(R, t, pivots, cols);
@@ -108,5 +123,4 @@ void resol_step_classical(resol_t *R, int32_t s, int32_t t)
             add_gens(R, s, t, pivots, cols);
     }
     sq_free(pivots);
-    f2mat_clear(&m);
 }

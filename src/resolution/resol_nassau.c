@@ -80,6 +80,8 @@ void resol_nassau_clear(resol_t *R)
         sq_free(R->zcache);
         R->zcache = NULL;
     }
+    if (!R->nprof)
+        return; /* nothing built: every classical run, every odd prime */
     int32_t adeg = milnor_max_degree(R->A);
     for (int i = 0; i < R->nprof; i++) {
         if (!R->prof[i].ord)

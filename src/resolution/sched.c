@@ -1,8 +1,8 @@
 /*
  * sched.c -- the one scheduler of every engine (wave.h): a coordinator that
  * releases bidegrees when their predecessors are done, run on an sq_pool,
- * and the serial driver; and the p = 2 engine's description of its run
- * (resol_run, resol_run_pool).  presol_sched.c describes the odd-prime one.
+ * and the serial driver; and the one resolution's description of its run
+ * (resol_run, resol_run_pool), at every prime.
  *
  * The coordinator's state (pending-predecessor counts, the ready heap, the
  * done count) is touched only in the pool source's next/done callbacks,

@@ -1,8 +1,7 @@
 /*
  * wave.h -- the one scheduler of every engine (sched.c): the drivers that
  * run the steps (s, t) of a region, serially or as a wavefront on a thread
- * pool, for resol_t (p = 2, classical and Nassau steps) and presol_t (odd
- * primes, classical steps) alike.  Internal to src/resolution.
+ * pool, for resol_t at every prime (classical steps; Nassau's at p = 2).  Internal to src/resolution.
  *
  * An engine describes its run by a wave_t: the table of bidegrees, which of
  * them are steps, which were done before the run, a step's predecessors, how

@@ -453,6 +453,20 @@ TEST(fmat_kernel_vs_aug)
                 ASSERT_EQ(fmat_kernel(&k3, NULL, &A, NULL), r1);
                 ASSERT(fmat_equal(&k3, &k1));
                 fmat_clear(&k3);
+                /* The copy-free form (the classical step's): built in place. */
+                fmat_t mb = {0};
+                fmat_init_for_kernel(&mb, rows, cols, p);
+                ASSERT_EQ(fmat_rows(&mb), rows);
+                for (int64_t i = 0; i < rows; i++)
+                    for (int64_t j = 0; j < cols; j++)
+                        fmat_set(&mb, i, j, fmat_get(&A, i, j));
+                int64_t *p4 = pivots_new(fmat_seg_start(p, cols) + rows);
+                ASSERT_EQ(fmat_kernel_built(&k3, p4, &mb, cols, NULL), r1);
+                ASSERT(fmat_equal(&k3, &k1));
+                assert_pivots_eq(p1, p4, cols);
+                sq_free(p4);
+                fmat_clear(&k3);
+                fmat_clear(&mb);
                 sq_free(p1);
                 sq_free(p2);
                 fmat_clear(&A);
