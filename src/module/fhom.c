@@ -43,7 +43,6 @@ struct fhom {
     uint32_t p;
     int32_t min_deg, span;
     void ***img;            /* per source degree, per generator */
-    pmilnor_cache_t *cache; /* pfhom_set_cache's (borrowed), else the algebra's */
 };
 
 static fhom_t *fhom_alloc(const fmod_t *src)
@@ -112,11 +111,6 @@ void fhom_free(fhom_t *d)
     }
     sq_free(d->img);
     sq_free(d);
-}
-
-void fhom_set_pcache(fhom_t *d, pmilnor_cache_t *C)
-{
-    d->cache = C;
 }
 
 const fmod_t *fhom_source(const fhom_t *d)
@@ -502,7 +496,7 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
     if (d->p == 2 && d->tgt)
         x.W = milnor_ws_new();
     if (d->p != 2)
-        x.C = d->cache ? d->cache : stalg_pcache(d->S);
+        x.C = stalg_pcache(d->S); /* odd p: the algebra's cache (stalg_set_cache), or none */
     int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
     int32_t top = fmod_top_below(d->src, bound);
     for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
@@ -579,7 +573,7 @@ static void build_chunk(void *ctx, int64_t k)
  * Cutoff: at p = 2, below 256 rows a build costs well under a millisecond
  * and the wake-up of other threads would dominate; an odd-prime row costs
  * one product per term of the image (microseconds), so 64 rows pay, in
- * chunks of at least 32 (presol_sched.c's former split).  Chunks are four
+ * chunks of at least 32 (the odd-prime engine's former split).  Chunks are four
  * per thread so that uneven rows (rows of low-degree generators multiply
  * longer images) still balance.  Set by eye on bench/b-resolve; revisit with the pool.
  */

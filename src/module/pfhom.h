@@ -32,11 +32,6 @@ typedef struct fhom pfhom_t;
  * SQ_CHECK).  Defined in fhom.c (until fdmod is one type at every prime). */
 pfhom_t *pfhom_new_fd(const pfmod_t *src, const pfdmod_t *M);
 
-/* Until step 5: products go through C (borrowed, over the source's algebra,
- * outliving d) instead of the algebra's own cache (stalg_set_cache; none:
- * computed every time).  The results are the same either way. */
-void fhom_set_pcache(fhom_t *d, pmilnor_cache_t *C);
-
 /* d : src -> tgt between free modules over the same algebra (both borrowed). */
 static inline pfhom_t *pfhom_new_free(const pfmod_t *src, const pfmod_t *tgt)
 {
@@ -48,10 +43,6 @@ static inline pfhom_t *pfhom_new_free(const pfmod_t *src, const pfmod_t *tgt)
 static inline void pfhom_free(pfhom_t *d)
 {
     fhom_free(d);
-}
-static inline void pfhom_set_cache(pfhom_t *d, pmilnor_cache_t *C)
-{
-    fhom_set_pcache(d, C);
 }
 static inline const pfmod_t *pfhom_source(const pfhom_t *d)
 {

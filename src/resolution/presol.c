@@ -71,11 +71,6 @@ const pfhom_t *presol_differential(const presol_t *R, int32_t s)
     return resol_differential(R, s);
 }
 
-void presol_step(presol_t *R, int32_t s, int32_t t)
-{
-    resol_step_classical(R, s, t);
-}
-
 void presol_run(presol_t *R)
 {
     resol_run(R, RESOL_CLASSICAL);

@@ -1,8 +1,10 @@
 /*
- * presol.h -- minimal free resolutions F_s -> ... -> F_0 -> M of a finite
- * module M over the mod p Steenrod algebra at an odd prime p (or over a
- * sub-Hopf algebra given by M's profile), by the classical algorithm, and
- * the Ext groups they give: the odd-prime counterpart of resol.h.
+ * presol.h -- the odd-prime names of the one resolution (resol.h): minimal
+ * free resolutions F_s -> ... -> F_0 -> M of a finite module M over the mod
+ * p Steenrod algebra at an odd prime p (or over a sub-Hopf algebra given by
+ * M's profile), by the classical algorithm, and the Ext groups they give.
+ * presol_t is resol_t; every presol_* below is a one-line wrapper over its
+ * resol_* (issue 21 step 5), kept for its callers until they move.
  *
  * The region of a run "through stem N, filtration S" is 0 <= s <= S and
  * bottom(M) <= t - s <= N.  Ext^{s,t}(M, F_p) has dimension the number of
@@ -12,7 +14,7 @@
  * surjection), so the names are fixed by the algebra's basis order (the
  * peer's) and do not depend on threads or schedule.
  *
- * A step presol_step(R, s, t) is pure mathematics: it reads only what its
+ * A step (resol_step_classical) is pure mathematics: it reads only what its
  * predecessors (s, t - 1) and (s - 1, t) published and writes the
  * generators of F_s in degree t.  The drivers (presol_run, serial;
  * presol_run_pool, a wavefront on a thread pool) only choose the order.
@@ -69,14 +71,6 @@ const pfdmod_t *presol_input(const presol_t *R);
 /* F_s and d_s : F_s -> F_{s-1} (d_0 : F_0 -> M), 0 <= s <= max_s. */
 const pfmod_t *presol_free_module(const presol_t *R, int32_t s);
 const pfhom_t *presol_differential(const presol_t *R, int32_t s);
-
-/* One step of the classical algorithm at (s, t): row reduces [D | I], D the
- * matrix of d_s on the part of F_s in degree t spanned by generators of
- * lower degree; keeps its kernel for (s + 1, t); adds the generators of F_s
- * in degree t that cover ker d_{s-1} (extend_image; for s = 0, M_t by
- * extend_to_surjection).  Needs (s, t - 1) and (s - 1, t) done.  At stem
- * max_n + 1 it only computes the kernel. */
-void presol_step(presol_t *R, int32_t s, int32_t t);
 
 /* Computes the whole region, one step at a time: t increasing, then s. */
 void presol_run(presol_t *R);
