@@ -59,30 +59,10 @@ static int storable(int k)
 
 /* ---- Running ------------------------------------------------------------ */
 
-typedef struct {
-    int rc;
-    char *out, *err;
-} run_t;
-
-static run_t run(const char *fmt, ...) SQ_PRINTF(1, 2);
-
-static run_t run(const char *fmt, ...)
-{
-    char args[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    run_t r;
-    r.rc = sq_test_run_adams(args, &r.out, &r.err);
-    return r;
-}
-
-static void run_free(run_t *r)
-{
-    sq_free(r->out);
-    sq_free(r->err);
-}
+/* The harness's runner (sq_test.h), under short names. */
+typedef sq_test_run_t run_t;
+#define run sq_test_runf
+#define run_free sq_test_run_free
 
 /* A refusal: exit 2, nothing on stdout, one line naming what and kind. */
 static void expect_refused(int line, const char *args, const run_t *r, const char *what,

@@ -26,30 +26,10 @@
 
 #include "sq_test.h"
 
-typedef struct {
-    int rc;
-    char *out, *err;
-} run_t;
-
-static run_t run(const char *fmt, ...) SQ_PRINTF(1, 2);
-
-static run_t run(const char *fmt, ...)
-{
-    char args[2048];
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(args, sizeof args, fmt, ap);
-    va_end(ap);
-    run_t r;
-    r.rc = sq_test_run_adams(args, &r.out, &r.err);
-    return r;
-}
-
-static void run_free(run_t *r)
-{
-    sq_free(r->out);
-    sq_free(r->err);
-}
+/* The harness's runner (sq_test.h), under short names. */
+typedef sq_test_run_t run_t;
+#define run sq_test_runf
+#define run_free sq_test_run_free
 
 /* One line on stderr containing needle, exit want, nothing on stdout. */
 static void expect_line(int line, const run_t *r, int want, const char *needle)

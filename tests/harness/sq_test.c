@@ -114,6 +114,24 @@ int sq_test_run_adams(const char *args, char **out, char **err)
 #endif
 }
 
+sq_test_run_t sq_test_runf(const char *fmt, ...)
+{
+    char args[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    sq_test_run_t r;
+    r.rc = sq_test_run_adams(args, &r.out, &r.err);
+    return r;
+}
+
+void sq_test_run_free(sq_test_run_t *r)
+{
+    sq_free(r->out);
+    sq_free(r->err);
+}
+
 int sq_test_count_lines(const char *s)
 {
     int n = 0;

@@ -42,6 +42,15 @@ char *sq_test_slurp(const char *path);
  * tests), capturing stdout and stderr into new strings; returns the exit
  * code (the test fails if adams did not exit normally). */
 int sq_test_run_adams(const char *args, char **out, char **err);
+/* One run of the adams program: its exit code and its output (owned). */
+typedef struct {
+    int rc;
+    char *out, *err;
+} sq_test_run_t;
+/* sq_test_run_adams with the arguments formatted (at most 2047 bytes). */
+sq_test_run_t sq_test_runf(const char *fmt, ...) SQ_PRINTF(1, 2);
+/* Frees r's output. */
+void sq_test_run_free(sq_test_run_t *r);
 /* Number of '\n' in s. */
 int sq_test_count_lines(const char *s);
 
