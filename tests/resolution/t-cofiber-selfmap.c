@@ -179,10 +179,9 @@ static int64_t ext(const resol_t *R, int32_t s, int32_t tau)
     return d < 0 ? 0 : d;
 }
 
-TEST(cofiber_of_v1_4_on_C2_long_exact_sequence)
+/* C2: x0, x1 with Sq^1 x0 = x1, completed over A. */
+static fdmod_t *make_c2(const milnor_t *A)
 {
-    const int32_t max_n = 40, max_s = 20, s = 4, t = 12;
-    milnor_t *A = milnor_new(8);
     fdmod_t *M = fdmod_new("C2", 0, 1);
     fdmod_add_basis(M, 0, "x0");
     fdmod_add_basis(M, 1, "x1");
@@ -190,6 +189,15 @@ TEST(cofiber_of_v1_4_on_C2_long_exact_sequence)
     fdmod_set_sq(M, A, 1, 0, 0, &one);
     char err[512];
     ASSERT_EQ(fdmod_complete(M, A, err, sizeof err), 0);
+    return M;
+}
+
+TEST(cofiber_of_v1_4_on_C2_long_exact_sequence)
+{
+    const int32_t max_n = 40, max_s = 20, s = 4, t = 12;
+    milnor_t *A = milnor_new(8);
+    fdmod_t *M = make_c2(A);
+    char err[512];
     /* M's resolution through row max_s + 1 (the connecting map lands one
      * row up) and far enough in stem for every tau the sequence reads. */
     resol_t *R = resol_new(M, max_s + 1, max_n + 1);
@@ -231,13 +239,8 @@ TEST(cofiber_of_v1_4_on_C2_long_exact_sequence)
 TEST(cofiber_not_a_cocycle_refused)
 {
     milnor_t *A = milnor_new(8);
-    fdmod_t *M = fdmod_new("C2", 0, 1);
-    fdmod_add_basis(M, 0, "x0");
-    fdmod_add_basis(M, 1, "x1");
-    uint64_t one = 1;
-    fdmod_set_sq(M, A, 1, 0, 0, &one);
+    fdmod_t *M = make_c2(A);
     char err[512];
-    ASSERT_EQ(fdmod_complete(M, A, err, sizeof err), 0);
     resol_cofiber_t *Q = (resol_cofiber_t *)&Q;
     ASSERT_EQ(resol_cofiber_new(&Q, M, 1, 3, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
     ASSERT(Q == NULL);
@@ -269,14 +272,9 @@ TEST(cofiber_over_a_subalgebra_beyond_its_tables)
     milnor_t *A = milnor_new_profile(8, h, 2);
     fdmod_t *S = fdmod_new("S", 0, 0);
     fdmod_add_basis(S, 0, "x0");
-    fdmod_t *M = fdmod_new("C2", 0, 1);
-    fdmod_add_basis(M, 0, "x0");
-    fdmod_add_basis(M, 1, "x1");
-    uint64_t one = 1;
-    fdmod_set_sq(M, A, 1, 0, 0, &one);
+    fdmod_t *M = make_c2(A);
     char err[512];
     ASSERT_EQ(fdmod_complete(S, A, err, sizeof err), 0);
-    ASSERT_EQ(fdmod_complete(M, A, err, sizeof err), 0);
     fdmod_set_profile(S, h, 2);
     fdmod_set_profile(M, h, 2);
     resol_cofiber_t *Q;
