@@ -4,72 +4,124 @@
  */
 #include "resol_products.h"
 
+#include <stdio.h>
 #include <string.h>
 
 #include "internal.h"
 #include "sq_core.h"
 
-/* ---- Products by h_i ------------------------------------------------------- */
+/* ---- The filtration-one classes ------------------------------------------- */
 
-/* Index of Sq(2^i) in degree 2^i of A, or -1. */
-static int64_t sq_index(const milnor_t *A, int i)
+int32_t resol_filt1_degree(const resol_t *R, int k)
 {
-    int32_t k = (int32_t)1 << i;
-    if (k > milnor_max_degree(A))
+    if (k < 0 || k >= 31)
         return -1;
-    return milnor_index(A, &k, 1);
+    int64_t deg = 1;
+    if (R->p == 2)
+        deg = (int64_t)1 << k;
+    else if (k >= 1)
+        for (deg = 2 * (int64_t)(R->p - 1); k > 1 && deg <= INT32_MAX; k--)
+            deg *= R->p;
+    if (deg > INT32_MAX || deg > stalg_max_degree(R->S))
+        return -1;
+    return stalg_gen_index(R->S, (int32_t)deg) >= 0 ? (int32_t)deg : -1;
 }
 
-int resol_has_h(const resol_t *R, int i)
+void resol_filt1_name(const resol_t *R, int k, char *buf, size_t n)
 {
-    return i >= 0 && i < 31 && sq_index(R->A, i) >= 0;
+    if (R->p != 2 && k == 0)
+        snprintf(buf, n, "a0");
+    else
+        snprintf(buf, n, "h%d", R->p == 2 ? k : k - 1);
 }
 
 /* Whether (s, t) is computed: s in range and degree t published in F_s. */
-static int computed(const resol_t *R, int32_t s, int32_t t)
+static int computed(const resol_t *R, int32_t s, int64_t t)
 {
     return s >= 0 && s <= R->max_s && t <= fmod_gens_through(R->F[s]);
 }
 
-int resol_h_matrix(const resol_t *R, int i, int32_t s, int32_t t, f2mat_t *m)
+/* Entry j of a stored vector in the encoding of p (fmat.h). */
+static uint32_t enc_get(const void *v, uint32_t p, int64_t j)
+{
+    if (p == 2)
+        return (uint32_t)((((const uint64_t *)v)[j >> 6] >> (j & 63)) & 1);
+    return ((const uint8_t *)v)[j];
+}
+
+int resol_filt1_matrix(const resol_t *R, int k, int32_t s, int32_t t, fmat_t *m)
 {
     memset(m, 0, sizeof *m);
-    int32_t k = (int32_t)1 << (i < 31 ? i : 0);
-    if (!resol_has_h(R, i) || s < 0 || !computed(R, s + 1, t + k) || !computed(R, s, t))
+    int32_t deg = resol_filt1_degree(R, k);
+    if (deg < 0 || s < 0 || !computed(R, s + 1, (int64_t)t + deg) || !computed(R, s, t))
         return SQ_E_RANGE;
-    int64_t op = sq_index(R->A, i);
+    int64_t op = stalg_gen_index(R->S, deg);
     const fmod_t *F = R->F[s + 1], *T = R->F[s];
-    int64_t rows = fmod_num_gens(F, t + k), cols = fmod_num_gens(T, t);
-    f2mat_init(m, rows, cols);
+    int64_t rows = fmod_num_gens(F, t + deg), cols = fmod_num_gens(T, t);
+    fmat_init(m, rows, cols, R->p);
     for (int64_t g = 0; g < rows; g++) {
-        int64_t nbits;
-        const uint64_t *v = fhom_image(R->d[s + 1], fmod_gen_global(F, t + k, g), &nbits);
+        int64_t len;
+        const void *v = fhom_image_enc(R->d[s + 1], fmod_gen_global(F, t + deg, g), &len);
         for (int64_t j = 0; j < cols; j++) {
-            int64_t b = fmod_block_offset(T, t + k, t, j) + op;
-            if (b < nbits && bit(v, b))
-                f2mat_set(m, g, j, 1);
+            int64_t b = fmod_block_offset(T, t + deg, t, j) + op;
+            uint32_t c = b < len ? enc_get(v, R->p, b) : 0;
+            if (c)
+                fmat_set(m, g, j, c);
         }
     }
     return 0;
 }
 
+int resol_filt1_product(const resol_t *R, int k, int32_t s, int32_t t, fvec_t x, fvec_t out)
+{
+    fmat_t m;
+    int rc = resol_filt1_matrix(R, k, s, t, &m);
+    if (rc)
+        return rc;
+    if (x.p != R->p || out.p != R->p || x.len < fmat_cols(&m) || out.len < fmat_rows(&m)) {
+        fmat_clear(&m);
+        return SQ_E_INVAL;
+    }
+    for (int64_t g = 0; g < fmat_rows(&m); g++) {
+        uint32_t acc = 0;
+        for (int64_t j = 0; j < fmat_cols(&m); j++)
+            acc = (acc + fmat_get(&m, g, j) * fvec_get(x, j)) % R->p;
+        fvec_set(out, g, acc);
+    }
+    fmat_clear(&m);
+    return 0;
+}
+
+/* ---- The p = 2 names ---------------------------------------------------------- */
+
+int resol_has_h(const resol_t *R, int i)
+{
+    return R->p == 2 && resol_filt1_degree(R, i) >= 0;
+}
+
+int resol_h_matrix(const resol_t *R, int i, int32_t s, int32_t t, f2mat_t *m)
+{
+    fmat_t fm;
+    memset(m, 0, sizeof *m);
+    if (R->p != 2)
+        return SQ_E_RANGE;
+    int rc = resol_filt1_matrix(R, i, s, t, &fm);
+    if (!rc)
+        *m = fm.f2; /* the matrix moves to the caller */
+    return rc;
+}
+
 int resol_h_product(const resol_t *R, int i, int32_t s, int32_t t, const uint64_t *x,
                     uint64_t *out)
 {
-    f2mat_t m;
-    int rc = resol_h_matrix(R, i, s, t, &m);
+    fmat_t m;
+    int rc = resol_filt1_matrix(R, i, s, t, &m);
     if (rc)
         return rc;
-    memset(out, 0, (size_t)f2_limbs(m.rows) * sizeof *out);
-    for (int64_t g = 0; g < m.rows; g++) {
-        int p = 0;
-        for (int64_t j = 0; j < m.cols; j++)
-            p ^= f2mat_get(&m, g, j) & bit(x, j);
-        if (p)
-            out[g >> 6] |= 1ULL << (g & 63);
-    }
-    f2mat_clear(&m);
-    return 0;
+    int64_t rows = fmat_rows(&m), cols = fmat_cols(&m);
+    fmat_clear(&m);
+    return resol_filt1_product(R, i, s, t, fvec_view_limbs((uint64_t *)x, cols),
+                               fvec_view_limbs(out, rows));
 }
 
 /* ---- Chain maps into the sphere's resolution ------------------------------ */

@@ -32,11 +32,55 @@
 #include <stdint.h>
 
 #include "f2mat.h"
+#include "fmat.h"
 #include "resol.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+/* ---- The filtration-one classes (every prime) ------------------------------ */
+
+/* The filtration-one classes of R's algebra, k = 0, 1, 2, ...: at p = 2,
+ * class k is h_k (dual to Sq^{2^k}, internal degree t = 2^k, stem
+ * 2^k - 1); at an odd prime p, class 0 is a_0 (dual to the Bockstein beta,
+ * t = 1, stem 0) and class k >= 1 is h_{k-1} (dual to P^{p^{k-1}},
+ * t = 2(p - 1)p^{k-1}, stem t - 1).  0 <= k < 31. */
+
+/* The internal degree t of class k, or -1 when it does not act in R (its
+ * operation is not in R's (sub)algebra, or its degree exceeds the
+ * algebra's degree, or the degree overflows). */
+int32_t resol_filt1_degree(const resol_t *R, int k);
+
+/* Its name, "h0", "h1", ... at p = 2; "a0", "h0", "h1", ... at odd p (buf
+ * of n >= 8 bytes; any k < 31 is named, acting or not). */
+void resol_filt1_name(const resol_t *R, int k, char *buf, size_t n);
+
+/* The matrix of x -> c_k x from Ext^{s,t} to Ext^{s+1, t + deg},
+ * deg = resol_filt1_degree(R, k): *m is initialised here at R's prime
+ * (fmat_init; the caller fmat_clears it) with one row per generator of
+ * F_{s+1} in degree t + deg and one column per generator of F_s in degree
+ * t; the entry (i, j) is the coefficient (a residue 0..p-1, no sign) of
+ * the class's operation (Sq(2^k), Q_0 = beta, P(p^{k-1}) in the Milnor
+ * basis) in the differential of generator i on generator j.  The product
+ * c_k . x of a class x (a vector over the generators of F_s in degree t)
+ * is then the vector sum_j m(i, j) x_j, i.e. the Yoneda product computed
+ * by resol_product with y = c_k (the same vector, no sign).  Returns 0,
+ * or SQ_E_RANGE (m empty, 0 x 0, a zeroed struct) when the target
+ * bidegree is not computed or the class does not act.  At p = 2 the same
+ * bits as resol_h_matrix.  Threads: reads R only. */
+int resol_filt1_matrix(const resol_t *R, int k, int32_t s, int32_t t, fmat_t *m) SQ_WARN_UNUSED;
+
+/* out = c_k x for x in Ext^{s,t} (x.len >= the Ext dimension there, at R's
+ * prime), out (at R's prime, out.len >= the generators of F_{s+1} in degree
+ * t + deg) over those generators: its first that many entries are written.
+ * Returns 0, SQ_E_RANGE as resol_filt1_matrix, or SQ_E_INVAL when x or
+ * out is of another prime or too short. */
+int resol_filt1_product(const resol_t *R, int k, int32_t s, int32_t t, fvec_t x,
+                        fvec_t out) SQ_WARN_UNUSED;
+
+/* ---- The p = 2 names (wrappers over the above, for the callers that hold
+ * f2mat_t) ------------------------------------------------------------------- */
 
 /* Whether h_i acts: Sq^{2^i} lies in R's algebra (over a subalgebra some
  * h_i do not exist) and 2^i <= the algebra's degree.  0 <= i < 31. */
