@@ -7,6 +7,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "fmat.h"
 #include "resol.h"
 
 #ifdef __cplusplus
@@ -37,6 +38,29 @@ int sq_chart_write_dots(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max,
 /* Writes one line "n,s,dim" per cell, zeros included, n-major then s, for
  * the same region.  Returns 0 or SQ_E_IO. */
 int sq_chart_write_csv(FILE *f, const resol_t *R, int32_t n_min, int32_t n_max, int32_t s_max);
+
+/* The writers' common start: the name to show (name, or fdmod_name of R's
+ * module when name is NULL), or NULL when the region (stems n_min..n_max,
+ * filtrations 0..s_max) is not within R's -- the caller's error, but one a
+ * user's options can reach: the writers then return SQ_E_RANGE with
+ * nothing written, never abort. */
+const char *sq_chart_check_region(const resol_t *R, const char *name, int32_t n_min,
+                                  int32_t n_max, int32_t s_max);
+
+/* The products by the filtration-one class k of R (resol_filt1_degree,
+ * resol_filt1_name, resol_filt1_matrix: h_k at p = 2; a_0, h_0, h_1, ... at
+ * odd p) on Ext^{s, s+n}, for a chart of stems up to n_max and filtrations
+ * up to s_max: the one walk of the SVG and JSON writers.  *tn is the
+ * target stem n + resol_filt1_degree(R, k) - 1.  Returns 1 with *m the
+ * matrix of resol_filt1_matrix (rows: the classes of (*tn, s + 1); columns:
+ * those of (n, s); the caller fmat_clears it); 0 when the source or the
+ * target group is zero; -1 when class k does not act in R or its target
+ * lies beyond n_max or s_max (the targets of the classes after k lie
+ * further right, so a walk over k stops here).  On 0 and -1, *m holds
+ * nothing to free.
+ * Threads: reads R only. */
+int sq_chart_filt1(const resol_t *R, int k, int32_t n, int32_t s, int32_t n_max, int32_t s_max,
+                   int32_t *tn, fmat_t *m);
 
 #ifdef __cplusplus
 }

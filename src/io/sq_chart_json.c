@@ -8,8 +8,9 @@
  */
 #include "sq_chart_json.h"
 
-#include "f2mat.h"
+#include "fmat.h"
 #include "resol_products.h"
+#include "sq_chart.h"
 #include "sq_core.h"
 
 /* Writes s as a JSON string: quotes, backslashes and control characters
@@ -44,47 +45,56 @@ static void write_classes(FILE *f, const resol_t *R, int32_t n_min, int32_t n_ma
     fputs(first ? "],\n" : "\n  ],\n", f);
 }
 
-/* The products h_i x for the classes x of (n, s); returns 0 when the target
- * of h_i is outside the region (the caller stops at this i), 1 otherwise. */
-static int write_hi(FILE *f, const resol_t *R, int i, int32_t n, int32_t s, int32_t n_max,
-                    int32_t s_max, int *first)
+/* The products c_k x of the filtration-one class k for the classes x of
+ * (n, s), one record per x; returns 0 when the walk over k stops here
+ * (sq_chart_filt1), 1 otherwise.  p = 2 records name the class by "h": k;
+ * odd p ones by "by": its name, with each target's coefficient. */
+static int write_filt1(FILE *f, const resol_t *R, int k, int32_t n, int32_t s, int32_t n_max,
+                       int32_t s_max, int *first)
 {
-    int32_t tn = n + (1 << i) - 1;
-    if (tn > n_max || s + 1 > s_max || !resol_has_h(R, i))
-        return 0;
-    f2mat_t m;
-    if (resol_h_matrix(R, i, s, s + n, &m) != 0)
-        return 0;
-    if (m.rows > 0)
-        for (int64_t k = 0; k < m.cols; k++) {
-            fprintf(f, "%s\n    {\"h\": %d, \"from\": [%d, %d, %lld], \"to\": [", *first ? "" : ",",
-                    i, (int)n, (int)s, (long long)k);
-            int sep = 0;
-            for (int64_t g = 0; g < m.rows; g++)
-                if (f2mat_get(&m, g, k)) {
-                    fprintf(f, "%s[%d, %d, %lld]", sep ? ", " : "", (int)tn, (int)(s + 1),
-                            (long long)g);
-                    sep = 1;
-                }
-            fputs("]}", f);
-            *first = 0;
+    int32_t tn;
+    fmat_t m;
+    int rc = sq_chart_filt1(R, k, n, s, n_max, s_max, &tn, &m);
+    if (rc <= 0)
+        return rc == 0;
+    int odd = fmat_prime(&m) != 2;
+    char name[16];
+    resol_filt1_name(R, k, name, sizeof name);
+    for (int64_t j = 0; j < fmat_cols(&m); j++) {
+        fputs(*first ? "\n    {" : ",\n    {", f);
+        if (odd)
+            fprintf(f, "\"by\": \"%s\"", name);
+        else
+            fprintf(f, "\"h\": %d", k);
+        fprintf(f, ", \"from\": [%d, %d, %lld], \"to\": [", (int)n, (int)s, (long long)j);
+        const char *sep = "";
+        for (int64_t g = 0; g < fmat_rows(&m); g++) {
+            uint32_t c = fmat_get(&m, g, j);
+            if (!c)
+                continue;
+            fprintf(f, "%s[%d, %d, %lld", sep, (int)tn, (int)(s + 1), (long long)g);
+            if (odd)
+                fprintf(f, ", %u", (unsigned)c);
+            fputc(']', f);
+            sep = ", ";
         }
-    f2mat_clear(&m);
+        fputs("]}", f);
+        *first = 0;
+    }
+    fmat_clear(&m);
     return 1;
 }
 
 int sq_chart_write_json(FILE *f, const resol_t *R, const char *name, int32_t n_min, int32_t n_max,
                         int32_t s_max)
 {
-    /* A region the resolution does not hold is the caller's error, but one
-     * a user's options can reach: refused, nothing written, never an abort. */
-    if (n_min < resol_min_n(R) || n_max > resol_max_n(R) || s_max > resol_max_s(R) || s_max < 0)
+    if (!(name = sq_chart_check_region(R, name, n_min, n_max, s_max)))
         return SQ_E_RANGE;
-    if (!name)
-        name = fdmod_name(resol_input(R));
     fprintf(f, "{\n  \"format\": \"adams-chart\",\n  \"version\": %d,\n  \"module\": ",
             SQ_CHART_JSON_VERSION);
     put_json_string(f, name);
+    if (resol_prime(R) != 2)
+        fprintf(f, ",\n  \"prime\": %u", (unsigned)resol_prime(R));
     fprintf(f, ",\n  \"min_n\": %d,\n  \"max_n\": %d,\n  \"max_s\": %d,\n", (int)n_min, (int)n_max,
             (int)s_max);
     write_classes(f, R, n_min, n_max, s_max);
@@ -94,7 +104,7 @@ int sq_chart_write_json(FILE *f, const resol_t *R, const char *name, int32_t n_m
         for (int32_t s = 0; s <= s_max; s++) {
             if (resol_ext_dim(R, s, n) <= 0)
                 continue;
-            for (int i = 0; i < 31 && write_hi(f, R, i, n, s, n_max, s_max, &first); i++)
+            for (int k = 0; k < 31 && write_filt1(f, R, k, n, s, n_max, s_max, &first); k++)
                 ;
         }
     fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);

@@ -19,8 +19,9 @@
 #include <math.h>
 #include <string.h>
 
-#include "f2mat.h"
+#include "fmat.h"
 #include "resol_products.h"
+#include "sq_chart.h"
 #include "sq_core.h"
 
 #define U SQ_CHART_SVG_UNIT
@@ -85,22 +86,15 @@ static void dot_pos(const region_t *g, int32_t n, int32_t s, int64_t j, int64_t 
 static void put_escaped(FILE *f, const char *s)
 {
     for (; *s; s++) {
-        switch (*s) {
-        case '&':
-            fputs("&amp;", f);
-            break;
-        case '<':
-            fputs("&lt;", f);
-            break;
-        case '>':
-            fputs("&gt;", f);
-            break;
-        case '"':
-            fputs("&quot;", f);
-            break;
-        default:
+        const char *e = *s == '&'   ? "&amp;"
+                        : *s == '<' ? "&lt;"
+                        : *s == '>' ? "&gt;"
+                        : *s == '"' ? "&quot;"
+                                    : NULL;
+        if (e)
+            fputs(e, f);
+        else
             fputc(*s, f);
-        }
     }
 }
 
@@ -155,9 +149,47 @@ static void write_labels(FILE *f, const region_t *g)
     fputs("</g>\n", f);
 }
 
+/* The number of filtration-one classes drawn: h_0, h_1, h_2 at p = 2;
+ * a_0 and h_0 at odd p (as the peer's charts: h_1 is in stem 11 at p = 3,
+ * a line of slope 1/11 across a chart mostly empty there). */
+static int num_drawn(const resol_t *R)
+{
+    return resol_prime(R) == 2 ? SQ_CHART_SVG_NUM_H : SQ_CHART_SVG_NUM_ODD;
+}
+
+/* Writes the name of class k ("h0", "a0") with its index as a subscript. */
+static void put_class_name(FILE *f, const resol_t *R, int k)
+{
+    char name[16];
+    resol_filt1_name(R, k, name, sizeof name);
+    fprintf(f, "%c<tspan font-size=\"10\" baseline-shift=\"sub\">%s</tspan>", name[0],
+            name + 1);
+}
+
+/* What class k detects and how its lines run, for the legend: "(2,
+ * vertical)", "(η, slope 1)", "(ν, slope 1/3)" at p = 2; "(3, vertical)",
+ * "(α1, slope 1/3)" at p = 3. */
+static void put_class_role(FILE *f, const resol_t *R, int k)
+{
+    static const char *const p2[SQ_CHART_SVG_NUM_H] = {"(2, vertical)", "(\xce\xb7, slope 1)",
+                                                       "(\xce\xbd, slope 1/3)"};
+    uint32_t p = resol_prime(R);
+    int32_t stem = resol_filt1_degree(R, k) - 1;
+    if (p == 2)
+        fputs(p2[k], f);
+    else if (k == 0)
+        fprintf(f, "(%u, vertical)", (unsigned)p);
+    else
+        fprintf(f,
+                "(\xce\xb1<tspan font-size=\"10\" baseline-shift=\"sub\">1</tspan>, slope "
+                "1/%d)",
+                (int)stem);
+}
+
 /* The title (first line) and the legend (second line) above the grid.  The
- * legend's samples are <path>s, one per h_i that acts.  The hint about the dots (about 350 px of
- * text) is left out where it would not fit in the picture's width. */
+ * legend's samples are <path>s, one per drawn class that acts.  The hint
+ * about the dots (about 350 px of text) is left out where it would not fit
+ * in the picture's width. */
 static void write_title(FILE *f, const resol_t *R, const region_t *g, const char *name,
                         int64_t width)
 {
@@ -171,18 +203,19 @@ static void write_title(FILE *f, const resol_t *R, const region_t *g, const char
             "<tspan font-weight=\"normal\">(stems %d\xe2\x80\x93%d, filtrations 0\xe2\x80\x93%d)"
             "</tspan></text>\n",
             (int)g->n_min, (int)g->n_max, (int)g->s_max);
-    static const char *const what[SQ_CHART_SVG_NUM_H] = {"(2, vertical)", "(\xce\xb7, slope 1)",
-                                                         "(\xce\xbd, slope 1/3)"};
     fputs("<g font-size=\"13\" fill=\"#333333\">\n", f);
     double lx = x;
-    for (int i = 0; i < SQ_CHART_SVG_NUM_H; i++) {
-        if (!resol_has_h(R, i))
+    for (int k = 0; k < num_drawn(R); k++) {
+        if (resol_filt1_degree(R, k) < 0)
             continue;
         fprintf(f,
                 "<path d=\"M%.1f 44h22\" stroke=\"%s\" stroke-width=\"2.5\"/>"
-                "<text x=\"%.1f\" y=\"48.5\">h<tspan font-size=\"10\" baseline-shift=\"sub\">%d"
-                "</tspan> %s</text>\n",
-                lx, h_colour[i], lx + 28, i, what[i]);
+                "<text x=\"%.1f\" y=\"48.5\">",
+                lx, h_colour[k], lx + 28);
+        put_class_name(f, R, k);
+        fputc(' ', f);
+        put_class_role(f, R, k);
+        fputs("</text>\n", f);
         lx += 150;
     }
     if (lx + 10 + 350 <= (double)width)
@@ -193,39 +226,41 @@ static void write_title(FILE *f, const resol_t *R, const region_t *g, const char
     fputs("</g>\n", f);
 }
 
-/* The lines of h_i: one per nonzero entry (g, k) of the matrix of
- * x -> h_i x on each nonzero bidegree whose target lies in the region. */
-static void write_h_lines(FILE *f, const resol_t *R, const region_t *g, int i)
+/* The lines of class k: one per nonzero entry (g, j) of the matrix of
+ * x -> c_k x on each nonzero bidegree whose target lies in the region
+ * (sq_chart_filt1), whatever the coefficient. */
+static void write_lines(FILE *f, const resol_t *R, const region_t *g, int k)
 {
-    if (!resol_has_h(R, i))
+    int32_t deg = resol_filt1_degree(R, k);
+    if (deg < 0)
         return;
-    /* Vertical h_0 lines 2 px wide on whole-pixel centres cover two pixel
+    char name[16];
+    resol_filt1_name(R, k, name, sizeof name);
+    /* Vertical lines 2 px wide on whole-pixel centres cover two pixel
      * columns exactly, crisp and in their full colour; the slanted lines
      * are antialiased anyway and a little thinner keeps crossings apart. */
-    int32_t step = (1 << i) - 1;
-    fprintf(f, "<g class=\"h%d\" stroke=\"%s\" stroke-width=\"%s\" stroke-linecap=\"round\">\n", i,
-            h_colour[i], i == 0 ? "2" : "1.7");
-    for (int32_t n = g->n_min; n + step <= g->n_max; n++)
-        for (int32_t s = 0; s + 1 <= g->s_max; s++) {
-            int64_t d = resol_ext_dim(R, s, n), e = resol_ext_dim(R, s + 1, n + step);
-            if (d <= 0 || e <= 0)
+    fprintf(f, "<g class=\"%s\" stroke=\"%s\" stroke-width=\"%s\" stroke-linecap=\"round\">\n",
+            name, h_colour[k], deg == 1 ? "2" : "1.7");
+    for (int32_t n = g->n_min; n <= g->n_max; n++)
+        for (int32_t s = 0; s <= g->s_max; s++) {
+            int32_t tn;
+            fmat_t m;
+            if (sq_chart_filt1(R, k, n, s, g->n_max, g->s_max, &tn, &m) <= 0)
                 continue;
-            f2mat_t m;
-            if (resol_h_matrix(R, i, s, s + n, &m) != 0)
-                continue;
-            for (int64_t t = 0; t < m.rows; t++)
-                for (int64_t k = 0; k < m.cols; k++) {
-                    if (!f2mat_get(&m, t, k))
+            int64_t d = fmat_cols(&m), e = fmat_rows(&m);
+            for (int64_t t = 0; t < e; t++)
+                for (int64_t j = 0; j < d; j++) {
+                    if (!fmat_get(&m, t, j))
                         continue;
                     double xa, ya, xb, yb;
-                    dot_pos(g, n, s, k, d, &xa, &ya);
-                    dot_pos(g, n + step, s + 1, t, e, &xb, &yb);
+                    dot_pos(g, n, s, j, d, &xa, &ya);
+                    dot_pos(g, tn, s + 1, t, e, &xb, &yb);
                     fprintf(f,
-                            "<line class=\"h%d\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
+                            "<line class=\"%s\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" "
                             "y2=\"%.1f\"/>\n",
-                            i, xa, ya, xb, yb);
+                            name, xa, ya, xb, yb);
                 }
-            f2mat_clear(&m);
+            fmat_clear(&m);
         }
     fputs("</g>\n", f);
 }
@@ -257,12 +292,8 @@ static void write_dots(FILE *f, const resol_t *R, const region_t *g)
 int sq_chart_write_svg(FILE *f, const resol_t *R, const char *name, int32_t n_min, int32_t n_max,
                        int32_t s_max)
 {
-    /* A region the resolution does not hold is the caller's error, but one
-     * a user's options can reach: refused, nothing written, never an abort. */
-    if (n_min < resol_min_n(R) || n_max > resol_max_n(R) || s_max > resol_max_s(R) || s_max < 0)
+    if (!(name = sq_chart_check_region(R, name, n_min, n_max, s_max)))
         return SQ_E_RANGE;
-    if (!name)
-        name = fdmod_name(resol_input(R));
     region_t g = {n_min, n_max < n_min ? n_min - 1 : n_max, s_max};
     int64_t w, h;
     sq_chart_svg_size(g.n_min, g.n_max, g.s_max, &w, &h);
@@ -274,15 +305,21 @@ int sq_chart_write_svg(FILE *f, const resol_t *R, const char *name, int32_t n_mi
     fputs("<desc>", f);
     put_escaped(f, name);
     fprintf(f,
-            ": the Adams E2 page Ext^{s,t} over the mod 2 Steenrod algebra, stems %d to %d, "
-            "filtrations 0 to %d, with the products by h0, h1 and h2 (written by adams)</desc>\n",
-            (int)n_min, (int)n_max, (int)s_max);
+            ": the Adams E2 page Ext^{s,t} over the mod %u Steenrod algebra, stems %d to %d, "
+            "filtrations 0 to %d, with the products by ",
+            (unsigned)resol_prime(R), (int)n_min, (int)n_max, (int)s_max);
+    for (int k = 0; k < num_drawn(R); k++) {
+        char c[16];
+        resol_filt1_name(R, k, c, sizeof c);
+        fprintf(f, "%s%s", k == 0 ? "" : k + 1 < num_drawn(R) ? ", " : " and ", c);
+    }
+    fputs(" (written by adams)</desc>\n", f);
     fputs("<rect width=\"100%\" height=\"100%\" fill=\"#ffffff\"/>\n", f);
     write_grid(f, &g);
     write_labels(f, &g);
     write_title(f, R, &g, name, w);
-    for (int i = 0; i < SQ_CHART_SVG_NUM_H; i++)
-        write_h_lines(f, R, &g, i);
+    for (int k = 0; k < num_drawn(R); k++)
+        write_lines(f, R, &g, k);
     write_dots(f, R, &g);
     fputs("</svg>\n", f);
     return ferror(f) ? SQ_E_IO : 0;

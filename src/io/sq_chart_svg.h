@@ -3,11 +3,12 @@
  * (system.md section 8; docs/charts.md shows one).
  *
  * Layout, in pixels (one unit U = SQ_CHART_SVG_UNIT both ways, so h_1 lines
- * run at 45 degrees and h_2 lines at slope 1/3):
+ * run at 45 degrees and h_2 lines at slope 1/3; at p = 3 the h_0 lines at
+ * slope 1/3):
  *
  *     +--------------------------------------------------------------+
  *     | title                                           (TOP px)     |
- *     | legend: -- h0   -- h1   -- h2                                 |
+ *     | legend: -- h0   -- h1   -- h2      (odd p: -- a0   -- h0)     |
  *     |     +-----+-----+-----+ ...                         +        |
  *     |  s  |     |     |     |      one cell per (n, s),   |  s     |
  *     |     |  .  |     |     |      rows s = max_s at the  |        |
@@ -26,15 +27,18 @@
  *   - a white background, the grid (thin lines between cells, darker every
  *     4 stems and every 2 filtrations), axis labels every 4 stems (below)
  *     and every 2 filtrations (left and right), a title and a legend;
- *   - one <g class="hI" stroke="COLOUR"> per I = 0, 1, 2 holding one
- *     <line class="hI" .../> per nonzero entry of the matrix of h_I
- *     (resol_h_matrix) whose source and target lie in the region: a line
- *     from generator k of (n, s) to generator g of (n + 2^I - 1, s + 1);
+ *   - one <g class="NAME" stroke="COLOUR"> per drawn filtration-one class
+ *     k that acts (resol_filt1_*: k = 0, 1, 2, i.e. h0, h1, h2, at p = 2;
+ *     k = 0, 1, i.e. a0 and h0, at odd p), holding one <line class="NAME"
+ *     .../> per nonzero entry of its matrix (resol_filt1_matrix, whatever
+ *     the coefficient) whose source and target lie in the region: a line
+ *     from generator j of (n, s) to generator g of (n + deg_k - 1, s + 1),
+ *     deg_k = resol_filt1_degree (2^k at p = 2; 1 and 2p - 2 at odd p);
  *   - one <circle ...><title>x_(n, s, i)</title></circle> per generator,
  *     and no other circles (the title is the hover text).
  * Grid and legend use <path> and <text>, never <line> or <circle>, so the
- * counts of <line class="hI" and of <circle are the counts of products and
- * classes.  Nothing in the file depends on anything but R and the region.
+ * counts of <line class="NAME" and of <circle are the counts of products
+ * and classes.  Nothing in the file depends on anything but R and the region.
  */
 #ifndef SQ_CHART_SVG_H
 #define SQ_CHART_SVG_H
@@ -65,16 +69,20 @@ extern "C" {
  * of few stems (the grid stays at the left). */
 #define SQ_CHART_SVG_MIN_WIDTH 720
 
-/* The colours of the structure lines: h_0 dark blue, h_1 vermilion, h_2
- * bluish green (the last two from the Okabe-Ito palette, told apart by
- * colour-blind readers too; the blue is darker than Okabe-Ito's so that
- * thin vertical h_0 lines do not read as green). */
+/* The colours of the structure lines of classes k = 0, 1, 2: h_0 (odd p:
+ * a_0) dark blue, h_1 (odd p: h_0) vermilion, h_2 bluish green (the last
+ * two from the Okabe-Ito palette, told apart by colour-blind readers too;
+ * the blue is darker than Okabe-Ito's so that thin vertical lines do not
+ * read as green). */
 #define SQ_CHART_SVG_H0_COLOUR "#1f3d99"
 #define SQ_CHART_SVG_H1_COLOUR "#d55e00"
 #define SQ_CHART_SVG_H2_COLOUR "#009e73"
 
-/* Number of h_i drawn: h_0, h_1, h_2. */
+/* Number of filtration-one classes drawn at p = 2 (h_0, h_1, h_2) and at
+ * odd p (a_0 and h_0, as the peer's charts; h_1, in stem 2p(p - 1) - 1,
+ * is in the JSON). */
 #define SQ_CHART_SVG_NUM_H 3
+#define SQ_CHART_SVG_NUM_ODD 2
 
 /* The size in pixels of the picture of stems n_min..n_max and filtrations
  * 0..s_max (n_min <= n_max, s_max >= 0): width (n_max - n_min + 1) U +
@@ -86,9 +94,10 @@ void sq_chart_svg_size(int32_t n_min, int32_t n_max, int32_t s_max, int64_t *wid
  * the computed resolution R (the region must lie within R's: n_min >=
  * resol_min_n, n_max <= resol_max_n, s_max <= resol_max_s).  name (may be
  * NULL: fdmod_name of R's module) is shown in the title, XML-escaped.
- * Structure lines are drawn for h_0, h_1, h_2 where h_i acts
- * (resol_has_h) and the target bidegree lies in the region.
- * Cost: one resol_h_matrix per nonzero bidegree and i; output about 100
+ * R may be at any prime.  Structure lines are drawn for h_0, h_1, h_2 (odd
+ * p: a_0, h_0) where the class acts (resol_filt1_degree >= 0) and the
+ * target bidegree lies in the region.
+ * Cost: one resol_filt1_matrix per nonzero bidegree and class; output about 100
  * bytes per class and per line.  Returns 0, SQ_E_RANGE (nothing written)
  * when the region is not within R's, or SQ_E_IO if a write failed (f's
  * error flag; the caller still closes f). */

@@ -15,8 +15,12 @@
  *     h_2 is not in the legend;
  *   - a write error is reported (SQ_E_IO);
  *   - the whole output equals golden files (tests/data/golden/: S_2 through
- *     (20, 13), C2 through (12, 10)), which are themselves checked against
+ *     (20, 13), C2 through (12, 10), S_3 through (24, 15)), which are themselves checked against
  *     the peer's tables and the products known in the literature;
+ *   - at p = 3 and p = 5 the lines are the products cell by cell: the SVG's
+ *     a0 and h0 lines, the JSON's records of every class ("by", with the
+ *     coefficients) equal the nonzero entries of resol_filt1_matrix; the
+ *     golden S_3 chart holds the products known at p = 3;
  *   - through the program: the clear_bottom spaces start at their raised
  *     bottom, and a stem below a shifted module's bottom is named as such.
  * The browser's view of the picture is tests/cli/t-chart-browser.c.
@@ -620,10 +624,46 @@ static const fact_t c2_facts[] = {
     {0, 0, 0, 0}, {0, 1, 1, 0}, {1, 3, 1, 0},
 };
 
-/* A product line read off a golden: h, source class, target class. */
+/* A product line read off a golden: the filtration-one class h (h_h at
+ * p = 2; a_0 for h = 0 and h_{h-1} for h >= 1 at odd p), source class,
+ * target class, and the coefficient c (JSON; 0 for a line of the SVG,
+ * which does not show it). */
 typedef struct {
-    int h, n, s, i, n2, s2, i2;
+    int h, n, s, i, n2, s2, i2, c;
 } pline_t;
+
+/* The stem of filtration-one class h at the prime p, from the definitions
+ * (not from the library): 2^h - 1 at p = 2; 0 (a_0) and 2(p - 1)p^{h-1} - 1
+ * at odd p. */
+static int filt1_stem(int p, int h)
+{
+    if (p == 2)
+        return (1 << h) - 1;
+    if (h == 0)
+        return 0;
+    int t = 2 * (p - 1);
+    for (int j = 1; j < h; j++)
+        t *= p;
+    return t - 1;
+}
+
+/* The class of a line's SVG class or JSON "by" name: "hI" is I at p = 2
+ * and I + 1 at odd p, "a0" is 0 at odd p; -1 for anything else. */
+static int filt1_index(int p, const char *name)
+{
+    int i, used = 0;
+    if (p != 2 && strcmp(name, "a0") == 0)
+        return 0;
+    if (sscanf(name, "h%d%n", &i, &used) != 1 || name[used] != '\0' || i < 0 || i > 29)
+        return -1;
+    return p == 2 ? i : i + 1;
+}
+
+/* The number of classes the SVG draws at p. */
+static int svg_drawn(int p)
+{
+    return p == 2 ? SQ_CHART_SVG_NUM_H : SQ_CHART_SVG_NUM_ODD;
+}
 
 typedef struct {
     pline_t *v;
@@ -665,9 +705,9 @@ static void read_table(const char *file, int32_t n_min, int32_t n_max, int32_t s
     sq_free(text);
 }
 
-/* The classes and lines of a golden SVG: every circle titled x_(n, s, i),
- * every line's two ends the centres of two circles. */
-static void svg_lines(const char *svg, int64_t *dims, int32_t n_min, int32_t s_max,
+/* The classes and lines of a golden SVG at the prime p: every circle
+ * titled x_(n, s, i), every line's two ends the centres of two circles. */
+static void svg_lines(const char *svg, int p, int64_t *dims, int32_t n_min, int32_t s_max,
                       plines_t *L)
 {
     typedef struct {
@@ -676,21 +716,26 @@ static void svg_lines(const char *svg, int64_t *dims, int32_t n_min, int32_t s_m
     } dot_t;
     dot_t *dots = NULL;
     int64_t ndots = 0;
-    for (const char *p = strstr(svg, "<circle "); p; p = strstr(p + 1, "<circle ")) {
+    for (const char *q = strstr(svg, "<circle "); q; q = strstr(q + 1, "<circle ")) {
         dot_t d;
-        ASSERT_EQ(sscanf(p, "<circle cx=\"%lf\" cy=\"%lf\" r=\"%*f\"><title>x_(%d, %d, %d)</title>",
+        ASSERT_EQ(sscanf(q, "<circle cx=\"%lf\" cy=\"%lf\" r=\"%*f\"><title>x_(%d, %d, %d)</title>",
                          &d.x, &d.y, &d.n, &d.s, &d.i),
                   5);
         dots = sq_realloc(dots, (size_t)(ndots + 1) * sizeof *dots);
         dots[ndots++] = d;
         dims[(int64_t)(d.n - n_min) * (s_max + 1) + d.s]++;
     }
-    for (const char *p = strstr(svg, "<line class=\"h"); p; p = strstr(p + 1, "<line class=\"h")) {
-        int h;
+    for (const char *q = strstr(svg, "<line "); q; q = strstr(q + 1, "<line ")) {
+        char name[8];
         double x1, y1, x2, y2;
-        ASSERT_EQ(sscanf(p, "<line class=\"h%d\" x1=\"%lf\" y1=\"%lf\" x2=\"%lf\" y2=\"%lf\"/>", &h,
-                         &x1, &y1, &x2, &y2),
+        ASSERT_EQ(sscanf(q,
+                         "<line class=\"%7[a-z0-9]\" x1=\"%lf\" y1=\"%lf\" x2=\"%lf\" "
+                         "y2=\"%lf\"/>",
+                         name, &x1, &y1, &x2, &y2),
                   5);
+        int h = filt1_index(p, name);
+        if (h < 0 || h >= svg_drawn(p))
+            sq_test_fail(__FILE__, __LINE__, "a line of class '%s' at p = %d", name, p);
         int a = -1, b = -1;
         for (int64_t k = 0; k < ndots; k++) {
             if (fabs(dots[k].x - x1) < 0.01 && fabs(dots[k].y - y1) < 0.01)
@@ -699,54 +744,68 @@ static void svg_lines(const char *svg, int64_t *dims, int32_t n_min, int32_t s_m
                 b = (int)k;
         }
         if (a < 0 || b < 0)
-            sq_test_fail(__FILE__, __LINE__, "a line whose ends are not dots: %.80s", p);
+            sq_test_fail(__FILE__, __LINE__, "a line whose ends are not dots: %.80s", q);
         plines_add(L, (pline_t){h, dots[a].n, dots[a].s, dots[a].i, dots[b].n, dots[b].s,
-                                dots[b].i});
+                                dots[b].i, 0});
     }
     sq_free(dots);
 }
 
-/* The classes and nonzero products by h_0, h_1, h_2 of a golden JSON. */
-static void json_lines(const char *text, int64_t *dims, int32_t n_min, int32_t s_max,
-                       plines_t *L)
+/* The classes and the nonzero products by the classes h < max_h of a
+ * golden JSON at the prime p ("h" at p = 2, "by" and the coefficients at
+ * odd p). */
+static void json_lines(const char *text, int p, int max_h, int64_t *dims, int32_t n_min,
+                       int32_t s_max, plines_t *L)
 {
     json_t *doc = json_loads(text, 0, NULL);
     ASSERT(doc != NULL);
+    if (p == 2)
+        ASSERT(json_object_get(doc, "prime") == NULL);
+    else
+        ASSERT_EQ(json_integer_value(json_object_get(doc, "prime")), p);
     size_t k, j;
-    json_t *c, *p, *e;
-    json_array_foreach(json_object_get(doc, "classes"), k, c)
+    json_t *cl, *e;
+    json_array_foreach(json_object_get(doc, "classes"), k, cl)
     {
-        int n = (int)json_integer_value(json_object_get(c, "n"));
-        int s = (int)json_integer_value(json_object_get(c, "s"));
+        int n = (int)json_integer_value(json_object_get(cl, "n"));
+        int s = (int)json_integer_value(json_object_get(cl, "s"));
         dims[(int64_t)(n - n_min) * (s_max + 1) + s]++;
     }
-    json_array_foreach(json_object_get(doc, "products"), k, p)
+    json_t *r;
+    json_array_foreach(json_object_get(doc, "products"), k, r)
     {
-        int h = (int)json_integer_value(json_object_get(p, "h"));
-        json_t *from = json_object_get(p, "from");
-        if (h > 2)
+        int h = p == 2 ? (int)json_integer_value(json_object_get(r, "h"))
+                       : filt1_index(p, json_string_value(json_object_get(r, "by")));
+        ASSERT(h >= 0 && json_object_get(r, p == 2 ? "by" : "h") == NULL);
+        json_t *from = json_object_get(r, "from");
+        if (h >= max_h)
             continue;
-        json_array_foreach(json_object_get(p, "to"), j, e)
+        json_array_foreach(json_object_get(r, "to"), j, e)
         {
+            /* [n, s, g] at p = 2 (coefficient 1), [n, s, g, c] at odd p. */
+            ASSERT_EQ(json_array_size(e), p == 2 ? 3 : 4);
+            int c = p == 2 ? 1 : (int)json_integer_value(json_array_get(e, 3));
+            ASSERT(c >= 1 && c < p);
             plines_add(L, (pline_t){h, (int)json_integer_value(json_array_get(from, 0)),
                                     (int)json_integer_value(json_array_get(from, 1)),
                                     (int)json_integer_value(json_array_get(from, 2)),
                                     (int)json_integer_value(json_array_get(e, 0)),
                                     (int)json_integer_value(json_array_get(e, 1)),
-                                    (int)json_integer_value(json_array_get(e, 2))});
+                                    (int)json_integer_value(json_array_get(e, 2)), c});
         }
     }
     json_decref(doc);
 }
 
 /* The lines agree with the facts, and every line goes from (n, s) to
- * (n + 2^h - 1, s + 1). */
-static void check_facts(const plines_t *L, const fact_t *facts, size_t nfacts, const char *what)
+ * (n + the stem of its class, s + 1). */
+static void check_facts(const plines_t *L, int p, const fact_t *facts, size_t nfacts,
+                        const char *what)
 {
     for (int64_t k = 0; k < L->len; k++) {
         const pline_t *l = &L->v[k];
-        ASSERT(l->h >= 0 && l->h <= 2);
-        ASSERT_EQ(l->n2, l->n + (1 << l->h) - 1);
+        ASSERT(l->h >= 0 && l->h < svg_drawn(p));
+        ASSERT_EQ(l->n2, l->n + filt1_stem(p, l->h));
         ASSERT_EQ(l->s2, l->s + 1);
     }
     for (size_t f = 0; f < nfacts; f++) {
@@ -755,36 +814,60 @@ static void check_facts(const plines_t *L, const fact_t *facts, size_t nfacts, c
             found |= L->v[k].h == facts[f].h && L->v[k].n == facts[f].n &&
                      L->v[k].s == facts[f].s;
         if (found != facts[f].present)
-            sq_test_fail(__FILE__, __LINE__, "%s: h_%d on (%d, %d) is %s, known to be %s", what,
-                         facts[f].h, facts[f].n, facts[f].s, found ? "drawn" : "missing",
+            sq_test_fail(__FILE__, __LINE__, "%s: class %d on (%d, %d) is %s, known to be %s",
+                         what, facts[f].h, facts[f].n, facts[f].s, found ? "drawn" : "missing",
                          facts[f].present ? "nonzero" : "zero");
     }
 }
 
-/* The same set of lines (order aside: both are written in one order). */
+/* The same set of lines (order aside: both are written in one order), the
+ * coefficients too when both sides have them. */
 static void same_lines(const plines_t *a, const plines_t *b)
 {
     ASSERT_EQ(a->len, b->len);
     for (int64_t k = 0; k < a->len; k++) {
         int found = 0;
-        for (int64_t j = 0; j < b->len && !found; j++)
-            found = memcmp(&a->v[k], &b->v[j], sizeof a->v[k]) == 0;
-        ASSERT(found);
+        for (int64_t j = 0; j < b->len && !found; j++) {
+            pline_t x = a->v[k], y = b->v[j];
+            if (!x.c || !y.c)
+                x.c = y.c = 0;
+            found = memcmp(&x, &y, sizeof x) == 0;
+        }
+        if (!found)
+            sq_test_fail(__FILE__, __LINE__,
+                         "class %d on x_(%d, %d, %d) -> x_(%d, %d, %d) (coefficient %d) is "
+                         "only on one side",
+                         a->v[k].h, a->v[k].n, a->v[k].s, a->v[k].i, a->v[k].n2, a->v[k].s2,
+                         a->v[k].i2, a->v[k].c);
     }
 }
 
+/* Known in Ext of the 3-primary sphere (class 0 is a_0, class 1 is h_0):
+ * the a_0-tower on 1 (every s); h_0 on 1 (alpha_1); a_0 h_0 = 0 and
+ * h_0^2 = 0 (their groups (3, 2) and (6, 2) are zero) and h_0 a_0 = 0;
+ * a_0 b_0 != 0 (Toda's d_2 h_1 = a_0 b_0); a_0 h_1 != 0 (Liulevicius's
+ * basis of Ext^2); h_0 b_0 != 0 (it detects alpha_1 beta_1 != 0 in stem
+ * 13, whose only class in Ext is in filtration 3). */
+static const fact_t s3_facts[] = {
+    {0, 0, 0, 1},  {0, 0, 1, 1}, {0, 0, 7, 1},  {0, 0, 14, 1}, {1, 0, 0, 1}, {0, 10, 2, 1},
+    {0, 11, 1, 1}, {1, 10, 2, 1}, {0, 3, 1, 0}, {1, 3, 1, 0},  {1, 0, 1, 0},
+};
+
 typedef struct {
     const char *module, *svg, *json, *table;
+    int p;
     int32_t n_max, s_max;
     const fact_t *facts;
     size_t nfacts;
 } golden_t;
 
 static const golden_t goldens[] = {
-    {"S_2", "golden/chart-S2-n20-s13.svg", "golden/chart-S2-n20-s13.json", "ext-S2-n60-s40.csv",
+    {"S_2", "golden/chart-S2-n20-s13.svg", "golden/chart-S2-n20-s13.json", "ext-S2-n60-s40.csv", 2,
      20, 13, s2_facts, sizeof s2_facts / sizeof s2_facts[0]},
     {"C2", "golden/chart-C2-n12-s10.svg", "golden/chart-C2-n12-s10.json",
-     "peer-corpus/C2-n30-s20.csv", 12, 10, c2_facts, sizeof c2_facts / sizeof c2_facts[0]},
+     "peer-corpus/C2-n30-s20.csv", 2, 12, 10, c2_facts, sizeof c2_facts / sizeof c2_facts[0]},
+    {"S_3", "golden/chart-S3-n24-s15.svg", "golden/chart-S3-n24-s15.json", "ext-S3-n100-s30.csv",
+     3, 24, 15, s3_facts, sizeof s3_facts / sizeof s3_facts[0]},
 };
 
 /* The goldens are right: their classes are the peer's Ext, their lines
@@ -803,14 +886,14 @@ TEST(chart_golden_files_are_right)
         ASSERT(svg[0] != '\0' && json[0] != '\0');
         check_xml_shape(svg);
         plines_t ls = {0}, lj = {0};
-        svg_lines(svg, in_svg, 0, G->s_max, &ls);
-        json_lines(json, in_json, 0, G->s_max, &lj);
+        svg_lines(svg, G->p, in_svg, 0, G->s_max, &ls);
+        json_lines(json, G->p, svg_drawn(G->p), in_json, 0, G->s_max, &lj);
         for (int64_t c = 0; c < cells; c++) {
             ASSERT_EQ(in_svg[c], want[c]);
             ASSERT_EQ(in_json[c], want[c]);
         }
-        check_facts(&ls, G->facts, G->nfacts, G->svg);
-        check_facts(&lj, G->facts, G->nfacts, G->json);
+        check_facts(&ls, G->p, G->facts, G->nfacts, G->svg);
+        check_facts(&lj, G->p, G->facts, G->nfacts, G->json);
         same_lines(&ls, &lj);
         sq_free(ls.v);
         sq_free(lj.v);
@@ -840,15 +923,118 @@ TEST(chart_golden_files_equal_writers)
         ASSERT_STR_EQ(json, want_json);
         free(svg);
         free(json);
-        char *out = run_ok(0, NULL, "chart %s --stem %d --quiet", G->module, (int)G->n_max);
-        ASSERT_STR_EQ(out, want_svg);
-        sq_free(out);
-        out = run_ok(0, NULL, "chart %s --stem %d --format json --quiet", G->module,
-                     (int)G->n_max);
-        ASSERT_STR_EQ(out, want_json);
-        sq_free(out);
+        /* The program at odd p: once the CLI's odd path is folded (cli_run). */
+        if (G->p == 2) {
+            char *out = run_ok(0, NULL, "chart %s --stem %d --quiet", G->module, (int)G->n_max);
+            ASSERT_STR_EQ(out, want_svg);
+            sq_free(out);
+            out = run_ok(0, NULL, "chart %s --stem %d --format json --quiet", G->module,
+                         (int)G->n_max);
+            ASSERT_STR_EQ(out, want_json);
+            sq_free(out);
+        }
         sq_free(want_svg);
         sq_free(want_json);
+        resol_free(R);
+        fdmod_free(M);
+    }
+}
+
+/* The nonzero entries of the matrices of the filtration-one classes
+ * h < max_h of R (resol_filt1_matrix) whose source and target lie in the
+ * region, as lines with their coefficients; each class's stem is checked
+ * against its definition and each matrix's size against Ext. */
+static void matrix_lines(const resol_t *R, int max_h, int32_t n_min, int32_t n_max,
+                         int32_t s_max, plines_t *L)
+{
+    int p = (int)resol_prime(R);
+    for (int h = 0; h < max_h; h++) {
+        int32_t deg = resol_filt1_degree(R, h);
+        if (deg < 0)
+            continue;
+        ASSERT_EQ(deg - 1, filt1_stem(p, h));
+        for (int32_t n = n_min; n + deg - 1 <= n_max; n++)
+            for (int32_t s = 0; s + 1 <= s_max; s++) {
+                fmat_t m;
+                ASSERT_EQ(resol_filt1_matrix(R, h, s, s + n, &m), 0);
+                ASSERT_EQ(fmat_rows(&m), resol_ext_dim(R, s + 1, n + deg - 1));
+                ASSERT_EQ(fmat_cols(&m), resol_ext_dim(R, s, n));
+                for (int64_t g = 0; g < fmat_rows(&m); g++)
+                    for (int64_t j = 0; j < fmat_cols(&m); j++) {
+                        int c = (int)fmat_get(&m, g, j);
+                        if (c)
+                            plines_add(L, (pline_t){h, n, s, (int)j, n + deg - 1, s + 1, (int)g,
+                                                    c});
+                    }
+                fmat_clear(&m);
+            }
+    }
+}
+
+/* At p = 3 and p = 5 the chart's lines are the products, cell by cell: the
+ * SVG draws one line per nonzero entry of the matrices of a_0 and h_0 (and
+ * nothing else), the JSON lists every nonzero entry of every class whose
+ * target lies in the region (h_1, h_2 too) with its coefficient; dots and
+ * classes are Ext; the legend and the description name a0 and h0. */
+TEST(chart_odd_lines_equal_products)
+{
+    static const struct {
+        int p;
+        int32_t n_max, s_max;
+    } cases[] = {{3, 40, 14}, {5, 50, 10}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        int p = cases[c].p;
+        int32_t n_max = cases[c].n_max, s_max = cases[c].s_max;
+        fdmod_t *M = fdmod_sphere_p((uint32_t)p);
+        resol_t *R = resol_new(M, s_max, n_max);
+        resol_run(R, RESOL_CLASSICAL);
+        char *svg = write_to_string(sq_chart_write_svg, R, NULL, 0, n_max, s_max);
+        char *json = write_to_string(sq_chart_write_json, R, NULL, 0, n_max, s_max);
+        check_xml_shape(svg);
+        int64_t cells = (int64_t)(n_max + 1) * (s_max + 1);
+        int64_t *in_svg = sq_calloc((size_t)cells, sizeof *in_svg);
+        int64_t *in_json = sq_calloc((size_t)cells, sizeof *in_json);
+        plines_t ls = {0}, lj = {0}, want_s = {0}, want_j = {0};
+        svg_lines(svg, p, in_svg, 0, s_max, &ls);
+        json_lines(json, p, 31, in_json, 0, s_max, &lj);
+        for (int32_t n = 0; n <= n_max; n++)
+            for (int32_t s = 0; s <= s_max; s++) {
+                ASSERT_EQ(in_svg[(int64_t)n * (s_max + 1) + s], resol_ext_dim(R, s, n));
+                ASSERT_EQ(in_json[(int64_t)n * (s_max + 1) + s], resol_ext_dim(R, s, n));
+            }
+        matrix_lines(R, SQ_CHART_SVG_NUM_ODD, 0, n_max, s_max, &want_s);
+        matrix_lines(R, 31, 0, n_max, s_max, &want_j);
+        same_lines(&ls, &want_s);
+        same_lines(&lj, &want_j);
+        /* The region holds a_0, h_0, h_1 (stem 11 at p = 3, 39 at p = 5)
+         * and at p = 3 h_2 (stem 35): the JSON has lines of each. */
+        int seen[4] = {0};
+        for (int64_t k = 0; k < lj.len; k++)
+            if (lj.v[k].h < 4)
+                seen[lj.v[k].h] = 1;
+        ASSERT(seen[0] && seen[1] && seen[2] && seen[3] == (p == 3));
+        ASSERT(count(svg, "<line class=\"a0\"") > 0 && count(svg, "<line class=\"h0\"") > 0);
+        ASSERT_EQ(count(svg, "<g class=\"a0\" stroke=\"" SQ_CHART_SVG_H0_COLOUR "\""), 1);
+        ASSERT_EQ(count(svg, "<g class=\"h0\" stroke=\"" SQ_CHART_SVG_H1_COLOUR "\""), 1);
+        ASSERT_EQ(count(svg, "<g class="), 3); /* a0, h0 and the dots */
+        ASSERT_EQ(count(svg, SQ_CHART_SVG_H2_COLOUR), 0);
+        char want[160];
+        snprintf(want, sizeof want,
+                 "a<tspan font-size=\"10\" baseline-shift=\"sub\">0</tspan> (%d, vertical)", p);
+        ASSERT(strstr(svg, want) != NULL);
+        snprintf(want, sizeof want, "slope 1/%d)", 2 * p - 3);
+        ASSERT(strstr(svg, want) != NULL);
+        snprintf(want, sizeof want, "over the mod %d Steenrod algebra", p);
+        ASSERT(strstr(svg, want) != NULL);
+        ASSERT(strstr(svg, "with the products by a0 and h0 (written by adams)") != NULL);
+        sq_free(ls.v);
+        sq_free(lj.v);
+        sq_free(want_s.v);
+        sq_free(want_j.v);
+        sq_free(in_svg);
+        sq_free(in_json);
+        free(svg);
+        free(json);
         resol_free(R);
         fdmod_free(M);
     }
