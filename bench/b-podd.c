@@ -22,7 +22,7 @@
 #include <unistd.h>
 
 #include "fpmat.h"
-#include "presol.h"
+#include "resol.h"
 #include "sq_core.h"
 
 typedef struct {
@@ -45,15 +45,15 @@ static sample_t run_once(uint32_t p, int n, int s, int threads)
     pid_t pid = fork();
     if (pid == 0) {
         close(fd[0]);
-        pfdmod_t *M = pfdmod_sphere(p);
+        fdmod_t *M = fdmod_sphere_p(p);
         double c0 = sq_cputime(), t0 = sq_wtime();
-        presol_t *R = presol_new(M, s, n);
+        resol_t *R = resol_new(M, s, n);
         sq_pool_t *pool = threads > 1 ? sq_pool_new(threads) : NULL;
-        presol_run_pool(R, pool, NULL);
+        resol_run_pool(R, RESOL_CLASSICAL, pool, NULL);
         sq_pool_free(pool);
         sample_t r = {sq_wtime() - t0, sq_cputime() - c0, (double)sq_peak_rss() / 1048576.0};
-        presol_free(R);
-        pfdmod_free(M);
+        resol_free(R);
+        fdmod_free(M);
         if (write(fd[1], &r, sizeof r) != (ssize_t)sizeof r)
             _exit(1);
         _exit(0);

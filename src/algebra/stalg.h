@@ -160,8 +160,8 @@ void stalg_format(char *buf, size_t n, const stalg_t *S, int32_t deg, int64_t id
  * none in S: the generators are Sq^{2^k} = Sq(2^k) in degree 2^k at p = 2,
  * and beta = Q_0 in degree 1 and P^{p^k} = P(p^k) in degree 2(p - 1)p^k at
  * odd p; each degree has at most one.  Under a profile, only those in S
- * (which generate S for A(n) and the usual profiles; fdmod_build and
- * pfdmod_build refuse the others).  Cost O(1) index computations. */
+ * (which generate S for A(n) and the usual profiles; the module reader's
+ * builders refuse the others).  Cost O(1) index computations. */
 int64_t stalg_gen_index(const stalg_t *S, int32_t deg);
 
 /* Lists the generators of S of degree <= max_deg (clamped to the max

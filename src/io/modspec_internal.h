@@ -19,7 +19,6 @@
 #include <stdio.h>
 
 #include "fdmod.h"
-#include "pfdmod.h"
 #include "sq_core.h"
 #include "sq_modspec.h"
 
@@ -167,7 +166,7 @@ int spec_check_tables(spec_t *S, const fdmod_t *M, const stalg_t *A, int32_t shi
  * (spec_check_tables, as at p = 2), the given actions, the one completion
  * (fdmod_complete_alg). */
 int spec_build_odd(spec_t *S, const char *display, int32_t shift, int32_t max_span,
-                   pfdmod_t **out);
+                   fdmod_t **out);
 
 /* ---- The other kinds of module (sq_modspec_kinds.c) ---------------------- */
 

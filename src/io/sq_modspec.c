@@ -856,7 +856,7 @@ static int build_infinite(spec_t *S, const char *display, int32_t shift,
     return rc;
 }
 
-/* The prime a caller asks for: any, 2 (an fdmod_t), odd (a pfdmod_t). */
+/* The prime a caller asks for: any, 2 or odd. */
 enum { WANT_ANY, WANT_2, WANT_ODD };
 
 static int check_want(spec_t *S, int want)
@@ -975,7 +975,7 @@ void sq_modspec_module_free(sq_modspec_module_t *m)
     if (!m)
         return;
     fdmod_free(m->m2);
-    pfdmod_free(m->modd);
+    fdmod_free(m->modd);
     m->m2 = NULL;
     m->modd = NULL;
 }
@@ -989,7 +989,7 @@ int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const cha
     return rc;
 }
 
-int sq_modspec_load_buffer_odd(pfdmod_t **out, const char *buf, size_t len,
+int sq_modspec_load_buffer_odd(fdmod_t **out, const char *buf, size_t len,
                                const char *display_name, const sq_modspec_opts_t *opts, char *err,
                                size_t errlen)
 {
@@ -1092,7 +1092,7 @@ int sq_modspec_load_file(fdmod_t **out, const char *path, const char *display_na
     return rc;
 }
 
-int sq_modspec_load_file_odd(pfdmod_t **out, const char *path, const char *display_name,
+int sq_modspec_load_file_odd(fdmod_t **out, const char *path, const char *display_name,
                              const sq_modspec_opts_t *opts, char *err, size_t errlen)
 {
     sq_modspec_module_t m;

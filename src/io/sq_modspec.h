@@ -2,8 +2,8 @@
  * sq_modspec.h -- modules read from JSON files ("module specs") in the
  * format of the Rust peer sseq, at every prime: one reader (one table of
  * keys, one set of limits, one action grammar with the alphabet of the
- * file's "p") that builds the finite module of the prime, an fdmod_t at
- * p = 2 and a pfdmod_t at odd p.  The format, the search path and the error
+ * file's "p") that builds the finite module of the prime, an fdmod_t of
+ * that prime.  The format, the search path and the error
  * messages are specified in docs/modules.md (odd primes: docs/odd-primes.md).
  *
  *     {"p": 2, "type": "finite dimensional module",
@@ -39,7 +39,6 @@
 #include <stdio.h>
 
 #include "fdmod.h"
-#include "pfdmod.h"
 #include "sq_core.h"
 
 #ifdef __cplusplus
@@ -144,7 +143,7 @@ int sq_modspec_load_buffer(fdmod_t **out, const char *buf, size_t len, const cha
 typedef struct {
     uint32_t p;     /* the file's "p" (2 when absent) */
     fdmod_t *m2;    /* p = 2 */
-    pfdmod_t *modd; /* odd p: a finite dimensional module over the mod p Steenrod algebra (or the
+    fdmod_t *modd; /* odd p: a finite dimensional module over the mod p Steenrod algebra (or the
                      * subalgebra of its profile), p < 256 */
 } sq_modspec_module_t;
 
@@ -168,10 +167,10 @@ void sq_modspec_module_free(sq_modspec_module_t *m);
 
 /* sq_modspec_load_module when the caller needs an odd prime: a file at
  * p = 2 is refused with a one-line message (SQ_E_INVAL). */
-int sq_modspec_load_buffer_odd(pfdmod_t **out, const char *buf, size_t len,
+int sq_modspec_load_buffer_odd(fdmod_t **out, const char *buf, size_t len,
                                const char *display_name, const sq_modspec_opts_t *opts, char *err,
                                size_t errlen) SQ_WARN_UNUSED;
-int sq_modspec_load_file_odd(pfdmod_t **out, const char *path, const char *display_name,
+int sq_modspec_load_file_odd(fdmod_t **out, const char *path, const char *display_name,
                              const sq_modspec_opts_t *opts, char *err,
                              size_t errlen) SQ_WARN_UNUSED;
 

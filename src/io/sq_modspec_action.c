@@ -16,7 +16,7 @@
  * after white space ("x - y"; "x-1" is a name), a term optionally signed
  * ("-x").  The operation must be an algebra generator: Sq^{2^k} ("Sq4",
  * also "Sq^4") at p = 2, b or P^{p^k} ("P3", also "P^3") at odd p; the
- * module is given by them and fdmod_complete / pfdmod_complete derive the
+ * module is given by them and fdmod_complete_alg derives the
  * rest.  Every name must be a generator, every target must sit in degree
  * |from| + |op|, and (op, from) may be given once.  The sum is reduced mod
  * p (x + x = 0 at p = 2).  Each check reports the action's line, found by

@@ -14,7 +14,6 @@
 #include <string.h>
 
 #include "modspec_internal.h"
-#include "pfdmod.h"
 #include "pmilnor.h"
 #include "stalg.h"
 
@@ -65,7 +64,7 @@ static int set_actions_odd(spec_t *S, fdmod_t *M, const stalg_t *A, int32_t shif
 }
 
 int spec_build_odd(spec_t *S, const char *display, int32_t shift, int32_t max_span,
-                   pfdmod_t **out)
+                   fdmod_t **out)
 {
     int rc = spec_check_degrees(S, shift, max_span);
     if (rc)

@@ -18,8 +18,7 @@
  * several threads may call the const functions at once.  The functions
  * that take a milnor_t (fdmod_new, fdmod_set_action, fdmod_complete, ...)
  * are the p = 2 forms; those that take a stalg_t or an fvec_t serve every
- * prime (pfdmod.h's odd-prime names are wrappers over them until the
- * resolutions merge, docs/architecture.md step 5).
+ * prime.
  */
 #ifndef FDMOD_H
 #define FDMOD_H

@@ -20,7 +20,6 @@
 
 #include <string.h>
 
-#include "pfhom.h"
 #include "sq_core.h"
 #include "sq_gpu.h"
 
@@ -35,8 +34,7 @@
 struct fhom {
     const fmod_t *src;
     const fmod_t *tgt;      /* NULL when the target is finite */
-    const fdmod_t *M;       /* the finite target at p = 2 */
-    const pfdmod_t *PM;     /* the finite target at odd p (until fdmod is one type) */
+    const fdmod_t *M;       /* the finite target (M's prime is the source's), else NULL */
     const stalg_t *S;       /* the source's algebra */
     const milnor_t *A2;     /* below S at p = 2, else NULL */
     const pmilnor_t *Ap;    /* below S at odd p, else NULL */
@@ -85,17 +83,8 @@ fhom_t *fhom_new_fd(const fmod_t *src, const fdmod_t *M)
     fhom_t *d = fhom_alloc(src);
     SQ_CHECK(fdmod_prime(M) == d->p, "fhom_new_fd: the source is at p = %u, the module at %u",
              (unsigned)d->p, (unsigned)fdmod_prime(M));
-    if (d->p == 2)
-        d->M = M;
-    else
-        d->PM = M;
+    d->M = M;
     return d;
-}
-
-pfhom_t *pfhom_new_fd(const pfmod_t *src, const pfdmod_t *M)
-{
-    SQ_CHECK(pfdmod_prime(M) != 2, "pfhom_new_fd: the module is at p = 2");
-    return fhom_new_fd(src, M);
 }
 
 void fhom_free(fhom_t *d)
@@ -128,14 +117,9 @@ uint32_t fhom_prime(const fhom_t *d)
     return d->p;
 }
 
-static int64_t fd_dim(const fhom_t *d, int32_t e)
-{
-    return d->M ? fdmod_dim(d->M, e) : pfdmod_dim(d->PM, e);
-}
-
 int64_t fhom_image_len(const fhom_t *d, int32_t e)
 {
-    return d->tgt ? fmod_dim_below(d->tgt, e, e) : fd_dim(d, e);
+    return d->tgt ? fmod_dim_below(d->tgt, e, e) : fdmod_dim(d->M, e);
 }
 
 int64_t fhom_image_bits(const fhom_t *d, int32_t e)
@@ -145,7 +129,7 @@ int64_t fhom_image_bits(const fhom_t *d, int32_t e)
 
 int64_t fhom_target_dim(const fhom_t *d, int32_t t)
 {
-    return d->tgt ? fmod_dim_below(d->tgt, t, t) : fd_dim(d, t);
+    return d->tgt ? fmod_dim_below(d->tgt, t, t) : fdmod_dim(d->M, t);
 }
 
 void fhom_set_image_enc(fhom_t *d, int64_t g, const void *vec)
@@ -439,13 +423,16 @@ static void tile_fp(const walk_t *w, scratch_t *x, const run_t *u)
     const uint32_t p = d->p;
     const int32_t rdeg = w->t - u->e;
     if (!d->tgt) {
-        const uint8_t *img = fhom_image_enc(d, u->g, NULL);
+        int64_t n;
+        const uint8_t *bytes = fhom_image_enc(d, u->g, &n);
+        const fvec_t img = fvec_view_bytes((uint8_t *)(uintptr_t)bytes, n, p);
+        const int64_t len = fdmod_dim(d->M, w->t);
         for (int64_t a = a0; a < a1; a++) {
             uint32_t c = v ? v[a] : 1;
             if (!c)
                 continue;
             uint8_t *dst = v ? out : data + (drow + a) * stride;
-            pfdmod_act_add(d->PM, dst, c, rdeg, a, u->e, img);
+            fdmod_act_addf(d->M, fvec_view_bytes(dst, len, p), 0, c, rdeg, a, u->e, img);
         }
         return;
     }

@@ -1,8 +1,7 @@
 /*
  * fhom.h -- homomorphisms out of a free module, at every prime: d : F -> T
  * with T free, or d : F -> M with M finite (the augmentation F_0 -> M).
- * The prime is the source's algebra's (fmod_stalg); pfhom.h keeps the
- * odd-prime names until step 5 of docs/architecture.md.
+ * The prime is the source's algebra's (fmod_stalg).
  *
  * d is stored as the images of the generators of F (write-once).  The
  * image of a generator g of degree e is a vector, in the field's encoding

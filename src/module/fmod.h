@@ -1,6 +1,6 @@
 /*
  * fmod.h -- free modules over the Steenrod algebra at any prime (over the
- * algebra handle stalg.h; pfmod.h names the odd-prime ones).
+ * algebra handle stalg.h).
  *
  * A free module F has generators in degrees min_deg..max_deg, added one
  * degree at a time in increasing order and never changed afterwards

@@ -171,14 +171,7 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
                     const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx,
                     nassau_ctimes_t *ct);
 
-/* Shared by the estimates at every prime (resol_estimate.c): c(s)^2, the
- * squared ratio of the cells of a cofiber's module E to a copy of the
- * algebra, for a class of filtration s (odd: at an odd prime); and the bytes of the action table
- * of a module with a[d] cells in relative degree d, 0 <= d <= R (a[d] * a[k]
- * * a[d + k] entries of bytes_per_entry each). */
-double resol_est_cofiber_weight(int32_t s, int odd);
-double resol_est_table_bytes(const double *a, int32_t R, double bytes_per_entry);
-/* x, or 1e300 when x is infinite, NaN or larger: every figure of an
+/* resol_estimate.c: x, or 1e300 when x is infinite, NaN or larger: every figure of an
  * estimate is finite, so that comparing it with a limit refuses. */
 double resol_est_finite(double x);
 

@@ -1,19 +1,22 @@
 /*
- * resol_estimate.c -- what a run will cost at p = 2, known before anything
- * is allocated (resol.h: resol_estimate, resol_estimate_cofiber,
+ * resol_estimate.c -- what a run will cost at every prime, known before
+ * anything is allocated (resol.h: resol_estimate, resol_estimate_cofiber,
  * resol_estimate_engine_note; docs/limits.md has the calibration).
  *
  * Two kinds of figure.  Exact ones come from the dimensions of the algebra
- * (a coin-change count, no basis built) and the shape of the region: the
- * algebra's tables, Nassau's signature tables, the per-bidegree tables of
- * the run, and the first step's matrix (row 0 at the top degree: dim
- * A_{max_n+1-bottom} rows at least, since the bottom cell of M is a
- * generator of F_0).  Every run allocates at least these, so a region whose
- * exact part does not fit can be refused with certainty.  The rest -- the
- * differentials kept and the matrices of the larger steps -- depends on
- * how many generators the resolution has, which only the run finds out.
- * It is modelled from measured runs of the sphere with each engine on two
- * threads (peak RSS above the process's own, wall time), scaled by
+ * (a coin-change count or its generating function, no basis built) and the
+ * shape of the region: the algebra's tables, Nassau's signature tables, the
+ * per-bidegree tables of the run, and the first step's matrix (row 0 at the
+ * top degree: dim A_{max_n+1-bottom} rows at least, since the bottom cell
+ * of M is a generator of F_0).  Every run allocates at least these, so a
+ * region whose exact part does not fit can be refused with certainty.  The
+ * rest -- the differentials kept and the matrices of the larger steps --
+ * depends on how many generators the resolution has, which only the run
+ * finds out.  It is modelled from measured runs of the sphere on two
+ * threads, each prime with what its runs measured:
+ *
+ * At p = 2 (peak RSS above the process's own and wall time, per engine,
+ * by stem), scaled by
  *   - the module: a direct sum of k spheres has k times the generators in
  *     every bidegree, so k^2 times the matrix and differential bytes and,
  *     as measured, k^2 times the time; a minimal generator of M in degree
@@ -29,8 +32,15 @@
  *   - the filtration against the measured n/2 + 3 rows;
  *   - the thread count (the measured runs are on 2 threads).
  * Over a subalgebra the memory is the exact part and the time a power law.
- * Cofibers and the store's engine note are at the end of the file.
- * Measured within 2x of the peak RSS (tests/resolution/t-estimate.c).
+ *
+ * At odd p (S_3 through stems 100..400, filtrations 2..n/2 + 3): the
+ * products of basis elements that the differentials take are cached (up to
+ * RESOL_PCACHE_BYTES); they dominate the peak, which is close to kappa(S)
+ * C(N) bytes, C(N) = sum_{d <= N + 2} (dim A_d)^2 (odd_run below).
+ *
+ * Cofibers, one model with each prime's calibration, and the store's
+ * engine note are at the end of the file.  Measured within 2x of the peak
+ * RSS (tests/resolution/t-estimate.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -208,10 +218,167 @@ static double subalgebra_seconds(const int32_t *h, int hl, int32_t max_s, double
     return pow(N / 100, 3) * exp2(1.5 * logdim) / 4000 * rf;
 }
 
+/* ---- Odd primes: the product cache's model ---------------------------------- */
+
+#define MIB 1048576.0
+
+/* Bytes per slot of the per-bidegree tables (the kernel slots, the free
+ * modules' per-degree arrays and the scheduler's), as measured on S_5
+ * through (400, 203): 123,000 slots, 13 MB above the base. */
+#define EST_SLOT_BYTES 100.0
+
+/* dim A_d for 0 <= d <= n at the prime p over the profile prof (NULL: the
+ * whole algebra), as doubles: the generating function
+ * prod_{Q_k kept} (1 + x^{2p^k - 1}) prod_i (1 - x^{D_i p^{h_i}}) / (1 - x^{D_i}),
+ * D_i = 2(p^i - 1), h_i the profile's exponent (infinite: no numerator). */
+static void algebra_dims(double *a, int32_t n, uint32_t p, const pmilnor_profile_t *prof)
+{
+    memset(a, 0, ((size_t)n + 1) * sizeof *a);
+    a[0] = 1;
+    double pi = p;
+    for (int i = 1; 2 * (pi - 1) <= n; i++, pi *= p) {
+        int32_t D = (int32_t)(2 * (pi - 1));
+        double h = -1; /* infinite */
+        if (prof && (i <= prof->len || prof->truncated))
+            h = i <= prof->len ? prof->p_part[i - 1] : 0;
+        if (h == 0)
+            continue;
+        for (int32_t d = D; d <= n; d++)
+            a[d] += a[d - D];
+        double cap = h > 0 ? pow(p, h) * D : INFINITY;
+        if (cap <= n)
+            for (int32_t d = n; d >= (int32_t)cap; d--)
+                a[d] -= a[d - (int32_t)cap];
+    }
+    pi = 1;
+    for (int k = 0; 2 * pi - 1 <= n; k++, pi *= p) {
+        if (prof && k < 32 && !(prof->q_part & (1u << k)))
+            continue;
+        int32_t E = (int32_t)(2 * pi - 1);
+        for (int32_t d = n; d >= E; d--)
+            a[d] += a[d - E];
+    }
+}
+
+/* The filtration that counts: the rows above about N/4 + 2 hold only the
+ * a_0-tower at p = 3 (the vanishing line has slope 1/(2p - 2)). */
+static double rows_that_count(int32_t max_s, double N, uint32_t p)
+{
+    double sat = N / (2.0 * p - 2) + 2;
+    return max_s < sat ? max_s : sat;
+}
+
+/* kappa(S): the bytes of the cache and the waiting kernels over C(N). */
+static double kappa(double S)
+{
+    if (S < 2)
+        return 6 * S;
+    return 12 + 88 * (1 - exp(-(S - 2) / 4));
+}
+
+/* tau(S, N): seconds per MiB of C(N), measured on S_3 (2 threads) and
+ * brought to stem 200: two rows 0.17 (through stems 200, 300, 400: 0.17,
+ * 0.14, 0.11, no growth), three 0.4, four 1.0, six 2.2, ten 3.0, fifty
+ * 10.4 (measured at stems 100-400), log-interpolated in S; growing with
+ * the stem, from not at all with two rows to doubling every 50 stems from
+ * ten rows on (ten rows at stems 100 and 200, n/2 + 3 rows at 100, 150 and
+ * 200 fit it; three rows at 400 and four at 300 are in between). */
+static const struct {
+    double s, tau;
+} taus[] = {{2, 0.17}, {3, 0.4}, {4, 1.0}, {6, 2.2}, {10, 3.0}, {50, 10.4}};
+
+static double tau(double S, double N)
+{
+    size_t len = sizeof taus / sizeof *taus, i = 0;
+    if (S < 2)
+        return 0.17 * (S > 0 ? S / 2 : 0.1);
+    if (S >= taus[len - 1].s)
+        S = taus[len - 1].s;
+    while (i + 2 < len && S > taus[i + 1].s)
+        i++;
+    double x = log2(S / taus[i].s) / log2(taus[i + 1].s / taus[i].s);
+    double y = log2(taus[i].tau) + x * log2(taus[i + 1].tau / taus[i].tau);
+    double h = log2(S / 2) / log2(5); /* growth: none at two rows, full from ten */
+    h = h > 1 ? 1 : h;
+    return exp2(y + h * (N - 200) / 50);
+}
+
+/* resol_estimate at an odd prime: the exact part (the algebra's basis,
+ * about 12 bytes an element, the per-bidegree tables and, when max_s >= 1,
+ * the kernel of d_0 at the top degree: the bottom cell of M makes dim
+ * A_{max_n+1-bottom} rows, nearly all in the kernel, a byte per entry plus
+ * the bitsliced [D | I] of the reduction) and the model: the product cache
+ * and the waiting kernels kappa(S) C(N), the time C(N) tau(S) seconds per
+ * MiB, tau growing with the rows and, for more than two, with the stem.
+ * The module scales it as at p = 2 but by its cells (an upper bound: cells
+ * joined by the action resolve together), sum_d dim(M_d)^2 C(N - d) / C(N). */
+static void estimate_odd(const fdmod_t *M, int32_t max_s, int32_t max_n, int threads,
+                         resol_estimate_t *e)
+{
+    uint32_t p = fdmod_prime(M);
+    int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
+    int64_t adeg64 = resol_algebra_degree(bottom, top, max_n);
+    int32_t adeg = adeg64 > PMILNOR_MAX_DEGREE ? PMILNOR_MAX_DEGREE : (int32_t)adeg64;
+    const pmilnor_profile_t *prof = fdmod_pprofile(M);
+    double *a = sq_calloc((size_t)adeg + 1, sizeof *a);
+    algebra_dims(a, adeg, p, prof);
+    double size = 0, C = 0;
+    for (int32_t d = 0; d <= adeg; d++)
+        size += a[d];
+    /* Exact. */
+    double nt = (double)max_s + max_n + 2 - bottom, ns = (double)max_s + 1;
+    double exact = 12 * size + ns * nt * ((double)sizeof(fpmat_t) + 1 + EST_SLOT_BYTES);
+    int32_t d0 = max_n + 1 - bottom;
+    if (max_s >= 1 && d0 >= 0 && d0 <= adeg) {
+        double rows = a[d0], cols = (double)fdmod_dim(M, max_n + 1);
+        exact += (rows > cols ? rows - cols : 0) * rows + rows * (cols + rows) / 4;
+    }
+    /* Modelled. */
+    int32_t N = max_n - bottom, R = N + 2 < adeg ? N + 2 : adeg;
+    double S = rows_that_count(max_s, N, p);
+    double *Cd = sq_calloc((size_t)R + 2, sizeof *Cd); /* Cd[n] = C(n - 2) */
+    for (int32_t d = 0; d <= R; d++)
+        Cd[d + 1] = Cd[d] + a[d] * a[d];
+    C = Cd[R + 1];
+    double f = 0;
+    for (int32_t d = bottom; d <= top && d - bottom <= N; d++) {
+        double c = (double)fdmod_dim(M, d);
+        f += c * c * (C > 0 ? Cd[R - (d - bottom) + 1] / C : 1);
+    }
+    if (f < 1)
+        f = 1;
+    /* kappa C(N) is half the product cache (capped) and half the kernels
+     * waiting for the next row (not capped: S_3 through (600, 2) passed
+     * 4.5 GB, the cache's cap being 1 GiB). */
+    double cache = kappa(S) * C * f / 2;
+    double run = (cache > RESOL_PCACHE_BYTES ? RESOL_PCACHE_BYTES : cache) + cache;
+    /* The largest matrices, at the top degree: d_2's (about 10 dim A_{N+1}
+     * rows of F_2 by 4 of F_1, a byte each) and the kernels of d_1 in
+     * flight (13 each); rows above 3 add little (their generators lie high). */
+    if (max_s >= 1 && d0 >= 0 && d0 <= adeg)
+        run += (max_s == 1 ? 8 : max_s == 2 ? 120 : 220) * a[d0] * a[d0] * f;
+    /* tau was measured at p = 3; the stem counts in units of 2p - 2. */
+    double secs = tau(S, N * 4.0 / (2.0 * p - 2)) * C / MIB * f;
+    (void)threads; /* two threads measured; one was no slower at stem 150 */
+    e->exact_bytes = resol_est_finite(exact);
+    e->model_bytes = resol_est_finite(resol_estimate_base_bytes() + exact + run);
+    e->seconds = resol_est_finite(secs);
+    e->algebra_degree = adeg64;
+    sq_free(Cd);
+    sq_free(a);
+}
+
+
+/* ---- Every prime ------------------------------------------------------------ */
+
 void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t max_n,
                     int threads, resol_estimate_t *e)
 {
     memset(e, 0, sizeof *e);
+    if (fdmod_prime(M) != 2) {
+        estimate_odd(M, max_s, max_n, threads, e);
+        return;
+    }
     int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
     int64_t adeg64 = resol_algebra_degree(bottom, top, max_n);
     int32_t adeg = adeg64 > MILNOR_MAX_DEGREE ? MILNOR_MAX_DEGREE : (int32_t)adeg64;
@@ -273,26 +440,41 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
  * s - 1) (G), F kept throughout.  E has about c(s) times as many cells
  * per degree as a cell-by-cell copy of A (its dimension is that of the
  * (s-1)-th syzygy of M), so its action table, which dominates G, takes
- * about c(s)^2 * sum_{d, k} dim A_k dim A_d dim A_{d+k} bits (measured,
- * the cofibers of h_0^s on S_2 through stems 40..60: c(s)^2 = 2 at s = 2,
- * 12 at 4, 6 at 6, 3 at 10, 1 at 20, 0.7 at 30, 0.25 far up, where F_{s-1}
- * has only the h_0-tower's generator and E is about A / A Sq^1).  Time:
- * F's and G's as resolutions of M, plus about 4 ms per MiB of E's table. */
+ * about c(s)^2 * sum_{d, k} dim A_k dim A_d dim A_{d+k} entries.  Time:
+ * F's and G's as resolutions of M, plus building E, by E's table.  One
+ * model; each prime's measurements are its calibration (est_cofiber_t). */
 typedef struct {
     double s, c2;
 } est_weight_t;
-static const est_weight_t cofiber_weights[] = {{1, 0.1}, {2, 2},   {4, 12},  {6, 6},
-                                               {10, 3},  {20, 1},  {30, 0.7}, {100, 0.25}};
-/* At odd primes (S_3 through stems 100 and 150: 1.5 at s = 2, 16 at 4 and
- * at 10; the decay beyond is p = 2's, further out). */
-static const est_weight_t cofiber_weights_odd[] = {{1, 0.1},  {2, 1.5}, {4, 16},
-                                                   {10, 16}, {40, 1},  {100, 0.25}};
 
-double resol_est_cofiber_weight(int32_t s, int odd)
+typedef struct {
+    const est_weight_t *w; /* c(s)^2 at some s, log-interpolated between */
+    size_t len;
+    double entry_bytes;    /* bytes of an entry of E's table */
+    double sec_per_mib;    /* building E, seconds per MiB of its table */
+    int module_scaled;     /* whether the table scales with M's minimal generators */
+} est_cofiber_t;
+
+/* p = 2: the cofibers of h_0^s on S_2 through stems 40..60: c(s)^2 = 2 at
+ * s = 2, 12 at 4, 6 at 6, 3 at 10, 1 at 20, 0.7 at 30, 0.25 far up, where
+ * F_{s-1} has only the h_0-tower's generator and E is about A / A Sq^1; a
+ * bit per entry; about 4 ms per MiB (stems 50 and 60, 2 threads). */
+static const est_weight_t weights_2[] = {{1, 0.1}, {2, 2},  {4, 12},   {6, 6},
+                                         {10, 3},  {20, 1}, {30, 0.7}, {100, 0.25}};
+static const est_cofiber_t cofiber_2 = {weights_2, sizeof weights_2 / sizeof *weights_2, 1.0 / 8,
+                                        0.004, 1};
+/* Odd p: S_3's cofibers of a_0^s through stems 100 and 150: 1.5 at s = 2,
+ * 16 at 4 and at 10, the decay beyond p = 2's, further out; a byte per
+ * entry; 12 ms per MiB (s = 2 and 4, stem 150). */
+static const est_weight_t weights_odd[] = {{1, 0.1},  {2, 1.5}, {4, 16},
+                                           {10, 16}, {40, 1},  {100, 0.25}};
+static const est_cofiber_t cofiber_odd = {weights_odd, sizeof weights_odd / sizeof *weights_odd,
+                                          1.0, 0.012, 0};
+
+static double cofiber_weight(const est_cofiber_t *c, int32_t s)
 {
-    const est_weight_t *w = odd ? cofiber_weights_odd : cofiber_weights;
-    size_t len = odd ? sizeof cofiber_weights_odd / sizeof *w : sizeof cofiber_weights / sizeof *w;
-    size_t i = 0;
+    const est_weight_t *w = c->w;
+    size_t len = c->len, i = 0;
     if (s <= w[0].s)
         return w[0].c2;
     if (s >= w[len - 1].s)
@@ -303,48 +485,64 @@ double resol_est_cofiber_weight(int32_t s, int odd)
     return exp2(log2(w[i].c2) + x * (log2(w[i + 1].c2) - log2(w[i].c2)));
 }
 
-double resol_est_table_bytes(const double *a, int32_t R, double bytes_per_entry)
+/* The entries of the action table of a module with a[d] cells in relative
+ * degree d, 0 <= d <= R: sum of a[k] a[d] a[d + k]. */
+static double table_entries(const double *a, int32_t R)
 {
     double sum = 0;
     for (int32_t d = 0; d <= R; d++)
         for (int32_t k = 1; d + k <= R; k++)
             sum += a[k] * a[d] * a[d + k];
-    return sum * bytes_per_entry;
+    return sum;
+}
+
+/* E's table in bytes for M through relative stem N (E's degrees 0..R =
+ * N + 1, capped at the algebra's); *fm: the module's factor on it where the
+ * prime's calibration scales it, else 1. */
+static double cofiber_table(const fdmod_t *M, const est_cofiber_t *c, double c2, int32_t N,
+                            double *fm)
+{
+    uint32_t p = fdmod_prime(M);
+    int32_t cap = p == 2 ? MILNOR_MAX_DEGREE : PMILNOR_MAX_DEGREE;
+    int32_t R = N + 1 > cap ? cap : N + 1;
+    double *a = sq_calloc((size_t)R + 1, sizeof *a);
+    milnor_t *A = NULL;
+    if (p == 2) {
+        A = milnor_new(R);
+        for (int32_t d = 0; d <= R; d++)
+            a[d] = (double)milnor_dim(A, d);
+    } else {
+        algebra_dims(a, R, p, fdmod_pprofile(M));
+    }
+    double table = c2 * (table_entries(a, R) * c->entry_bytes), f[2] = {1, 1};
+    if (c->module_scaled)
+        module_factors(M, A, RESOL_CLASSICAL, N > R ? R : N, f);
+    *fm = f[0];
+    sq_free(a);
+    milnor_free(A);
+    return table;
 }
 
 void resol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t target, int32_t max_s,
                             int32_t max_n, int threads, resol_estimate_t *e)
 {
+    const est_cofiber_t *c = fdmod_prime(M) == 2 ? &cofiber_2 : &cofiber_odd;
+    int32_t max_t = fdmod_prime(M) == 2 ? RESOL_MAX_T : RESOL_MAX_T_ODD;
     int64_t fn64 = (int64_t)t + fdmod_top(M) - target - s - 1;
     int32_t fn = max_n + 1;
     if (fn64 > fn)
-        fn = fn64 > RESOL_MAX_T ? RESOL_MAX_T : (int32_t)fn64;
+        fn = fn64 > max_t ? max_t : (int32_t)fn64;
     resol_estimate(M, RESOL_CLASSICAL, s + 1, fn, threads, e);
-    int32_t bottom = fdmod_bottom(M), N = max_n - bottom;
+    int32_t N = max_n - fdmod_bottom(M);
     if (max_s < s - 1 || N < 0)
         return;
-    /* E's table: sum over (d, d + k) within relative degrees 0..N + 1. */
-    int32_t R = N + 1 > MILNOR_MAX_DEGREE ? MILNOR_MAX_DEGREE : N + 1;
-    milnor_t *A = milnor_new(R);
-    double *a = sq_calloc((size_t)R + 1, sizeof *a);
-    for (int32_t d = 0; d <= R; d++)
-        a[d] = (double)milnor_dim(A, d);
     resol_estimate_t g;
     resol_estimate(M, RESOL_CLASSICAL, max_s - s + 1, max_n, threads, &g);
-    double c2 = resol_est_cofiber_weight(s, 0);
-    double table = c2 * resol_est_table_bytes(a, R, 1.0 / 8);
-    double f[2];
-    module_factors(M, A, RESOL_CLASSICAL, N > R ? R : N, f);
-    double fm = f[0];
+    double fm, table = cofiber_table(M, c, cofiber_weight(c, s), N, &fm);
     double grun = g.model_bytes - resol_estimate_base_bytes();
     e->model_bytes = resol_est_finite(e->model_bytes + table * fm + grun);
-    e->exact_bytes += g.exact_bytes;
-    /* Building E and resolving it: about 4 ms per MiB of E's table
-     * (measured at stems 50 and 60, 2 threads). */
-    e->seconds = resol_est_finite(e->seconds + g.seconds + 0.004 * table * fm / 1048576.0);
-    e->exact_bytes = resol_est_finite(e->exact_bytes);
-    sq_free(a);
-    milnor_free(A);
+    e->exact_bytes = resol_est_finite(e->exact_bytes + g.exact_bytes);
+    e->seconds = resol_est_finite(e->seconds + g.seconds + c->sec_per_mib * table * fm / 1048576.0);
 }
 
 /* ---- The engine of a store ------------------------------------------------ */
@@ -365,4 +563,22 @@ int resol_estimate_engine_note(const fdmod_t *M, resol_algo_t store_algo, int32_
              "--algorithm nassau takes about %.0f s",
              c.seconds, n.seconds < 1 ? 1.0 : n.seconds);
     return 1;
+}
+
+/* The odd-prime names the CLI still calls (cli_run.c): they go when it
+ * calls resol_estimate / resol_estimate_cofiber. */
+void presol_estimate(const fdmod_t *M, int32_t max_s, int32_t max_n, int threads,
+                     resol_estimate_t *e);
+void presol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t target,
+                             int32_t max_s, int32_t max_n, int threads, resol_estimate_t *e);
+void presol_estimate(const fdmod_t *M, int32_t max_s, int32_t max_n, int threads,
+                     resol_estimate_t *e)
+{
+    resol_estimate(M, RESOL_CLASSICAL, max_s, max_n, threads, e);
+}
+
+void presol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t target,
+                             int32_t max_s, int32_t max_n, int threads, resol_estimate_t *e)
+{
+    resol_estimate_cofiber(M, s, t, target, max_s, max_n, threads, e);
 }

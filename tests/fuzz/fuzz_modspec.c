@@ -20,7 +20,6 @@
 #include <string.h>
 
 #include "fdmod.h"
-#include "pfdmod.h"
 #include "sq_core.h"
 #include "sq_modspec.h"
 
@@ -32,8 +31,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char err[512];
     /* Infinite kinds (finitely presented modules, projective spaces) are
      * truncated to degree 24: the builders run, the tables stay small.
-     * Every prime: the one reader builds an fdmod_t at p = 2, a pfdmod_t at
-     * odd p. */
+     * Every prime: the one reader builds the fdmod_t of the file's prime. */
     sq_modspec_opts_t opts = {.max_tables = 4 << 20, .have_max_degree = 1, .max_degree = 24};
     int rc =
         sq_modspec_load_module(&M, (const char *)data, size, "fuzz.json", &opts, err, sizeof err);

@@ -24,7 +24,6 @@
 #include <unistd.h>
 
 #include "resol.h"
-#include "pfdmod.h"
 #include "sq_modspec.h"
 #include "sq_test.h"
 
@@ -401,7 +400,7 @@ TEST(odd_loader_shows_long_paths)
     memset(name, 'd', 200);
     strcpy(name + 200, "/bad-p.json");
     const char *json = "{\"p\": 4, \"gens\": {\"x0\": 0}}";
-    pfdmod_t *M = NULL;
+    fdmod_t *M = NULL;
     ASSERT(sq_modspec_load_buffer_odd(&M, json, strlen(json), name, NULL, err, sizeof err) != 0);
     ASSERT(M == NULL);
     ASSERT(strncmp(err, name, strlen(name)) == 0);

@@ -12,7 +12,6 @@
 
 #include "fdmod.h"
 #include "milnor.h"
-#include "pfdmod.h"
 #include "sq_modspec.h"
 #include "sq_test.h"
 
@@ -98,7 +97,7 @@ TEST(shipped_list_and_descriptions)
         uint32_t p;
         ASSERT_EQ(sq_modspec_file_prime(paths[i], NULL, &p, err, sizeof err), 0);
         if (p != 2) {
-            /* An odd-prime module: the one reader builds its pfdmod_t. */
+            /* An odd-prime module: the one reader builds its fdmod_t. */
             sq_modspec_module_t P;
             if (sq_modspec_load_module_file(&P, paths[i], NULL, &o, err, sizeof err))
                 sq_test_fail(__FILE__, __LINE__, "%s", err);

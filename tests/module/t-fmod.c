@@ -1,10 +1,9 @@
 /*
  * t-fmod.c -- free modules over the algebra handle (docs/architecture.md,
  * step 4 item 1): fmod_new_stalg at p = 2 and odd p, and fmod_new /
- * pfmod_new as wrappers that make a handle on the caller's algebra.
+ * fmod_new_pmilnor, which make a handle on the caller's algebra.
  */
 #include "fmod.h"
-#include "pfmod.h"
 #include "sq_test.h"
 #include "stalg.h"
 
@@ -53,12 +52,12 @@ TEST(fmod_wrappers_make_a_handle)
 
     pmilnor_t *P = pmilnor_new(3, 60, NULL);
     int64_t dim9 = pmilnor_dim(P, 9);
-    pfmod_t *G = pfmod_new(P, 0, 20);
-    ASSERT(pfmod_algebra(G) == P && stalg_prime(fmod_stalg(G)) == 3);
+    fmod_t *G = fmod_new_pmilnor(P, 0, 20);
+    ASSERT(stalg_pmilnor(fmod_stalg(G)) == P && stalg_prime(fmod_stalg(G)) == 3);
     ASSERT(fmod_algebra(G) == NULL);
-    pfmod_set_gens(G, 1, 2);
+    fmod_set_gens(G, 1, 2);
     check_dims(G, fmod_stalg(G));
-    pfmod_free(G);
+    fmod_free(G);
     ASSERT_EQ(pmilnor_dim(P, 9), dim9);
     pmilnor_free(P);
 }

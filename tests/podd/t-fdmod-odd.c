@@ -2,10 +2,9 @@
  * t-fdmod-odd.c -- the one finite-module type and its one completion
  * (fdmod.h, issue 21 step 4) at odd primes and through the generic names
  * at p = 2: the reach analysis and the table-size guard now serve odd
- * primes, pfdmod_t is fdmod_t.
+ * primes.
  */
 #include "fdmod.h"
-#include "pfdmod.h"
 #include "podd_util.h"
 #include "sq_modspec.h"
 #include "stalg.h"
@@ -40,35 +39,35 @@ TEST(fdmod_odd_guard_counts_reached_pairs)
 {
     size_t len;
     char *json = spread_c3v1(50, 20, &len), err[512];
-    pfdmod_t *M = NULL;
+    fdmod_t *M = NULL;
     int rc = sq_modspec_load_buffer_odd(&M, json, len, "spread.json", NULL, err, sizeof err);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "spread.json refused: %s", err);
     ASSERT(M != NULL);
     size_t len1;
     char *one = spread_c3v1(1, 20, &len1);
-    pfdmod_t *C = NULL;
+    fdmod_t *C = NULL;
     ASSERT_EQ(sq_modspec_load_buffer_odd(&C, one, len1, "one.json", NULL, err, sizeof err), 0);
     pmilnor_t *A = pmilnor_new(3, 6, NULL);
     for (int i = 0; i < 50; i += 7)
         for (int32_t k = 1; k <= 6; k++)
             for (int32_t d = 0; d + k <= 6; d++)
                 for (int64_t op = 0; op < pmilnor_dim(A, k); op++) {
-                    if (!pfdmod_dim(C, d) || !pfdmod_dim(C, d + k))
+                    if (!fdmod_dim(C, d) || !fdmod_dim(C, d + k))
                         continue;
-                    const uint8_t *w = pfdmod_action(C, k, op, d, 0);
-                    const uint8_t *v = pfdmod_action(M, k, op, d + 20 * i, 0);
+                    const uint8_t *w = podd_action(C, k, op, d, 0);
+                    const uint8_t *v = podd_action(M, k, op, d + 20 * i, 0);
                     ASSERT_EQ(w ? w[0] : 0, v ? v[0] : 0);
                 }
     /* b P1 b a0 = d0: Q_0 P(1) Q_0 is nonzero on a0 (the derived degree 6). */
     uint8_t unit = 1, out[1] = {0}, mid[1] = {0}, mid2[1] = {0};
-    pfdmod_act_add(M, mid, 1, 1, 0, 980, &unit);
-    pfdmod_act_add(M, mid2, 1, 4, 0, 981, mid);
-    pfdmod_act_add(M, out, 1, 1, 0, 985, mid2);
+    podd_act_add(M, mid, 1, 1, 0, 980, &unit);
+    podd_act_add(M, mid2, 1, 4, 0, 981, mid);
+    podd_act_add(M, out, 1, 1, 0, 985, mid2);
     ASSERT_EQ(out[0], 1);
     pmilnor_free(A);
-    pfdmod_free(C);
-    pfdmod_free(M);
+    fdmod_free(C);
+    fdmod_free(M);
     sq_free(one);
     sq_free(json);
 }
@@ -104,7 +103,7 @@ TEST(fdmod_odd_guard_refuses_reduction)
     ASSERT(c.reduce_bytes == (double)rows * (double)(stalg_dim(S, 325) + rows));
     ASSERT(c.reduce_bytes > 2e6); /* 2.5 MB; the algebra's list through 325 is 0.4 MB */
     sq_modspec_opts_t o = {.max_tables = 1 << 20};
-    pfdmod_t *P = NULL;
+    fdmod_t *P = NULL;
     char err[512];
     ASSERT_EQ(sq_modspec_load_buffer_odd(&P, json, strlen(json), "far.json", &o, err, sizeof err),
               SQ_E_RANGE);
@@ -121,18 +120,18 @@ TEST(fdmod_odd_guard_refuses_reduction)
     fdmod_free(M);
 }
 
-/* One type: a pfdmod_t is an fdmod_t with its prime; the generic names at
+/* One type: a module at any prime is an fdmod_t with its prime; the generic names at
  * p = 2 give what fdmod_set_sq + fdmod_complete give (the question mark
  * complex: Sq1 x0 = x1, Sq2 x1 = x3, whose Sq(3) and Sq(0,1) are derived). */
 TEST(fdmod_one_type_every_prime)
 {
-    pfdmod_t *S3 = pfdmod_sphere(3);
+    fdmod_t *S3 = fdmod_sphere_p(3);
     ASSERT_EQ(fdmod_prime(S3), 3);
     ASSERT_STR_EQ(fdmod_name(S3), "S_3");
     fdmod_t *S2 = fdmod_sphere_p(2);
     ASSERT_STR_EQ(fdmod_name(S2), "S_2");
     fdmod_free(S2);
-    pfdmod_free(S3);
+    fdmod_free(S3);
     milnor_t *A = milnor_new(3);
     stalg_t *S = stalg_new_milnor(A);
     fdmod_t *M = fdmod_new("q", 0, 3), *N = fdmod_new_p("q", 2, 0, 3);

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "fhom.h"
-#include "pfhom.h"
 #include "podd_util.h"
 #include "sq_pool.h"
 #include "stalg.h"
@@ -40,13 +39,13 @@ static fhom_t *copy_over_cached(const fhom_t *d, stalg_t **S, fmod_t **F2)
 
 TEST(fhom_odd_pool_cache_threads)
 {
-    pfdmod_t *M = pfdmod_sphere(3);
-    presol_t *R = presol_new(M, 8, 120);
-    presol_run(R);
+    fdmod_t *M = fdmod_sphere_p(3);
+    resol_t *R = resol_new(M, 8, 120);
+    resol_run(R, RESOL_CLASSICAL);
     sq_pool_t *pool = sq_pool_new(3);
     int64_t rows = 0, most = 0;
     for (int32_t s = 1; s <= 4; s++) {
-        const fhom_t *d = presol_differential(R, s);
+        const fhom_t *d = resol_differential(R, s);
         stalg_t *S;
         fmod_t *F2;
         fhom_t *c = copy_over_cached(d, &S, &F2);
@@ -84,6 +83,6 @@ TEST(fhom_odd_pool_cache_threads)
     ASSERT(rows > 1000);
     ASSERT(most >= 128); /* the pool split ran (from 64 rows) */
     sq_pool_free(pool);
-    presol_free(R);
-    pfdmod_free(M);
+    resol_free(R);
+    fdmod_free(M);
 }

@@ -1,5 +1,5 @@
 /*
- * t-pmodspec.c -- odd-prime module files: every error message, the key
+ * t-modspec-odd.c -- module files at odd primes: every error message, the key
  * rule, the peer's 14 odd-prime files (../shared, exit 77 when absent)
  * checked against knowledge from outside the loader, and the chart driver
  * presol_cli_resolve.
@@ -15,14 +15,14 @@
 #include "sq_pmodspec.h"
 
 /* Loads json (display name my.json); returns the code and the message. */
-static int load(const char *json, pfdmod_t **M, char *err, size_t errlen)
+static int load(const char *json, fdmod_t **M, char *err, size_t errlen)
 {
     return sq_modspec_load_buffer_odd(M, json, strlen(json), "my.json", NULL, err, errlen);
 }
 
 static void expect_error(const char *json, int code, const char *want)
 {
-    pfdmod_t *M = NULL;
+    fdmod_t *M = NULL;
     char err[512];
     int rc = load(json, &M, err, sizeof err);
     if (rc != code || !strstr(err, want) || M)
@@ -31,7 +31,7 @@ static void expect_error(const char *json, int code, const char *want)
     ASSERT(strchr(err, '\n') == NULL);
 }
 
-TEST(pmodspec_good)
+TEST(modspec_odd_good)
 {
     const char *json = "{\n"
                        "  \"p\": 3,\n"
@@ -39,7 +39,7 @@ TEST(pmodspec_good)
                        "  \"actions\": [\"b x0 = x1\", \"P1 x1 = x5\", \"b x5 = x6\"],\n"
                        "  \"description\": \"V(1)-like\", \"name\": \"C3v1\", \"products\": []\n"
                        "}\n";
-    pfdmod_t *M = NULL;
+    fdmod_t *M = NULL;
     char err[512], desc[64];
     sq_modspec_info_t info;
     sq_modspec_opts_t o = {0};
@@ -50,28 +50,28 @@ TEST(pmodspec_good)
     int rc = sq_modspec_load_buffer_odd(&M, json, strlen(json), "dir/C3v1.json", &o, err, sizeof err);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "%s", err);
-    ASSERT_STR_EQ(pfdmod_name(M), "C3v1[2]");
+    ASSERT_STR_EQ(fdmod_name(M), "C3v1[2]");
     ASSERT_STR_EQ(desc, "V(1)-like");
     ASSERT_EQ(info.bottom, 2);
     ASSERT_EQ(info.span, 6);
     ASSERT_EQ(info.cofiber, 0);
-    ASSERT_EQ(pfdmod_prime(M), 3);
-    ASSERT_EQ(pfdmod_dim(M, 7), 1);
-    pfdmod_free(M);
+    ASSERT_EQ(fdmod_prime(M), 3);
+    ASSERT_EQ(fdmod_dim(M, 7), 1);
+    fdmod_free(M);
     /* coefficients mod p, P^n, "= 0", a negative coefficient */
     json = "{\"p\": 5, \"gens\": {\"a\": 0, \"b2\": 8, \"c\": 8},"
            " \"actions\": [\"P^1 a = 7 b2 - c\", \"b a = 0\"]}";
     rc = load(json, &M, err, sizeof err);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "%s", err);
-    const uint8_t *v = pfdmod_action(M, 8, 0, 0, 0); /* P(1) is element 0 of degree 8 */
+    const uint8_t *v = podd_action(M, 8, 0, 0, 0); /* P(1) is element 0 of degree 8 */
     ASSERT(v != NULL);
     ASSERT_EQ(v[0], 2);
     ASSERT_EQ(v[1], 4);
-    pfdmod_free(M);
+    fdmod_free(M);
 }
 
-TEST(pmodspec_errors)
+TEST(modspec_odd_errors)
 {
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0,}}", SQ_E_PARSE, "my.json:1:");
     expect_error("{\"p\": 3, \"gens\": {\"x0\": 0,}}", SQ_E_PARSE, "JSON syntax");
@@ -134,7 +134,7 @@ TEST(pmodspec_errors)
  * odd-prime reader it replaced: it warned about an unknown key in "cofiber",
  * took an idx up to 10^6 but a t up to 11000 and a span up to 4095, and had
  * no table-size guard. */
-TEST(pmodspec_one_reader)
+TEST(modspec_odd_one_reader)
 {
     /* One entry point: the module of the file's prime. */
     const char *odd = "{\"p\": 3, \"gens\": {\"x0\": 0, \"x1\": 1}, \"actions\": [\"b x0 = x1\"]}";
@@ -143,13 +143,13 @@ TEST(pmodspec_one_reader)
     char err[1024];
     ASSERT_EQ(sq_modspec_load_module(&m, odd, strlen(odd), "a.json", NULL, err, sizeof err), 0);
     ASSERT(m.p == 3 && m.modd && !m.m2);
-    ASSERT_EQ(pfdmod_dim(m.modd, 1), 1);
+    ASSERT_EQ(fdmod_dim(m.modd, 1), 1);
     sq_modspec_module_free(&m);
     ASSERT(!m.modd);
     ASSERT_EQ(sq_modspec_load_module(&m, two, strlen(two), "b.json", NULL, err, sizeof err), 0);
     ASSERT(m.p == 2 && m.m2 && !m.modd);
     sq_modspec_module_free(&m);
-    pfdmod_t *M = NULL;
+    fdmod_t *M = NULL;
     ASSERT_EQ(sq_modspec_load_buffer_odd(&M, two, strlen(two), "b.json", NULL, err, sizeof err),
               SQ_E_INVAL);
     ASSERT_STR_EQ(err, "b.json: \"p\" is 2 (no \"p\" given): this entry point builds modules at "
@@ -167,11 +167,11 @@ TEST(pmodspec_one_reader)
     const char *signs = "{\"p\": 5, \"gens\": {\"a\": 0, \"x-1\": 1, \"y\": 1},"
                         " \"actions\": [\"b a = -x-1 - 3 y\"]}";
     ASSERT_EQ(load(signs, &M, err, sizeof err), 0);
-    const uint8_t *v = pfdmod_action(M, 1, 0, 0, 0);
+    const uint8_t *v = podd_action(M, 1, 0, 0, 0);
     ASSERT(v != NULL);
     ASSERT_EQ(v[0], 4);
     ASSERT_EQ(v[1], 2);
-    pfdmod_free(M);
+    fdmod_free(M);
     /* The table-size guard: 1500 cells in degree 0, 1500 in degree 4, P1
      * between them: 2.1 MiB of action table, refused under 1 MiB, loaded
      * under the default. */
@@ -187,12 +187,12 @@ TEST(pmodspec_one_reader)
     ASSERT(strstr(err, "big.json: the module is too large: its action tables would take 2 MiB "
                        "(at most 1)") != NULL);
     ASSERT_EQ(sq_modspec_load_buffer_odd(&M, big, n, "big.json", NULL, err, sizeof err), 0);
-    ASSERT_EQ(pfdmod_dim(M, 4), 1500);
-    pfdmod_free(M);
+    ASSERT_EQ(fdmod_dim(M, 4), 1500);
+    fdmod_free(M);
     sq_free(big);
 }
 
-TEST(pmodspec_warnings_and_prime)
+TEST(modspec_odd_warnings_and_prime)
 {
     const char *json = "{\"p\": 3, \"gens\": {\"x0\": 0},\n \"actionz\": []}";
     char path[] = "/tmp/pmodspec-warnXXXXXX";
@@ -201,7 +201,7 @@ TEST(pmodspec_warnings_and_prime)
     FILE *w = fdopen(fd, "w+");
     sq_modspec_opts_t o = {0};
     o.warn = w;
-    pfdmod_t *M = NULL;
+    fdmod_t *M = NULL;
     char err[512];
     ASSERT_EQ(sq_modspec_load_buffer_odd(&M, json, strlen(json), "my.json", &o, err, sizeof err), 0);
     fflush(w);
@@ -212,7 +212,7 @@ TEST(pmodspec_warnings_and_prime)
                         "\"actions\"?)") != NULL);
     fclose(w);
     unlink(path);
-    pfdmod_free(M);
+    fdmod_free(M);
     uint32_t p = 0;
     ASSERT_EQ(sq_modspec_buffer_prime(json, strlen(json), "my.json", &p, err, sizeof err), 0);
     ASSERT_EQ(p, 3);
@@ -241,7 +241,7 @@ static char *run_cli(const char *json, int32_t N, int32_t S, int csv, int *rc, c
     return buf;
 }
 
-TEST(pmodspec_cli_formats)
+TEST(modspec_odd_cli_formats)
 {
     podd_table_t T;
     podd_table_load(&T, "ext-S3-n100-s30.csv", 100, 30);
@@ -299,23 +299,23 @@ static const char *const peer_odd[] = {"C3",    "C3v1", "C3v1b1", "C5v1", "C9", 
                                        NULL};
 
 /* dim (M / A^+ M)_d: the cells not hit by any operation of positive degree. */
-static int64_t indecomposable_cells(const pfdmod_t *M, const pmilnor_t *A, int32_t d)
+static int64_t indecomposable_cells(const fdmod_t *M, const pmilnor_t *A, int32_t d)
 {
-    int64_t n = pfdmod_dim(M, d);
+    int64_t n = fdmod_dim(M, d);
     if (!n)
         return 0;
     int64_t rows = 0;
-    for (int32_t k = 1; k <= d - pfdmod_bottom(M); k++)
-        rows += pmilnor_dim(A, k) * pfdmod_dim(M, d - k);
+    for (int32_t k = 1; k <= d - fdmod_bottom(M); k++)
+        rows += pmilnor_dim(A, k) * fdmod_dim(M, d - k);
     fpmat_t m = {0};
-    fpmat_init(&m, rows, n, pfdmod_prime(M));
+    fpmat_init(&m, rows, n, fdmod_prime(M));
     int64_t r = 0;
-    for (int32_t k = 1; k <= d - pfdmod_bottom(M); k++)
+    for (int32_t k = 1; k <= d - fdmod_bottom(M); k++)
         for (int64_t i = 0; i < pmilnor_dim(A, k); i++)
-            for (int64_t j = 0; j < pfdmod_dim(M, d - k); j++, r++) {
-                uint8_t *unit = sq_calloc((size_t)pfdmod_dim(M, d - k), 1);
+            for (int64_t j = 0; j < fdmod_dim(M, d - k); j++, r++) {
+                uint8_t *unit = sq_calloc((size_t)fdmod_dim(M, d - k), 1);
                 unit[j] = 1;
-                pfdmod_act_add(M, fpmat_row(&m, r), 1, k, i, d - k, unit);
+                podd_act_add(M, fpmat_row(&m, r), 1, k, i, d - k, unit);
                 sq_free(unit);
             }
     int64_t rank = podd_rank(&m);
@@ -328,7 +328,7 @@ static int64_t ext_cof(const void *C, int32_t s, int32_t n)
     return presol_cofiber_ext_dim((const presol_cofiber_t *)C, s, n);
 }
 
-TEST(pmodspec_peer_files)
+TEST(modspec_odd_peer_files)
 {
     char path[512];
     snprintf(path, sizeof path, "%s/S_3.json", PODD_PEER);
@@ -342,21 +342,21 @@ TEST(pmodspec_peer_files)
     /* the Moore spectrum C3 from "b x0 = x1", for C3.json (profile) */
     int64_t moore[31][21];
     {
-        pfdmod_t *M = NULL;
+        fdmod_t *M = NULL;
         char err[512];
         const char *json = "{\"p\": 3, \"gens\": {\"x0\": 0, \"x1\": 1}, \"actions\": [\"b x0 = x1\"]}";
         ASSERT_EQ(load(json, &M, err, sizeof err), 0);
-        presol_t *R = presol_new(M, S, N);
-        presol_run(R);
+        resol_t *R = resol_new(M, S, N);
+        resol_run(R, RESOL_CLASSICAL);
         for (int32_t n = 0; n <= N; n++)
             for (int32_t s = 0; s <= S; s++)
-                moore[n][s] = presol_ext_dim(R, s, n);
-        presol_free(R);
-        pfdmod_free(M);
+                moore[n][s] = resol_ext_dim(R, s, n);
+        resol_free(R);
+        fdmod_free(M);
     }
     for (int i = 0; peer_odd[i]; i++) {
         snprintf(path, sizeof path, "%s/%s.json", PODD_PEER, peer_odd[i]);
-        pfdmod_t *M = NULL;
+        fdmod_t *M = NULL;
         char err[512];
         sq_modspec_info_t info;
         sq_modspec_opts_t o = {0};
@@ -364,7 +364,7 @@ TEST(pmodspec_peer_files)
         int rc = sq_modspec_load_file_odd(&M, path, NULL, &o, err, sizeof err);
         if (rc)
             sq_test_fail(__FILE__, __LINE__, "%s: %s", peer_odd[i], err);
-        uint32_t p = pfdmod_prime(M);
+        uint32_t p = fdmod_prime(M);
         if (info.cofiber) {
             presol_cofiber_t *C = NULL;
             rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, info.cof_target,
@@ -372,55 +372,55 @@ TEST(pmodspec_peer_files)
             if (rc)
                 sq_test_fail(__FILE__, __LINE__, "%s: %s", peer_odd[i], err);
             /* Ext^0 of a cofiber of a class of positive filtration is that of M. */
-            presol_t *R = presol_new(M, S, N);
-            presol_run(R);
+            resol_t *R = resol_new(M, S, N);
+            resol_run(R, RESOL_CLASSICAL);
             for (int32_t n = 0; n <= N; n++)
-                ASSERT_EQ(ext_cof(C, 0, n), presol_ext_dim(R, 0, n));
+                ASSERT_EQ(ext_cof(C, 0, n), resol_ext_dim(R, 0, n));
             if (strcmp(peer_odd[i], "C9") == 0) /* S/9: pi_0 = Z/9, two a_0 layers */
                 for (int32_t s = 0; s <= S; s++)
                     ASSERT_EQ(ext_cof(C, s, 0), s <= 1);
             char why[256];
             if (presol_cofiber_module(C)) {
-                ASSERT_EQ(pfdmod_check_module(presol_cofiber_module(C), presol_algebra(R), why,
+                ASSERT_EQ(fdmod_check_module_all(presol_cofiber_module(C), resol_stalg(R), why,
                                               sizeof why),
                           0);
             }
-            presol_free(R);
+            resol_free(R);
             presol_cofiber_free(C);
-            pfdmod_free(M);
+            fdmod_free(M);
             continue;
         }
-        presol_t *R = presol_new(M, S, N);
-        presol_run(R);
-        rc = presol_verify(R, err, sizeof err);
+        resol_t *R = resol_new(M, S, N);
+        resol_run(R, RESOL_CLASSICAL);
+        rc = podd_verify(R, err, sizeof err);
         if (rc)
             sq_test_fail(__FILE__, __LINE__, "%s: %s", peer_odd[i], err);
-        const pmilnor_t *A = presol_algebra(R);
+        const pmilnor_t *A = resol_palgebra(R);
         /* Ext^0 = the dual of M / A^+ M. */
         for (int32_t n = 0; n <= N; n++)
-            ASSERT_EQ(presol_ext_dim(R, 0, n), indecomposable_cells(M, A, n));
-        if (pfdmod_top(M) == pfdmod_bottom(M)) {
+            ASSERT_EQ(resol_ext_dim(R, 0, n), indecomposable_cells(M, A, n));
+        if (fdmod_top(M) == fdmod_bottom(M)) {
             /* F_p over B: Ext^1 = the indecomposables of B. */
             for (int32_t n = 0; n <= N; n++)
-                if (presol_ext_dim(R, 1, n) != podd_indecomposables(A, n + 1))
+                if (resol_ext_dim(R, 1, n) != podd_indecomposables(A, n + 1))
                     sq_test_fail(__FILE__, __LINE__, "%s: Ext^1 at stem %d is %lld, B has %lld "
                                  "indecomposables in degree %d",
-                                 peer_odd[i], n, (long long)presol_ext_dim(R, 1, n),
+                                 peer_odd[i], n, (long long)resol_ext_dim(R, 1, n),
                                  (long long)podd_indecomposables(A, n + 1), n + 1);
         }
         if (strcmp(peer_odd[i], "S_3") == 0)
             for (int32_t n = 0; n <= N; n++)
                 for (int32_t s = 0; s <= S; s++)
-                    ASSERT_EQ(presol_ext_dim(R, s, n), podd_table_get(&T, n, s));
+                    ASSERT_EQ(resol_ext_dim(R, s, n), podd_table_get(&T, n, s));
         if (strcmp(peer_odd[i], "C3") == 0) /* change of rings: A//B = H^*(C3) */
             for (int32_t n = 0; n <= N; n++)
                 for (int32_t s = 0; s <= S; s++)
-                    ASSERT_EQ(presol_ext_dim(R, s, n), moore[n][s]);
+                    ASSERT_EQ(resol_ext_dim(R, s, n), moore[n][s]);
         if (strcmp(peer_odd[i], "S_5") == 0 || strcmp(peer_odd[i], "S_7") == 0)
             for (int32_t n = 0; n <= N; n++)
-                ASSERT_EQ(presol_ext_dim(R, 1, n), n == 0 || n == 2 * (int32_t)p - 3);
-        presol_free(R);
-        pfdmod_free(M);
+                ASSERT_EQ(resol_ext_dim(R, 1, n), n == 0 || n == 2 * (int32_t)p - 3);
+        resol_free(R);
+        fdmod_free(M);
     }
     podd_table_clear(&T);
 }
@@ -428,7 +428,7 @@ TEST(pmodspec_peer_files)
 /* The folder's odd-prime files are exactly the 14 above: every *.json whose
  * "p" is not 2 is listed (so a new one is not silently left out), and the
  * listed ones are odd. */
-TEST(pmodspec_peer_census)
+TEST(modspec_odd_peer_census)
 {
     DIR *d = opendir(PODD_PEER);
     if (!d) {

@@ -1,5 +1,5 @@
 /*
- * t-presol.c -- the odd-prime classical resolution: the peer's table of S_3,
+ * t-resol-podd.c -- the classical resolution at odd primes: the peer's table of S_3,
  * known classes, Ext^1 of S_p, d o d = 0, independence of the thread
  * count, and modules checked by long exact sequences (products by a_0 and
  * h_0 read off the sphere's resolution).
@@ -7,80 +7,80 @@
 #include "podd_util.h"
 #include "presol_cofiber.h"
 
-static void check_against_table(const presol_t *R, const podd_table_t *T, int32_t N, int32_t S)
+static void check_against_table(const resol_t *R, const podd_table_t *T, int32_t N, int32_t S)
 {
     for (int32_t n = 0; n <= N; n++)
         for (int32_t s = 0; s <= S; s++) {
-            int64_t want = podd_table_get(T, n, s), got = presol_ext_dim(R, s, n);
+            int64_t want = podd_table_get(T, n, s), got = resol_ext_dim(R, s, n);
             if (want != got)
                 sq_test_fail(__FILE__, __LINE__, "Ext^{%d, %d} of S_3 (stem %d): %lld, want %lld",
                              s, s + n, n, (long long)got, (long long)want);
         }
 }
 
-TEST(presol_S3_n100_s30)
+TEST(resol_odd_S3_n100_s30)
 {
     podd_table_t T;
     podd_table_load(&T, "ext-S3-n100-s30.csv", 100, 30);
-    pfdmod_t *M = pfdmod_sphere(3);
-    presol_t *R = presol_new(M, 30, 100);
-    presol_run(R);
+    fdmod_t *M = fdmod_sphere_p(3);
+    resol_t *R = resol_new(M, 30, 100);
+    resol_run(R, RESOL_CLASSICAL);
     check_against_table(R, &T, 100, 30);
-    presol_free(R);
-    pfdmod_free(M);
+    resol_free(R);
+    fdmod_free(M);
     podd_table_clear(&T);
 }
 
-TEST(presol_S3_n60_s20_verify)
+TEST(resol_odd_S3_n60_s20_verify)
 {
     podd_table_t T;
     podd_table_load(&T, "ext-S3-n100-s30.csv", 100, 30);
-    pfdmod_t *M = pfdmod_sphere(3);
-    presol_t *R = presol_new(M, 20, 60);
-    presol_run(R);
+    fdmod_t *M = fdmod_sphere_p(3);
+    resol_t *R = resol_new(M, 20, 60);
+    resol_run(R, RESOL_CLASSICAL);
     check_against_table(R, &T, 60, 20);
     char err[256];
-    int rc = presol_verify(R, err, sizeof err);
+    int rc = podd_verify(R, err, sizeof err);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "%s", err);
-    ASSERT_EQ(presol_ext_dim(R, 21, 0), -1);
-    ASSERT_EQ(presol_ext_dim(R, 0, 61), -1);
-    presol_free(R);
-    pfdmod_free(M);
+    ASSERT_EQ(resol_ext_dim(R, 21, 0), -1);
+    ASSERT_EQ(resol_ext_dim(R, 0, 61), -1);
+    resol_free(R);
+    fdmod_free(M);
     podd_table_clear(&T);
 }
 
-TEST(presol_S3_known_classes)
+TEST(resol_odd_S3_known_classes)
 {
-    pfdmod_t *M = pfdmod_sphere(3);
-    presol_t *R = presol_new(M, 4, 20);
-    presol_run(R);
-    ASSERT_EQ(presol_ext_dim(R, 0, 0), 1);  /* 1 */
-    ASSERT_EQ(presol_ext_dim(R, 1, 0), 1);  /* a_0 */
-    ASSERT_EQ(presol_ext_dim(R, 1, 3), 1);  /* h_0 */
-    ASSERT_EQ(presol_ext_dim(R, 2, 10), 1); /* b_0 */
-    ASSERT_EQ(presol_ext_dim(R, 1, 1), 0);
+    fdmod_t *M = fdmod_sphere_p(3);
+    resol_t *R = resol_new(M, 4, 20);
+    resol_run(R, RESOL_CLASSICAL);
+    ASSERT_EQ(resol_ext_dim(R, 0, 0), 1);  /* 1 */
+    ASSERT_EQ(resol_ext_dim(R, 1, 0), 1);  /* a_0 */
+    ASSERT_EQ(resol_ext_dim(R, 1, 3), 1);  /* h_0 */
+    ASSERT_EQ(resol_ext_dim(R, 2, 10), 1); /* b_0 */
+    ASSERT_EQ(resol_ext_dim(R, 1, 1), 0);
     /* a_0 and h_0 are the products by beta and P^1 on the unit class: the
      * image of x_(0,1,0) is beta on x_(0,0,0), that of x_(3,1,0) is P^1. */
     fpmat_t a0 = {0}, h0 = {0};
     podd_product_matrix(&a0, R, 0, 0, 1, 0);
     ASSERT_EQ(a0.rows, 1);
     ASSERT_EQ(fpmat_get(&a0, 0, 0), 1);
-    podd_product_matrix(&h0, R, 0, 0, 4, pmilnor_beps_pn(presol_algebra(R), 0, 1, NULL));
+    podd_product_matrix(&h0, R, 0, 0, 4, pmilnor_beps_pn(resol_palgebra(R), 0, 1, NULL));
     ASSERT_EQ(h0.rows, 1);
     ASSERT_EQ(fpmat_get(&h0, 0, 0), 1);
     /* Ext^{2,5} = 0, so a_0 h_0 = 0. */
-    ASSERT_EQ(presol_ext_dim(R, 2, 3), 0);
+    ASSERT_EQ(resol_ext_dim(R, 2, 3), 0);
     fpmat_clear(&a0);
     fpmat_clear(&h0);
-    presol_free(R);
-    pfdmod_free(M);
+    resol_free(R);
+    fdmod_free(M);
 }
 
 /* Ext^1 of S_p is a_0 (stem 0) and h_i (stem 2p^i(p - 1) - 1); Ext^0 is
  * F_p in stem 0.  Checked also against the indecomposables of the algebra
  * computed from its product. */
-TEST(presol_ext1_primes)
+TEST(resol_odd_ext1_primes)
 {
     uint32_t ps[] = {3, 5, 7, 11, 13, 17, 19};
     for (int ip = 0; ip < 7; ip++) {
@@ -88,77 +88,78 @@ TEST(presol_ext1_primes)
         int32_t N = p <= 7 ? (int32_t)(2 * p * p * (p - 1)) + 2 : (int32_t)(2 * p * (p - 1)) + 4;
         if (p == 3)
             N = 2 * 27 * 2 + 2; /* h_2 at stem 107 */
-        pfdmod_t *M = pfdmod_sphere(p);
-        presol_t *R = presol_new(M, 1, N);
-        presol_run(R);
+        fdmod_t *M = fdmod_sphere_p(p);
+        resol_t *R = resol_new(M, 1, N);
+        resol_run(R, RESOL_CLASSICAL);
         for (int32_t n = 0; n <= N; n++) {
             int want1 = n == 0;
             for (int64_t pk = 1; 2 * pk * (p - 1) - 1 <= N; pk *= p)
                 want1 |= n == 2 * pk * (p - 1) - 1;
-            if (presol_ext_dim(R, 1, n) != want1)
+            if (resol_ext_dim(R, 1, n) != want1)
                 sq_test_fail(__FILE__, __LINE__, "p = %u: Ext^1 at stem %d is %lld, want %d", p,
-                             n, (long long)presol_ext_dim(R, 1, n), want1);
-            ASSERT_EQ(presol_ext_dim(R, 0, n), n == 0);
+                             n, (long long)resol_ext_dim(R, 1, n), want1);
+            ASSERT_EQ(resol_ext_dim(R, 0, n), n == 0);
             if (n + 1 <= 60)
-                ASSERT_EQ(podd_indecomposables(presol_algebra(R), n + 1), want1);
+                ASSERT_EQ(podd_indecomposables(resol_palgebra(R), n + 1), want1);
         }
-        presol_free(R);
-        pfdmod_free(M);
+        resol_free(R);
+        fdmod_free(M);
     }
 }
 
 /* Whether two resolutions are the same, generator by generator (the
  * images of every generator, byte for byte); returns the generators
  * compared. */
-static int64_t assert_same_presol(const presol_t *A, const presol_t *B)
+static int64_t assert_same_resol(const resol_t *A, const resol_t *B)
 {
     int64_t calls = 0;
-    ASSERT_EQ(presol_max_s(A), presol_max_s(B));
-    for (int32_t s = 0; s <= presol_max_s(A); s++) {
-        const pfmod_t *FA = presol_free_module(A, s), *FB = presol_free_module(B, s);
-        ASSERT_EQ(pfmod_total_gens(FA), pfmod_total_gens(FB));
-        for (int64_t g = 0; g < pfmod_total_gens(FA); g++) {
+    ASSERT_EQ(resol_max_s(A), resol_max_s(B));
+    for (int32_t s = 0; s <= resol_max_s(A); s++) {
+        const fmod_t *FA = resol_free_module(A, s), *FB = resol_free_module(B, s);
+        ASSERT_EQ(fmod_total_gens(FA), fmod_total_gens(FB));
+        for (int64_t g = 0; g < fmod_total_gens(FA); g++) {
             int64_t la, lb;
-            ASSERT_EQ(pfmod_gen_degree(FA, g), pfmod_gen_degree(FB, g));
-            const uint8_t *ia = pfhom_image(presol_differential(A, s), g, &la);
-            const uint8_t *ib = pfhom_image(presol_differential(B, s), g, &lb);
+            ASSERT_EQ(fmod_gen_degree(FA, g), fmod_gen_degree(FB, g));
+            const uint8_t *ia = (const uint8_t *)fhom_image_enc(resol_differential(A, s), g, &la);
+            const uint8_t *ib = (const uint8_t *)fhom_image_enc(resol_differential(B, s), g, &lb);
             ASSERT_EQ(la, lb);
             ASSERT(memcmp(ia, ib, (size_t)la) == 0);
             calls++;
         }
     }
-    ASSERT_EQ(presol_num_steps(A), presol_num_steps(B));
+    ASSERT_EQ(resol_num_steps((resol_t *)A, RESOL_CLASSICAL),
+              resol_num_steps((resol_t *)B, RESOL_CLASSICAL));
     return calls;
 }
 
 /* Resolutions through a pool of threads equal the serial one, generator by
  * generator (the images of every generator, byte for byte). */
-TEST(presol_pool_threads)
+TEST(resol_odd_pool_threads)
 {
-    pfdmod_t *M = pfdmod_sphere(3);
-    presol_t *A = presol_new(M, 30, 110), *B = presol_new(M, 30, 110);
-    presol_run(A);
+    fdmod_t *M = fdmod_sphere_p(3);
+    resol_t *A = resol_new(M, 30, 110), *B = resol_new(M, 30, 110);
+    resol_run(A, RESOL_CLASSICAL);
     sq_pool_t *pool = sq_pool_new(3);
-    presol_run_pool(B, pool, NULL);
+    resol_run_pool(B, RESOL_CLASSICAL, pool, NULL);
     sq_pool_free(pool);
-    ASSERT(assert_same_presol(A, B) > 100);
-    presol_free(A);
-    presol_free(B);
-    pfdmod_free(M);
+    ASSERT(assert_same_resol(A, B) > 100);
+    resol_free(A);
+    resol_free(B);
+    fdmod_free(M);
 }
 
 /* dim Ext^{sig,tau}(C) for the cofiber C of x in Ext^{s,t}(S), from the
  * long exact sequence: coker(x: Ext^{sig-s,tau-t} -> Ext^{sig,tau}) +
  * ker(x: Ext^{sig-s+1,tau-t} -> Ext^{sig+1,tau}).  mult(R, sig, tau, m)
  * fills the matrix of x from Ext^{sig,tau} to Ext^{sig+s,tau+t}. */
-typedef void (*mult_fn)(const presol_t *R, int32_t sig, int32_t tau, fpmat_t *m);
+typedef void (*mult_fn)(const resol_t *R, int32_t sig, int32_t tau, fpmat_t *m);
 
-static int64_t les_dim(const presol_t *R, int32_t s, int32_t t, mult_fn mult, int32_t sig,
+static int64_t les_dim(const resol_t *R, int32_t s, int32_t t, mult_fn mult, int32_t sig,
                        int32_t tau)
 {
     int64_t coker = 0, ker = 0;
-    int64_t here = presol_ext_dim(R, sig, tau - sig);
-    if (sig - s >= 0 && tau - t - (sig - s) >= presol_min_n(R)) {
+    int64_t here = resol_ext_dim(R, sig, tau - sig);
+    if (sig - s >= 0 && tau - t - (sig - s) >= resol_min_n(R)) {
         fpmat_t m = {0};
         mult(R, sig - s, tau - t, &m);
         coker = here - podd_rank(&m);
@@ -167,8 +168,8 @@ static int64_t les_dim(const presol_t *R, int32_t s, int32_t t, mult_fn mult, in
         coker = here;
     }
     int32_t ss = sig - s + 1;
-    if (ss >= 0 && tau - t - ss >= presol_min_n(R)) {
-        int64_t src = presol_ext_dim(R, ss, tau - t - ss);
+    if (ss >= 0 && tau - t - ss >= resol_min_n(R)) {
+        int64_t src = resol_ext_dim(R, ss, tau - t - ss);
         fpmat_t m = {0};
         mult(R, ss, tau - t, &m);
         ker = src - podd_rank(&m);
@@ -177,12 +178,12 @@ static int64_t les_dim(const presol_t *R, int32_t s, int32_t t, mult_fn mult, in
     return coker + ker;
 }
 
-static void mult_a0(const presol_t *R, int32_t sig, int32_t tau, fpmat_t *m)
+static void mult_a0(const resol_t *R, int32_t sig, int32_t tau, fpmat_t *m)
 {
     podd_product_matrix(m, R, sig, tau, 1, 0);
 }
 
-static void mult_a0sq(const presol_t *R, int32_t sig, int32_t tau, fpmat_t *m)
+static void mult_a0sq(const resol_t *R, int32_t sig, int32_t tau, fpmat_t *m)
 {
     fpmat_t a = {0}, b = {0};
     podd_product_matrix(&b, R, sig, tau, 1, 0);
@@ -192,10 +193,10 @@ static void mult_a0sq(const presol_t *R, int32_t sig, int32_t tau, fpmat_t *m)
     fpmat_clear(&b);
 }
 
-static void mult_h0(const presol_t *R, int32_t sig, int32_t tau, fpmat_t *m)
+static void mult_h0(const resol_t *R, int32_t sig, int32_t tau, fpmat_t *m)
 {
-    int64_t P1 = pmilnor_beps_pn(presol_algebra(R), 0, 1, NULL);
-    podd_product_matrix(m, R, sig, tau, 2 * (int32_t)presol_prime(R) - 2, P1);
+    int64_t P1 = pmilnor_beps_pn(resol_palgebra(R), 0, 1, NULL);
+    podd_product_matrix(m, R, sig, tau, 2 * (int32_t)resol_prime(R) - 2, P1);
 }
 
 /* Checks a region of Ext(C) (via ext) against the LES of x on the sphere. */
@@ -203,9 +204,9 @@ static void check_les(const char *what, uint32_t p, int32_t s, int32_t t, mult_f
                       int64_t (*ext)(const void *, int32_t, int32_t), const void *ctx, int32_t N,
                       int32_t S)
 {
-    pfdmod_t *M = pfdmod_sphere(p);
-    presol_t *R = presol_new(M, S + s + 1, N + t + 2);
-    presol_run(R);
+    fdmod_t *M = fdmod_sphere_p(p);
+    resol_t *R = resol_new(M, S + s + 1, N + t + 2);
+    resol_run(R, RESOL_CLASSICAL);
     for (int32_t sig = 0; sig <= S; sig++)
         for (int32_t n = 0; n <= N; n++) {
             int64_t want = les_dim(R, s, t, mult, sig, sig + n);
@@ -215,13 +216,13 @@ static void check_les(const char *what, uint32_t p, int32_t s, int32_t t, mult_f
                              "exact sequence says %lld",
                              what, sig, sig + n, n, (long long)got, (long long)want);
         }
-    presol_free(R);
-    pfdmod_free(M);
+    resol_free(R);
+    fdmod_free(M);
 }
 
 static int64_t ext_of_resol(const void *ctx, int32_t s, int32_t n)
 {
-    return presol_ext_dim((const presol_t *)ctx, s, n);
+    return resol_ext_dim((const resol_t *)ctx, s, n);
 }
 
 static int64_t ext_of_cofiber(const void *ctx, int32_t s, int32_t n)
@@ -229,54 +230,54 @@ static int64_t ext_of_cofiber(const void *ctx, int32_t s, int32_t n)
     return presol_cofiber_ext_dim((const presol_cofiber_t *)ctx, s, n);
 }
 
-static const pmilnor_t *alg_for(uint32_t p, int32_t deg)
+static const stalg_t *alg_for(uint32_t p, int32_t deg)
 {
-    static pmilnor_t *A[256];
+    static stalg_t *A[256];
     if (!A[p])
-        A[p] = pmilnor_new(p, deg, NULL);
+        A[p] = stalg_new(p, deg, NULL);
     return A[p];
 }
 
 /* The Moore spectrum C3 (b x0 = x1) against the LES of a_0; the peer's C3
  * (F_3 over the profile without Q_0: the same Ext by change of rings,
  * A//B = E(Q_0) = H^*(C3)) against it. */
-TEST(presol_moore_C3)
+TEST(resol_odd_moore_C3)
 {
     const int32_t N = 40, S = 15;
-    pfdmod_t *M = pfdmod_new("C3", 3, 0, 1);
-    pfdmod_add_basis(M, 0, "x0");
-    pfdmod_add_basis(M, 1, "x1");
-    const pmilnor_t *A = alg_for(3, 64);
+    fdmod_t *M = fdmod_new_p("C3", 3, 0, 1);
+    fdmod_add_basis(M, 0, "x0");
+    fdmod_add_basis(M, 1, "x1");
+    const stalg_t *A = alg_for(3, 64);
     uint8_t one = 1;
-    pfdmod_set_gen(M, A, 1, 0, 0, &one);
+    podd_set_gen(M, A, 1, 0, 0, &one);
     char err[512];
-    ASSERT_EQ(pfdmod_complete(M, A, err, sizeof err), 0);
-    presol_t *R = presol_new(M, S, N);
-    presol_run(R);
+    ASSERT_EQ(fdmod_complete_alg(M, A, err, sizeof err), 0);
+    resol_t *R = resol_new(M, S, N);
+    resol_run(R, RESOL_CLASSICAL);
     check_les("C3", 3, 1, 1, mult_a0, ext_of_resol, R, N, S);
-    ASSERT_EQ(presol_verify(R, err, sizeof err), 0);
+    ASSERT_EQ(podd_verify(R, err, sizeof err), 0);
 
-    pfdmod_t *B = pfdmod_sphere(3);
+    fdmod_t *B = fdmod_sphere_p(3);
     pmilnor_profile_t pr;
     pmilnor_profile_full(&pr);
     pr.q_part = 4294967294u;
-    pfdmod_set_profile(B, &pr);
-    presol_t *RB = presol_new(B, S, N);
-    presol_run(RB);
+    fdmod_set_pprofile(B, &pr);
+    resol_t *RB = resol_new(B, S, N);
+    resol_run(RB, RESOL_CLASSICAL);
     for (int32_t s = 0; s <= S; s++)
         for (int32_t n = 0; n <= N; n++)
-            ASSERT_EQ(presol_ext_dim(RB, s, n), presol_ext_dim(R, s, n));
-    presol_free(RB);
-    pfdmod_free(B);
-    presol_free(R);
-    pfdmod_free(M);
+            ASSERT_EQ(resol_ext_dim(RB, s, n), resol_ext_dim(R, s, n));
+    resol_free(RB);
+    fdmod_free(B);
+    resol_free(R);
+    fdmod_free(M);
 }
 
 /* The cofiber of a_0^2 (the peer's C9: S/9) against the LES of a_0^2. */
-TEST(presol_cofiber_C9)
+TEST(resol_odd_cofiber_C9)
 {
     const int32_t N = 36, S = 12;
-    pfdmod_t *M = pfdmod_sphere(3);
+    fdmod_t *M = fdmod_sphere_p(3);
     presol_cofiber_t *C = NULL;
     char err[512];
     int rc = presol_cofiber_new(&C, M, 2, 2, 0, 0, S, N, NULL, err, sizeof err);
@@ -290,54 +291,54 @@ TEST(presol_cofiber_C9)
     ASSERT(strstr(err, "does not exist") != NULL);
     ASSERT(D == NULL);
     presol_cofiber_free(C);
-    pfdmod_free(M);
+    fdmod_free(M);
 }
 
 /* The cofiber of alpha_1 (h_0): P1 x0 = x4, against the LES of h_0; and
  * the same as the cofiber of the class x_(3,1,0) built by presol_cofiber. */
-TEST(presol_calpha)
+TEST(resol_odd_calpha)
 {
     const int32_t N = 40, S = 12;
-    pfdmod_t *M = pfdmod_new("Calpha", 3, 0, 4);
-    pfdmod_add_basis(M, 0, "x0");
-    pfdmod_add_basis(M, 4, "x4");
-    const pmilnor_t *A = alg_for(3, 64);
+    fdmod_t *M = fdmod_new_p("Calpha", 3, 0, 4);
+    fdmod_add_basis(M, 0, "x0");
+    fdmod_add_basis(M, 4, "x4");
+    const stalg_t *A = alg_for(3, 64);
     uint8_t one = 1;
-    pfdmod_set_gen(M, A, 4, 0, 0, &one);
+    podd_set_gen(M, A, 4, 0, 0, &one);
     char err[512];
-    ASSERT_EQ(pfdmod_complete(M, A, err, sizeof err), 0);
-    presol_t *R = presol_new(M, S, N);
-    presol_run(R);
+    ASSERT_EQ(fdmod_complete_alg(M, A, err, sizeof err), 0);
+    resol_t *R = resol_new(M, S, N);
+    resol_run(R, RESOL_CLASSICAL);
     check_les("Calpha", 3, 1, 4, mult_h0, ext_of_resol, R, N, S);
-    pfdmod_t *Sph = pfdmod_sphere(3);
+    fdmod_t *Sph = fdmod_sphere_p(3);
     presol_cofiber_t *C = NULL;
     ASSERT_EQ(presol_cofiber_new(&C, Sph, 1, 4, 0, 0, S, N, NULL, err, sizeof err), 0);
     for (int32_t s = 0; s <= S; s++)
         for (int32_t n = 0; n <= N; n++)
-            ASSERT_EQ(presol_cofiber_ext_dim(C, s, n), presol_ext_dim(R, s, n));
+            ASSERT_EQ(presol_cofiber_ext_dim(C, s, n), resol_ext_dim(R, s, n));
     presol_cofiber_free(C);
-    pfdmod_free(Sph);
-    presol_free(R);
-    pfdmod_free(M);
+    fdmod_free(Sph);
+    resol_free(R);
+    fdmod_free(M);
 }
 
 /* p = 5: the Moore spectrum against the LES of a_0, and h_0 at stem 7. */
-TEST(presol_moore_C5)
+TEST(resol_odd_moore_C5)
 {
     const int32_t N = 60, S = 10;
-    pfdmod_t *M = pfdmod_new("C5", 5, 0, 1);
-    pfdmod_add_basis(M, 0, "x0");
-    pfdmod_add_basis(M, 1, "x1");
-    const pmilnor_t *A = alg_for(5, 64);
+    fdmod_t *M = fdmod_new_p("C5", 5, 0, 1);
+    fdmod_add_basis(M, 0, "x0");
+    fdmod_add_basis(M, 1, "x1");
+    const stalg_t *A = alg_for(5, 64);
     uint8_t one = 1;
-    pfdmod_set_gen(M, A, 1, 0, 0, &one);
+    podd_set_gen(M, A, 1, 0, 0, &one);
     char err[512];
-    ASSERT_EQ(pfdmod_complete(M, A, err, sizeof err), 0);
-    presol_t *R = presol_new(M, S, N);
-    presol_run(R);
+    ASSERT_EQ(fdmod_complete_alg(M, A, err, sizeof err), 0);
+    resol_t *R = resol_new(M, S, N);
+    resol_run(R, RESOL_CLASSICAL);
     check_les("C5", 5, 1, 1, mult_a0, ext_of_resol, R, N, S);
-    presol_free(R);
-    pfdmod_free(M);
+    resol_free(R);
+    fdmod_free(M);
 }
 
 /* The order in which the scheduler finished the steps, from its observer. */
@@ -361,14 +362,14 @@ static void on_step(void *ctx, int64_t done, int64_t total, int32_t s, int32_t t
  * order of the classical step (wave.h: WAVE_ORDER_DEGREES, lowest t, then
  * lowest s, so that the kernel a step leaves for (s + 1, t) is consumed
  * soon; lowest s first doubled the peak memory of S_3 (200, 50)). */
-static void run_observed(presol_t *R, int threads)
+static void run_observed(resol_t *R, int threads)
 {
-    int64_t steps = presol_num_steps(R);
+    int64_t steps = resol_num_steps(R, RESOL_CLASSICAL);
     order_t o = {0, steps, 0, 0, NULL};
     o.st = sq_malloc((size_t)steps * sizeof *o.st);
     sq_pool_t *pool = sq_pool_new(threads);
-    presol_observer_t obs = {on_step, &o};
-    presol_run_pool(R, pool, &obs);
+    resol_observer_t obs = {on_step, &o};
+    resol_run_pool(R, RESOL_CLASSICAL, pool, &obs);
     sq_pool_free(pool);
     ASSERT_EQ(o.n, steps);
     ASSERT_EQ(o.last_done, steps);
@@ -385,26 +386,26 @@ static void run_observed(presol_t *R, int threads)
 /* One and two threads give the serial run's resolution (S_3 through
  * (120, 36), and the Moore spectrum C3 through (80, 30)), and one thread
  * runs the steps in (t, s) order. */
-TEST(presol_pool_1_2_threads)
+TEST(resol_odd_pool_1_2_threads)
 {
-    pfdmod_t *mods[] = {pfdmod_sphere(3), pfdmod_new("C3", 3, 0, 1)};
+    fdmod_t *mods[] = {fdmod_sphere_p(3), fdmod_new_p("C3", 3, 0, 1)};
     int32_t stem[] = {120, 80}, filt[] = {36, 30};
-    pfdmod_add_basis(mods[1], 0, "x0");
-    pfdmod_add_basis(mods[1], 1, "x1");
+    fdmod_add_basis(mods[1], 0, "x0");
+    fdmod_add_basis(mods[1], 1, "x1");
     uint8_t one = 1;
-    pfdmod_set_gen(mods[1], alg_for(3, 64), 1, 0, 0, &one);
+    podd_set_gen(mods[1], alg_for(3, 64), 1, 0, 0, &one);
     char err[512];
-    ASSERT_EQ(pfdmod_complete(mods[1], alg_for(3, 64), err, sizeof err), 0);
+    ASSERT_EQ(fdmod_complete_alg(mods[1], alg_for(3, 64), err, sizeof err), 0);
     for (int m = 0; m < 2; m++) {
-        presol_t *ref = presol_new(mods[m], filt[m], stem[m]);
-        presol_run(ref);
+        resol_t *ref = resol_new(mods[m], filt[m], stem[m]);
+        resol_run(ref, RESOL_CLASSICAL);
         for (int threads = 1; threads <= 2; threads++) {
-            presol_t *R = presol_new(mods[m], filt[m], stem[m]);
+            resol_t *R = resol_new(mods[m], filt[m], stem[m]);
             run_observed(R, threads);
-            ASSERT(assert_same_presol(ref, R) > 100);
-            presol_free(R);
+            ASSERT(assert_same_resol(ref, R) > 100);
+            resol_free(R);
         }
-        presol_free(ref);
-        pfdmod_free(mods[m]);
+        resol_free(ref);
+        fdmod_free(mods[m]);
     }
 }

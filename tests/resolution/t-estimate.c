@@ -1,6 +1,6 @@
 /*
- * t-estimate.c -- the estimates (resol_estimate, resol_estimate_cofiber,
- * presol_estimate) against measured runs, one kind of module each: the
+ * t-estimate.c -- the estimates at every prime (resol_estimate,
+ * resol_estimate_cofiber) against measured runs, one kind of module each: the
  * sphere at p = 2 with each engine, an odd prime, a direct sum, a
  * cofiber (at p = 2 and at p = 3), an infinite module (RP_inf) and a finitely presented one
  * (A//A(1)), both truncated, a module over a subalgebra.
@@ -24,7 +24,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "presol.h"
 #include "resol.h"
 #include "sq_modspec.h"
 #include "sq_test.h"
@@ -158,11 +157,11 @@ TEST(estimate_sphere_classical_slow)
 
 TEST(estimate_odd_prime_slow)
 {
-    pfdmod_t *P = pfdmod_sphere(3);
+    fdmod_t *P = fdmod_sphere_p(3);
     resol_estimate_t e;
-    presol_estimate(P, 88, 170, 2, &e);
+    resol_estimate(P, RESOL_CLASSICAL, 88, 170, 2, &e);
     check(__LINE__, "resolve S_3 --stem 170 --max-s 88", &e);
-    pfdmod_free(P);
+    fdmod_free(P);
 }
 
 TEST(estimate_direct_sum_slow)
@@ -198,13 +197,13 @@ TEST(estimate_odd_cofiber_slow)
     const char *path = temp_module("p3cof2", "{\"p\": 3, \"type\": \"finite dimensional "
                                              "module\", \"gens\": {\"x0\": 0}, \"actions\": [], "
                                              "\"cofiber\": {\"s\": 2, \"t\": 2, \"idx\": 0}}");
-    pfdmod_t *P = pfdmod_sphere(3);
+    fdmod_t *P = fdmod_sphere_p(3);
     resol_estimate_t e;
-    presol_estimate_cofiber(P, 2, 2, 0, 78, 150, 2, &e);
+    resol_estimate_cofiber(P, 2, 2, 0, 78, 150, 2, &e);
     char args[1200];
     snprintf(args, sizeof args, "resolve '%s' --stem 150 --max-s 78", path);
     check(__LINE__, args, &e);
-    pfdmod_free(P);
+    fdmod_free(P);
     remove_module(path);
 }
 
@@ -241,12 +240,12 @@ TEST(estimate_profile_slow)
 TEST(estimate_runaways_refused)
 {
     resol_estimate_t e;
-    pfdmod_t *P = pfdmod_sphere(3);
-    presol_estimate(P, 100, 400, 2, &e); /* --max-memory 10M */
+    fdmod_t *P = fdmod_sphere_p(3);
+    resol_estimate(P, RESOL_CLASSICAL, 100, 400, 2, &e); /* --max-memory 10M */
     ASSERT(e.model_bytes / 3 > 10 * MIB);
-    presol_estimate(P, 2, 1500, 2, &e); /* 1.8 GB in 22 s, still growing */
+    resol_estimate(P, RESOL_CLASSICAL, 2, 1500, 2, &e); /* 1.8 GB in 22 s, still growing */
     ASSERT(e.exact_bytes > 2e9 && e.model_bytes > 2e9);
-    pfdmod_free(P);
+    fdmod_free(P);
     fdmod_t *M = NULL;
     char err[512];
     ASSERT_EQ(sq_modspec_load_string(&M, sum_json(100), "sum100", err, sizeof err), 0);
@@ -275,10 +274,54 @@ TEST(estimate_runaways_refused)
     resol_estimate_cofiber(S, 2, 2, 0, 1000, 2040, 64, &e);
     ASSERT(isfinite(e.model_bytes) && isfinite(e.seconds) && e.model_bytes > 1e15);
     fdmod_free(S);
-    P = pfdmod_sphere(3);
-    presol_estimate(P, 4000, 8000, 64, &e);
+    P = fdmod_sphere_p(3);
+    resol_estimate(P, RESOL_CLASSICAL, 4000, 8000, 64, &e);
     ASSERT(isfinite(e.model_bytes) && isfinite(e.seconds) && e.model_bytes > 1e15);
-    presol_estimate_cofiber(P, 3, 3, 0, 4000, 8000, 64, &e);
+    resol_estimate_cofiber(P, 3, 3, 0, 4000, 8000, 64, &e);
     ASSERT(isfinite(e.model_bytes) && isfinite(e.seconds) && e.model_bytes > 1e15);
-    pfdmod_free(P);
+    fdmod_free(P);
+}
+
+/* Issue 21: one estimate at every prime (resol_estimate and
+ * resol_estimate_cofiber take a module of any prime; each prime's
+ * calibration is data of one file).  The figures are those the two
+ * estimates (resol_estimate.c at p = 2, presol_estimate.c at odd p) gave
+ * before they merged, printed with %.17g: equal to 1e-12 (the odd
+ * cofiber's sum is associated as at p = 2). */
+TEST(estimate_every_prime_unchanged)
+{
+    static const struct {
+        uint32_t p;
+        resol_algo_t algo;
+        int cofiber;
+        int32_t s, max_s, max_n;
+        int threads;
+        double want[3]; /* exact_bytes, model_bytes, seconds */
+    } cases[] = {
+        {2, RESOL_CLASSICAL, 0, 0, 48, 90, 2, {731580, 87765811.200000003, 9.1900000000000013}},
+        {2, RESOL_NASSAU, 0, 0, 68, 130, 4, {7744396, 133278203.904, 11.25}},
+        {2, RESOL_CLASSICAL, 1, 2, 30, 60, 2, {280042, 41074805.401758462, 0.32771019065543883}},
+        {3, RESOL_CLASSICAL, 0, 0, 78, 150, 2, {2598806, 17221242.101874828, 0.45468160682999764}},
+        {3, RESOL_CLASSICAL, 0, 0, 2, 1500, 1,
+         {2863058279.25, 4069882151346.3701, 103023.75278012277}},
+        {5, RESOL_CLASSICAL, 0, 0, 203, 400, 2,
+         {17430697.25, 25651459.352064729, 0.45419464111328134}},
+        {3, RESOL_CLASSICAL, 1, 2, 78, 150, 2, {2680018, 55798121.727489971, 0.88881768470233213}},
+        {3, RESOL_CLASSICAL, 1, 4, 40, 100, 2, {862326.25, 29557460.459992733, 0.29162975452012091}},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        fdmod_t *M = fdmod_sphere_p(cases[i].p);
+        resol_estimate_t e;
+        if (cases[i].cofiber)
+            resol_estimate_cofiber(M, cases[i].s, cases[i].s, 0, cases[i].max_s, cases[i].max_n,
+                                   cases[i].threads, &e);
+        else
+            resol_estimate(M, cases[i].algo, cases[i].max_s, cases[i].max_n, cases[i].threads, &e);
+        double got[3] = {e.exact_bytes, e.model_bytes, e.seconds};
+        for (int k = 0; k < 3; k++)
+            if (fabs(got[k] - cases[i].want[k]) > 1e-12 * cases[i].want[k])
+                sq_test_fail(__FILE__, __LINE__, "case %zu (p = %u), figure %d: %.17g, want %.17g",
+                             i, cases[i].p, k, got[k], cases[i].want[k]);
+        fdmod_free(M);
+    }
 }
