@@ -290,7 +290,7 @@ static int same_steps(const char *a, const char *b)
     for (int32_t s = 0; s <= S && ok; s++)
         for (int32_t n = 0; n <= N && ok; n++) {
             int64_t ga, gb, na, nb;
-            uint64_t *va, *vb;
+            void *va, *vb; /* p = 2 stores: limbs */
             if (sq_store_read_step(sa, s, s + n, &ga, &na, &va, err, sizeof err) ||
                 sq_store_read_step(sb, s, s + n, &gb, &nb, &vb, err, sizeof err)) {
                 fprintf(stderr, "b-store: %s\n", err);

@@ -413,10 +413,30 @@ int resol_load_ready(const resol_t *R, int32_t s, int32_t t)
     return 1;
 }
 
-int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
-                    const uint64_t *vecs, char *err, size_t errlen)
+/* The first vector of vecs (n of them, nbits entries each, in the encoding
+ * at p) whose storage past nbits is not zero (p = 2) or with an entry that
+ * is not a residue (odd p), or -1. */
+static int64_t first_bad_vector(uint32_t p, const void *vecs, int64_t n, int64_t nbits)
 {
-    SQ_CHECK(R->p == 2, "resol_load_step: the resolution is at p = %u", (unsigned)R->p);
+    if (p != 2) {
+        const uint8_t *b = vecs;
+        for (int64_t i = 0; i < n * nbits; i++)
+            if (b[i] >= p)
+                return i / nbits;
+        return -1;
+    }
+    const uint64_t *v = vecs;
+    int64_t limbs = f2_limbs(nbits);
+    if (nbits & 63)
+        for (int64_t i = 0; i < n; i++)
+            if (v[i * limbs + limbs - 1] >> (nbits & 63))
+                return i;
+    return -1;
+}
+
+int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
+                    const void *vecs, char *err, size_t errlen)
+{
     if (!in_region(R, s, t)) {
         snprintf(err, errlen, "step (s=%d, t=%d) is outside the region s <= %d, %d <= n <= %d",
                  (int)s, (int)t, (int)R->max_s, (int)R->min_n, (int)R->max_n);
@@ -428,25 +448,31 @@ int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbi
                                                 : "a step it depends on is missing");
         return SQ_E_INVAL;
     }
-    int64_t want = fhom_image_bits(R->d[s], t);
+    const char *unit = R->p == 2 ? "bits" : "entries";
+    int64_t want = fhom_image_len(R->d[s], t);
     if (ngens < 0 || nbits != want) {
         snprintf(err, errlen,
-                 "step (s=%d, t=%d): %lld vectors of %lld bits, but its vectors have %lld bits",
-                 (int)s, (int)t, (long long)ngens, (long long)nbits, (long long)want);
+                 "step (s=%d, t=%d): %lld vectors of %lld %s, but its vectors have %lld %s",
+                 (int)s, (int)t, (long long)ngens, (long long)nbits, unit, (long long)want, unit);
         return SQ_E_INVAL;
     }
-    int64_t limbs = f2_limbs(nbits);
-    if (nbits & 63)
-        for (int64_t i = 0; i < ngens; i++)
-            if (vecs[i * limbs + limbs - 1] >> (nbits & 63)) {
-                snprintf(err, errlen, "step (s=%d, t=%d): vector %lld has bits past %lld",
-                         (int)s, (int)t, (long long)i, (long long)nbits);
-                return SQ_E_INVAL;
-            }
+    int64_t bad = nbits ? first_bad_vector(R->p, vecs, ngens, nbits) : -1;
+    if (bad >= 0) {
+        if (R->p == 2)
+            snprintf(err, errlen, "step (s=%d, t=%d): vector %lld has bits past %lld", (int)s,
+                     (int)t, (long long)bad, (long long)nbits);
+        else
+            snprintf(err, errlen, "step (s=%d, t=%d): vector %lld has an entry that is not a "
+                     "residue mod %u", (int)s, (int)t, (long long)bad, (unsigned)R->p);
+        return SQ_E_INVAL;
+    }
     static const uint64_t zero = 0;
+    size_t vb = fvec_bytes_for(R->p, nbits);
     int64_t first = fmod_set_gens(R->F[s], t, ngens);
     for (int64_t i = 0; i < ngens; i++)
-        fhom_set_image(R->d[s], first + i, limbs ? vecs + i * limbs : &zero);
+        fhom_set_image_enc(R->d[s], first + i,
+                           vb ? (const void *)((const uint8_t *)vecs + (size_t)i * vb)
+                              : (const void *)&zero);
     return 0;
 }
 

@@ -238,14 +238,17 @@ int resol_step_published(const resol_t *R, int32_t s, int32_t t);
  * F_{s-1} in degree t below t (its vectors' coordinates). */
 int resol_load_ready(const resol_t *R, int32_t s, int32_t t);
 
-/* Publishes the step (s, t) computed elsewhere: ngens new generators of F_s
- * in degree t with d(g_i) = vecs + i * f2_limbs(nbits) (copied).  nbits
- * must be the image size of the step (fhom_image_bits(d_s, t)) and the
- * padding bits zero.  Returns 0, or SQ_E_INVAL with a one-line reason in
- * err (errlen bytes) when the step is not resol_load_ready or the data does
- * not fit; R is then unchanged.  Not thread-safe: load before running. */
+/* Publishes the step (s, t) computed elsewhere, at every prime: ngens new
+ * generators of F_s in degree t with d(g_i) the i-th of the vectors at
+ * vecs, each nbits entries in the field's encoding (fmat.h: f2_limbs(nbits)
+ * limbs at p = 2, nbits residue bytes at odd p; copied).  nbits must be
+ * the image size of the step (fhom_image_len(d_s, t)), and the padding
+ * bits zero (p = 2) or every entry below p (odd p).  Returns 0, or
+ * SQ_E_INVAL with a one-line reason in err (errlen bytes) when the step is
+ * not resol_load_ready or the data does not fit; R is then unchanged.  Not
+ * thread-safe: load before running. */
 int resol_load_step(resol_t *R, int32_t s, int32_t t, int64_t ngens, int64_t nbits,
-                    const uint64_t *vecs, char *err, size_t errlen);
+                    const void *vecs, char *err, size_t errlen);
 
 /* Number of steps a run of R with engine algo performs. */
 int64_t resol_num_steps(resol_t *R, resol_algo_t algo);

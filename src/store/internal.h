@@ -43,6 +43,7 @@ struct sq_store {
     /* metadata */
     int format;
     int header_format;      /* PRAGMA user_version, which must equal `format` */
+    uint32_t prime;         /* the metadata `prime`: 2, or an odd prime (format 3) */
     resol_algo_t engine;
     uint32_t row_key;       /* CRC-32C state of the rows' binding prefix (sq_store_row_key);
                              * 0 in a format-1 store, whose rows are not bound */
@@ -121,27 +122,31 @@ uint32_t sq_store_step_crc(const sq_store_t *st, int32_t s, int32_t t, int64_t n
 /* The checksum of a metadata row: CRC-32C of key, 0x00, value. */
 uint32_t sq_store_meta_crc(const char *key, const char *value);
 
-/* Payload bytes of ngens vectors of nbits bits: ngens * ceil(nbits/64) * 8,
- * or -1 when out of range. */
-int64_t sq_store_rawlen(int64_t ngens, int64_t nbits);
+/* Payload bytes of ngens vectors of nbits entries at the prime p
+ * (docs/save-format.md section 4.2): ngens * ceil(nbits/64) * 8 at p = 2
+ * (bits in LE limbs), ngens * nbits at odd p (one residue a byte); -1 when
+ * out of range. */
+int64_t sq_store_rawlen(uint32_t p, int64_t ngens, int64_t nbits);
 
 /* The hard limits of a row, checked before anything is allocated for it:
  * 0 <= s <= RESOL_MAX_T, bottom <= t - s <= RESOL_MAX_T, 0 <= ngens <= nbits
  * (a minimal resolution's new generators have independent images), rawlen
- * = ngens * ceil(nbits / 64) * 8 <= SQ_STORE_MAX_RAWLEN.  Returns 0 or
- * SQ_STORE_E_DAMAGED naming the store and the row. */
+ * = sq_store_rawlen(st's prime, ngens, nbits) <= SQ_STORE_MAX_RAWLEN.
+ * Returns 0 or SQ_STORE_E_DAMAGED naming the store and the row. */
 int sq_store_row_limits(const sq_store_t *st, int64_t s, int64_t t, int64_t ngens, int64_t nbits,
                         int64_t rawlen, char *err, size_t errlen);
 
-/* Decodes one step row (codec, blob, rawlen) into vecs (host limbs,
- * ngens * f2_limbs(nbits), allocated here; NULL when empty) after checking
- * its limits (sq_store_row_limits), the lengths, the checksum and the
- * padding bits.  With vecs NULL the row is only checked, streaming through
- * a fixed buffer (no allocation of its size).  Returns 0 or
- * SQ_STORE_E_DAMAGED with a message naming (s, t). */
+/* Decodes one step row (codec, blob, rawlen) into vecs, in the field's
+ * encoding of the store's prime (fmat.h: at p = 2 host limbs, ngens *
+ * f2_limbs(nbits); at odd p ngens * nbits residue bytes), allocated here;
+ * NULL when empty, after checking its limits (sq_store_row_limits), the
+ * lengths, the checksum and the padding bits (p = 2) or that every byte is
+ * a residue below p (odd p).  With vecs NULL the row is only checked,
+ * streaming through a fixed buffer (no allocation of its size).  Returns 0
+ * or SQ_STORE_E_DAMAGED with a message naming (s, t). */
 int sq_store_decode(const sq_store_t *st, int64_t s, int64_t t, int64_t ngens, int64_t nbits,
                     int64_t codec, int64_t rawlen, const void *blob, int64_t bloblen,
-                    uint32_t crc, uint64_t **vecs, char *err, size_t errlen);
+                    uint32_t crc, void **vecs, char *err, size_t errlen);
 
 /* ---- helpers (sq_store.c) ---- */
 
@@ -154,7 +159,17 @@ int sq_store_sqlite_fail(const sq_store_t *st, int rc, const char *what, char *e
                          size_t errlen);
 /* Writes a metadata row (key, value, crc). */
 int sq_store_meta_put(sq_store_t *st, const char *key, const char *value);
+/* The text of an odd-prime profile (metadata `profile` and the module
+ * text): "[]" for the whole algebra, else
+ * {"truncated":T,"q_part":Q,"p_part":[h_1,...]} (sq_store_module.c). */
+void sq_store_profile_text(char *buf, size_t n, const pmilnor_profile_t *prof);
 /* "classical" / "nassau". */
 const char *sq_store_engine_name(resol_algo_t a);
+/* What a vector's coordinates are called in messages: "bits" at p = 2,
+ * "entries" at odd p. */
+static inline const char *sq_store_unit(const sq_store_t *st)
+{
+    return st->prime == 2 ? "bits" : "entries";
+}
 
 #endif /* SQ_STORE_INTERNAL_H */

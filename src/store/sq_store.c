@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fmat.h"
 #include "internal.h"
 #include "sq_core.h"
 #include "sq_fd.h"
@@ -146,9 +147,15 @@ int sq_store_meta_put(sq_store_t *st, const char *key, const char *value)
     return rc;
 }
 
-/* The profile of M as text: "[]" or "[3,2,1]". */
+/* The profile of M as text: "[]" or "[3,2,1]" at p = 2; at odd p "[]" (the
+ * whole algebra) or {"truncated":T,"q_part":Q,"p_part":[...]}
+ * (sq_store_profile_text). */
 static void profile_text(char *buf, size_t n, const fdmod_t *M)
 {
+    if (fdmod_prime(M) != 2) {
+        sq_store_profile_text(buf, n, fdmod_pprofile(M));
+        return;
+    }
     int32_t h[16];
     int len = fdmod_profile(M, h);
     size_t k = (size_t)snprintf(buf, n, "[");
@@ -186,6 +193,26 @@ static void new_store_id(char buf[17])
         v = sq_fnv1a64(&ts, sizeof ts) ^ ((uint64_t)getpid() << 32) ^ (uint64_t)(uintptr_t)buf;
     }
     snprintf(buf, 17, "%016" PRIx64, v);
+}
+
+/* The metadata `prime`: "2" in formats 1 and 2; in format 3 also an odd
+ * prime below 256 (what fmat supports), in decimal without sign or
+ * leading zero.  Returns 0 with *p set, or -1. */
+static int parse_prime(const char *v, int format, uint32_t *p)
+{
+    unsigned q = 0;
+    size_t n = strlen(v);
+    if (n == 0 || n > 3 || v[0] == '0')
+        return -1;
+    for (size_t i = 0; i < n; i++) {
+        if (v[i] < '0' || v[i] > '9')
+            return -1;
+        q = q * 10 + (unsigned)(v[i] - '0');
+    }
+    if (!fmat_prime_ok(q) || (q != 2 && format < 3))
+        return -1;
+    *p = q;
+    return 0;
 }
 
 static int parse_region(const char *v, int32_t *s, int32_t *n)
@@ -251,12 +278,14 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
                                 "store %s: metadata 'format' is damaged ('%s')", st->path, val[0]);
         else if (st->format > SQ_STORE_FORMAT)
             ret = sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
-                                "store %s has store format %d; this adams reads format %d",
+                                "store %s has store format %d; this adams reads formats 1 to %d",
                                 st->path, st->format, SQ_STORE_FORMAT);
-        else if (strcmp(val[2], "2") != 0)
+        else if (parse_prime(val[2], st->format, &st->prime))
             ret = sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
-                                "store %s is for the prime %s; this adams resolves at p = 2",
-                                st->path, val[2]);
+                                "store %s is for the prime '%.40s'; this adams reads stores of "
+                                "format %d at p = 2%s",
+                                st->path, val[2], st->format,
+                                st->format >= 3 ? " and the odd primes below 256" : " only");
         else if (strcmp(hex, val[5]) != 0)
             ret = sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                                 "store %s: metadata 'module_hash' (%s) does not match 'module' "
@@ -426,8 +455,9 @@ static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char
         rc = sq_store_meta_put(st, "format", buf);
     if (rc == SQLITE_OK)
         rc = sq_store_meta_put(st, "store_id", id);
+    snprintf(buf, sizeof buf, "%u", (unsigned)fdmod_prime(b->module));
     if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "prime", "2");
+        rc = sq_store_meta_put(st, "prime", buf);
     if (rc == SQLITE_OK)
         rc = sq_store_meta_put(st, "module_name",
                                b->module_name ? b->module_name : fdmod_name(b->module));
@@ -478,7 +508,7 @@ static int open_db(sq_store_t *st, int flags, int *fresh, char *err, size_t errl
                              st->path, (long long)app);
     if (ver > SQ_STORE_FORMAT)
         return sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
-                             "store %s has store format %lld; this adams reads format %d",
+                             "store %s has store format %lld; this adams reads formats 1 to %d",
                              st->path, (long long)ver, SQ_STORE_FORMAT);
     if (ver < 1)
         return sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
@@ -493,6 +523,11 @@ static int check_binding(const sq_store_t *st, const sq_store_binding_t *b, cons
                          const char *hash, const char *profile, char *err, size_t errlen)
 {
     const char *name = b->module_name ? b->module_name : fdmod_name(b->module);
+    if (st->prime != fdmod_prime(b->module))
+        return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
+                             "store %s is for module %s at the prime %u, not %s at the prime %u",
+                             st->path, st->module_name, (unsigned)st->prime, name,
+                             (unsigned)fdmod_prime(b->module));
     if (strcmp(st->profile, profile) != 0)
         return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
                              "store %s is for module %s over %s%s, not %s over %s%s", st->path,
@@ -558,7 +593,9 @@ int sq_store_open(sq_store_t **out, const char *path, const sq_store_binding_t *
     profile_text(profile, sizeof profile, b->module);
     int fresh = 0;
     rc = open_db(st, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, &fresh, err, errlen);
-    if (!rc && !fresh && st->format < SQ_STORE_FORMAT)
+    /* Format 2 (p = 2, rows bound) is resumed and extended in place and
+     * stays format 2: its rows are the ones format 3 writes at p = 2. */
+    if (!rc && !fresh && st->format < 2)
         rc = sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
                            "store %s has format %d, whose rows are not bound to their store; "
                            "this adams writes format %d: read it with 'adams ext' or 'adams "
@@ -700,6 +737,7 @@ int sq_store_info(sq_store_t *st, sq_store_info_t *info, char *err, size_t errle
 {
     memset(info, 0, sizeof *info);
     info->format = st->format;
+    info->prime = st->prime;
     info->engine = st->engine;
     info->bottom = st->bottom;
     info->region_s = st->region_s;

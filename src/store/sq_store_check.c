@@ -20,7 +20,8 @@
  */
 #include <stdlib.h>
 
-#include "f2mat.h"
+#include "fmat.h"
+#include "fhom.h"
 #include "internal.h"
 #include "sq_core.h"
 
@@ -186,14 +187,13 @@ static void dd_one(void *ctx, int64_t i)
     const fmod_t *F = resol_free_module(J->R, J->s);
     int64_t g = J->g0 + i;
     int32_t t = fmod_gen_degree(F, g);
-    int64_t nbits;
-    const uint64_t *v = fhom_image(resol_differential(J->R, J->s), g, &nbits);
+    const void *v = fhom_image_enc(resol_differential(J->R, J->s), g, NULL);
     const fhom_t *d1 = resol_differential(J->R, J->s - 1);
-    int64_t ob = fhom_target_dim(d1, t);
-    uint64_t *o = sq_calloc((size_t)f2_limbs(ob) + 1, sizeof *o);
-    fhom_apply_add(d1, o, t, t, v);
-    J->fail[i] = f2_first_bit(o, ob) >= 0;
-    sq_free(o);
+    fvec_t o;
+    fvec_init(&o, fhom_target_dim(d1, t), resol_prime(J->R));
+    fhom_apply_add_enc(d1, o.p == 2 ? (void *)o.limbs : (void *)o.bytes, t, t, v);
+    J->fail[i] = !fvec_is_zero(o);
+    fvec_clear(&o);
 }
 
 static void check_dd(const resol_t *R, sq_pool_t *pool, FILE *out, sq_store_check_report_t *rep)
@@ -232,11 +232,11 @@ static int64_t rank_of(const fhom_t *d, int32_t t, int32_t bound, int64_t *rows,
     int64_t cols = fhom_target_dim(d, t);
     if (*rows == 0 || cols == 0)
         return 0; /* an empty matrix (and f2mat's rows of an empty one are not to be formed) */
-    f2mat_t m = {0};
-    f2mat_init(&m, *rows, cols);
-    fhom_build_rows_par(d, &m, 0, t, bound, NULL, 0, pool);
-    int64_t r = f2mat_rref_pool(&m, NULL, pool);
-    f2mat_clear(&m);
+    fmat_t m = {0};
+    fmat_init(&m, *rows, cols, fhom_prime(d));
+    fhom_build_rows_fm(d, &m, 0, t, bound, NULL, 0, pool);
+    int64_t r = fmat_rref_pool(&m, NULL, pool);
+    fmat_clear(&m);
     return r;
 }
 
@@ -343,9 +343,10 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
         say(out, "note: format %d: its rows are not bound to their store (a row copied from "
                  "another store is not detected by the checksums); a new run writes format %d\n",
             st->format, SQ_STORE_FORMAT);
-    say(out, "module %s (hash %s, profile %s), engine %s, prime 2\n",
+    say(out, "module %s (hash %s, profile %s), engine %s, prime %u\n",
         clean(c1, sizeof c1, st->module_name), clean(c2, sizeof c2, st->module_hash),
-        clean(c3, sizeof c3, st->profile), sq_store_engine_name(st->engine));
+        clean(c3, sizeof c3, st->profile), sq_store_engine_name(st->engine),
+        (unsigned)st->prime);
     if (st->done_s >= 0)
         say(out, "region: last run s <= %d, n <= %d; done s <= %d, n <= %d\n", (int)st->region_s,
             (int)st->region_n, (int)st->done_s, (int)st->done_n);
@@ -384,6 +385,12 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
                 merr);
             rep->steps_damaged++;
         }
+    }
+    if (M && fdmod_prime(M) != st->prime) {
+        say(out, "damaged: the store's module is at the prime %u, its metadata says %u\n",
+            (unsigned)fdmod_prime(M), (unsigned)st->prime);
+        rep->steps_damaged++;
+        M = NULL;
     }
     if (M && fdmod_bottom(M) != st->bottom) {
         say(out, "damaged: the store's module has bottom degree %d, its metadata says %d\n",

@@ -17,9 +17,11 @@
 #include <stdlib.h>
 
 #include "f2mat.h"
+#include "fmat.h"
 #include "internal.h"
 #include "milnor.h"
 #include "sq_core.h"
+#include "stalg.h"
 
 typedef struct {
     char *b;
@@ -57,7 +59,8 @@ static int primitive_in(const int32_t *h, int len, int i, int j)
     return len == 0 || (i <= len && j < h[i - 1]);
 }
 
-char *sq_store_module_text(const fdmod_t *M)
+/* The canonical text of a module at p = 2. */
+static char *module_text_f2(const fdmod_t *M)
 {
     sbuf_t sb = {sq_malloc(256), 0, 256};
     int32_t h[16];
@@ -183,8 +186,9 @@ static int64_t int_list(cur_t *c, int64_t **out)
     return n;
 }
 
-int sq_store_module_from_text(fdmod_t **out, const char *text, const char *name, char *err,
-                              size_t errlen)
+/* The module of a canonical text at p = 2. */
+static int module_from_text_f2(fdmod_t **out, const char *text, const char *name, char *err,
+                               size_t errlen)
 {
     *out = NULL;
     cur_t c = {text, 0};
@@ -292,4 +296,357 @@ int sq_store_module_from_text(fdmod_t **out, const char *text, const char *name,
     milnor_free(A);
     *out = M;
     return rc;
+}
+
+/* ---- odd primes -------------------------------------------------------------
+ *
+ * The same identity at an odd prime p (docs/save-format.md section 3):
+ *
+ *   {"p":3,"profile":[],"degrees":[0,4],"actions":{"P(1)":[[0,[[1,2]]]]}}
+ *
+ * "profile" is [] (the whole algebra) or {"truncated":T,"q_part":Q,
+ * "p_part":[h_1,...]} (pmilnor_profile_t's fields); "actions" lists, for
+ * each Milnor primitive of the algebra -- the Q_i (degree 2p^i - 1), then
+ * the P^j_i = P(0, ..., 0, p^j) (p^j in position i, degree 2p^j(p^i - 1)),
+ * in increasing (i, j) -- named "Q_i" / "P(0,...,p^j)", the basis elements
+ * k on which it acts nonzero with the nonzero coefficients of the image:
+ * [k, [[target, coefficient], ...]].  The Q_i and P^j_i generate every
+ * sub-Hopf algebra of A_p (the dual of the primitives of its quotient
+ * Hopf algebra), so the text determines the module. */
+
+void sq_store_profile_text(char *buf, size_t n, const pmilnor_profile_t *prof)
+{
+    if (!prof || pmilnor_profile_is_full(prof)) {
+        snprintf(buf, n, "[]");
+        return;
+    }
+    size_t k = (size_t)snprintf(buf, n, "{\"truncated\":%d,\"q_part\":%u,\"p_part\":[",
+                                prof->truncated ? 1 : 0, (unsigned)prof->q_part);
+    for (int i = 0; i < prof->len && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, i ? ",%d" : "%d", (int)prof->p_part[i]);
+    if (k < n)
+        snprintf(buf + k, n - k, "]}");
+}
+
+/* The primitives of S through degree span, in the text's order: at most
+ * room of them into ops (each with its degree, index in S and name).  An
+ * element outside S (a profile) is left out. */
+typedef struct {
+    int32_t deg;
+    int64_t idx;
+    char name[96];
+} prim_t;
+
+static int primitives_odd(const stalg_t *S, int32_t span, prim_t *ops, int room)
+{
+    uint32_t p = stalg_prime(S);
+    int n = 0;
+    for (int i = 0; i < 31 && n < room; i++) { /* Q_i: degree 2p^i - 1 */
+        int64_t pi = 1;
+        for (int k = 0; k < i && pi <= span; k++)
+            pi *= p;
+        if (2 * pi - 1 > span)
+            break;
+        stalg_elt_t e = {.q = 1u << i};
+        ops[n].deg = (int32_t)(2 * pi - 1);
+        ops[n].idx = stalg_index(S, &e);
+        snprintf(ops[n].name, sizeof ops[n].name, "Q_%d", i);
+        n += ops[n].idx >= 0;
+    }
+    for (int i = 1; i <= STALG_MAX_LEN && n < room; i++) { /* P^j_i: 2p^j(p^i - 1) */
+        int64_t pi = 1;
+        for (int k = 0; k < i && pi <= span; k++)
+            pi *= p;
+        if (2 * (pi - 1) > span)
+            break;
+        for (int64_t pj = 1; pj * 2 * (pi - 1) <= span && n < room; pj *= p) {
+            stalg_elt_t e = {.len = i};
+            e.r[i - 1] = (int32_t)pj;
+            ops[n].deg = (int32_t)(pj * 2 * (pi - 1));
+            ops[n].idx = stalg_index(S, &e);
+            size_t k = (size_t)snprintf(ops[n].name, sizeof ops[n].name, "P(");
+            for (int q = 1; q < i; q++)
+                k += (size_t)snprintf(ops[n].name + k, sizeof ops[n].name - k, "0,");
+            snprintf(ops[n].name + k, sizeof ops[n].name - k, "%lld)", (long long)pj);
+            n += ops[n].idx >= 0;
+        }
+    }
+    return n;
+}
+
+/* The algebra at M's prime and profile through degree span (at least 1). */
+static stalg_t *algebra_odd(uint32_t p, int32_t span, const pmilnor_profile_t *pp)
+{
+    stalg_profile_t sp;
+    stalg_profile_full(&sp);
+    if (pp) {
+        sp.truncated = pp->truncated;
+        sp.q_part = pp->q_part;
+        sp.len = pp->len;
+        memcpy(sp.p_part, pp->p_part, sizeof sp.p_part);
+    }
+    return stalg_new(p, span > 1 ? span : 1, &sp);
+}
+
+/* The actions of op (degree deg, index idx) on M as the text's list; 0
+ * when it acts as zero (nothing written). */
+static int actions_odd(sbuf_t *sb, const fdmod_t *M, const prim_t *op, const int64_t *base)
+{
+    int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
+    int first_x = 1;
+    for (int32_t d = bottom; d + op->deg <= top; d++)
+        for (int64_t k = 0; k < fdmod_dim(M, d); k++) {
+            fvec_t v = fdmod_actionf(M, op->deg, op->idx, d, k);
+            if (!v.len || fvec_is_zero(v))
+                continue;
+            sb_printf(sb, first_x ? "[%lld,[" : ",[%lld,[", (long long)(base[d - bottom] + k));
+            first_x = 0;
+            int ft = 1;
+            for (int64_t b = 0; b < v.len; b++)
+                if (fvec_get(v, b)) {
+                    sb_printf(sb, ft ? "[%lld,%u]" : ",[%lld,%u]",
+                              (long long)(base[d + op->deg - bottom] + b), fvec_get(v, b));
+                    ft = 0;
+                }
+            sb_printf(sb, "]]");
+        }
+    return !first_x;
+}
+
+/* The canonical text of a module at an odd prime. */
+static char *module_text_odd(const fdmod_t *M)
+{
+    sbuf_t sb = {sq_malloc(256), 0, 256};
+    char prof[160];
+    int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
+    sq_store_profile_text(prof, sizeof prof, fdmod_pprofile(M));
+    sb_printf(&sb, "{\"p\":%u,\"profile\":%s,\"degrees\":[", (unsigned)fdmod_prime(M), prof);
+    int64_t *base = sq_calloc((size_t)(top - bottom) + 2, sizeof *base);
+    int first = 1;
+    for (int32_t d = bottom; d <= top; d++) {
+        base[d - bottom + 1] = base[d - bottom] + fdmod_dim(M, d);
+        for (int64_t k = 0; k < fdmod_dim(M, d); k++, first = 0)
+            sb_printf(&sb, first ? "%d" : ",%d", (int)d);
+    }
+    sb_printf(&sb, "],\"actions\":{");
+    if (top > bottom) {
+        stalg_t *S = algebra_odd(fdmod_prime(M), top - bottom, fdmod_pprofile(M));
+        prim_t ops[160];
+        int nops = primitives_odd(S, top - bottom, ops, 160), first_op = 1;
+        for (int i = 0; i < nops; i++) {
+            size_t mark = sb.n;
+            sb_printf(&sb, first_op ? "\"%s\":[" : ",\"%s\":[", ops[i].name);
+            if (actions_odd(&sb, M, &ops[i], base)) {
+                sb_printf(&sb, "]");
+                first_op = 0;
+            } else {
+                sb.n = mark; /* acts as zero: left out */
+                sb.b[mark] = '\0';
+            }
+        }
+        stalg_free(S);
+    }
+    sq_free(base);
+    sb_printf(&sb, "}}");
+    return sb.b;
+}
+
+char *sq_store_module_text(const fdmod_t *M)
+{
+    return fdmod_prime(M) == 2 ? module_text_f2(M) : module_text_odd(M);
+}
+
+/* The profile of an odd-prime text: [] or {"truncated":..}.  0 or -1. */
+static int profile_odd(cur_t *c, pmilnor_profile_t *prof, int *full)
+{
+    pmilnor_profile_full(prof);
+    *full = peek(c, '[');
+    if (*full) {
+        expect(c, "[]");
+        return c->bad ? -1 : 0;
+    }
+    int64_t *h = NULL;
+    expect(c, "{\"truncated\":");
+    int64_t tr = number(c);
+    expect(c, ",\"q_part\":");
+    int64_t q = number(c);
+    expect(c, ",\"p_part\":");
+    int64_t n = int_list(c, &h);
+    expect(c, "}");
+    int bad = c->bad || (tr != 0 && tr != 1) || q < 0 || q > (int64_t)UINT32_MAX ||
+              n > PMILNOR_MAX_PROFILE;
+    for (int64_t i = 0; i < n && !bad; i++)
+        bad = h[i] < 0 || h[i] > 30;
+    if (!bad) {
+        prof->truncated = (int)tr;
+        prof->q_part = (uint32_t)q;
+        prof->len = (int)n;
+        for (int64_t i = 0; i < n; i++)
+            prof->p_part[i] = (int32_t)h[i];
+    }
+    sq_free(h);
+    return bad ? -1 : 0;
+}
+
+/* One operation's list "[[k,[[b,c],...]],...]" of an odd-prime text: when
+ * gen_deg > 0 (the operation is the generator of that degree: Q_0 or
+ * P(p^j)), its actions are set on M; other operations are only read (the
+ * text made again from the completed module checks them). */
+static void ops_list_odd(cur_t *c, fdmod_t *M, const stalg_t *S, int32_t gen_deg,
+                         const int64_t *deg, int64_t nb, const int64_t *base)
+{
+    uint32_t p = fdmod_prime(M);
+    int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
+    expect(c, "[");
+    for (int firstx = 1; !c->bad && !peek(c, ']'); firstx = 0) {
+        if (!firstx)
+            expect(c, ",");
+        expect(c, "[");
+        int64_t x = number(c);
+        expect(c, ",[");
+        if (x < 0 || x >= nb)
+            c->bad = 1;
+        int32_t e = c->bad ? bottom : (int32_t)deg[x] + gen_deg;
+        int64_t tdim = e <= top ? fdmod_dim(M, e) : 0;
+        fvec_t v;
+        fvec_init(&v, tdim, p);
+        for (int ft = 1; !c->bad && !peek(c, ']'); ft = 0) {
+            if (!ft)
+                expect(c, ",");
+            expect(c, "[");
+            int64_t b = number(c);
+            expect(c, ",");
+            int64_t coef = number(c);
+            expect(c, "]");
+            int64_t j = gen_deg > 0 && e <= top ? b - base[e - bottom] : 0;
+            if (coef <= 0 || coef >= (int64_t)p || b < 0 || j < 0 ||
+                (gen_deg > 0 && j >= tdim))
+                c->bad = 1;
+            else if (gen_deg > 0)
+                fvec_set(v, j, (uint32_t)coef);
+        }
+        expect(c, "]]");
+        if (!c->bad && gen_deg > 0 && tdim > 0)
+            fdmod_set_genf(M, S, gen_deg, (int32_t)deg[x], x - base[deg[x] - bottom], v);
+        fvec_clear(&v);
+    }
+    expect(c, "]");
+}
+
+/* The degree of the generator an operation name of an odd-prime text
+ * names ("Q_0" -> 1, "P(p^j)" -> 2(p-1)p^j), 0 for another primitive, -1
+ * when the name is not one; the cursor moves past the name and its ":". */
+static int32_t op_name_odd(cur_t *c, uint32_t p)
+{
+    expect(c, "\"");
+    if (c->bad)
+        return -1;
+    int32_t g = -1;
+    if (strncmp(c->p, "Q_", 2) == 0) {
+        c->p += 2;
+        int64_t i = number(c);
+        g = i == 0 ? 1 : (i > 0 && i < 31 ? 0 : -1);
+    } else if (strncmp(c->p, "P(", 2) == 0) {
+        c->p += 2;
+        int zeros = 0;
+        while (strncmp(c->p, "0,", 2) == 0)
+            c->p += 2, zeros++;
+        int64_t r = number(c);
+        if (r > INT32_MAX)
+            r = -1; /* no primitive: and pj below stays small */
+        int64_t pj = 1;
+        while (pj < r)
+            pj *= p;
+        expect(c, ")");
+        int64_t gd = 2 * ((int64_t)p - 1) * r;
+        if (r > 0 && pj == r && zeros < STALG_MAX_LEN)
+            g = zeros ? 0 : (gd <= INT32_MAX ? (int32_t)gd : -1);
+    }
+    expect(c, "\":");
+    return c->bad ? -1 : g;
+}
+
+/* The module of a canonical text at an odd prime. */
+static int module_from_text_odd(fdmod_t **out, const char *text, const char *name, char *err,
+                                size_t errlen)
+{
+    *out = NULL;
+    cur_t c = {text, 0};
+    expect(&c, "{\"p\":");
+    int64_t p = number(&c);
+    expect(&c, ",\"profile\":");
+    pmilnor_profile_t prof;
+    int full = 1;
+    int bad = c.bad || p < 3 || p > 255 || !fmat_prime_ok((uint32_t)p) ||
+              profile_odd(&c, &prof, &full) ||
+              pmilnor_profile_check((uint32_t)p, &prof, NULL, 0) != 0;
+    int64_t *deg = NULL, nb = 0;
+    if (!bad) {
+        expect(&c, ",\"degrees\":");
+        nb = int_list(&c, &deg);
+        expect(&c, ",\"actions\":{");
+        bad = c.bad || nb == 0;
+    }
+    for (int64_t k = 1; k < nb && !bad; k++)
+        bad = deg[k] < deg[k - 1];
+    if (!bad)
+        bad = deg[nb - 1] - deg[0] >= PMILNOR_MAX_DEGREE || deg[0] < -1000000 ||
+              deg[0] > 1000000 ||
+              pmilnor_size((uint32_t)p, (int32_t)(deg[nb - 1] - deg[0]) > 1
+                                            ? (int32_t)(deg[nb - 1] - deg[0])
+                                            : 1,
+                           &prof) > PMILNOR_MAX_ELEMENTS;
+    if (bad) {
+        sq_free(deg);
+        return sq_store_fail(err, errlen, SQ_E_PARSE, "the module text is not canonical");
+    }
+    int32_t bottom = (int32_t)deg[0], top = (int32_t)deg[nb - 1];
+    fdmod_t *M = fdmod_new_p(name, (uint32_t)p, bottom, top);
+    int64_t *base = sq_calloc((size_t)(top - bottom) + 2, sizeof *base);
+    for (int64_t k = 0; k < nb; k++) {
+        fdmod_add_basis(M, (int32_t)deg[k], NULL);
+        base[deg[k] - bottom + 1] = k + 1;
+    }
+    for (int32_t d = bottom + 1; d <= top + 1; d++)
+        if (base[d - bottom] < base[d - bottom - 1])
+            base[d - bottom] = base[d - bottom - 1];
+    if (!full)
+        fdmod_set_pprofile(M, &prof);
+    stalg_t *S = algebra_odd((uint32_t)p, top - bottom, full ? NULL : &prof);
+    for (int first = 1; !c.bad && !peek(&c, '}'); first = 0) {
+        if (!first)
+            expect(&c, ",");
+        int32_t g = op_name_odd(&c, (uint32_t)p);
+        if (g < 0 || g > top - bottom)
+            g = g < 0 ? (c.bad = 1, 0) : 0; /* a generator beyond the span acts as zero */
+        ops_list_odd(&c, M, S, g, deg, nb, base);
+    }
+    expect(&c, "}}");
+    if (!c.bad && *c.p)
+        c.bad = 1;
+    sq_free(deg);
+    sq_free(base);
+    char cerr[256];
+    if (c.bad || fdmod_complete_alg(M, S, cerr, sizeof cerr) != 0) {
+        fdmod_free(M);
+        M = NULL;
+    } else {
+        char *again = sq_store_module_text(M);
+        if (strcmp(again, text) != 0) {
+            fdmod_free(M);
+            M = NULL;
+        }
+        sq_free(again);
+    }
+    stalg_free(S);
+    *out = M;
+    return c.bad ? sq_store_fail(err, errlen, SQ_E_PARSE, "the module text is not canonical") : 0;
+}
+
+int sq_store_module_from_text(fdmod_t **out, const char *text, const char *name, char *err,
+                              size_t errlen)
+{
+    if (strncmp(text, "{\"p\":2,", 7) == 0 || strncmp(text, "{\"p\":", 5) != 0)
+        return module_from_text_f2(out, text, name, err, errlen);
+    return module_from_text_odd(out, text, name, err, errlen);
 }

@@ -36,7 +36,7 @@ static void get_row(sqlite3_stmt *q, row_t *r)
     r->crc = (uint32_t)sqlite3_column_int64(q, 7);
 }
 
-static int decode_row(const sq_store_t *st, const row_t *r, uint64_t **vecs, char *err,
+static int decode_row(const sq_store_t *st, const row_t *r, void **vecs, char *err,
                       size_t errlen)
 {
     return sq_store_decode(st, r->s, r->t, r->ngens, r->nbits, r->codec, r->rawlen, r->blob,
@@ -51,6 +51,10 @@ int sq_store_load(sq_store_t *st, resol_t *R, int flags, FILE *warn, sq_store_lo
         stats = &s0;
     memset(stats, 0, sizeof *stats);
     stats->damaged_s = stats->damaged_t = -1;
+    if (resol_prime(R) != st->prime)
+        return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
+                             "store %s is for the prime %u, not %u", st->path,
+                             (unsigned)st->prime, (unsigned)resol_prime(R));
     if (resol_min_n(R) != st->bottom)
         return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
                              "store %s is for a module with bottom degree %d, not %d", st->path,
@@ -69,7 +73,7 @@ int sq_store_load(sq_store_t *st, resol_t *R, int flags, FILE *warn, sq_store_lo
     while (!ret && (rc = sqlite3_step(q)) == SQLITE_ROW) {
         row_t r;
         get_row(q, &r);
-        uint64_t *vecs = NULL;
+        void *vecs = NULL;
         char msg[1024], why[256];
         int drc = sq_store_row_limits(st, r.s, r.t, r.ngens, r.nbits, r.rawlen, msg, sizeof msg);
         int32_t s = (int32_t)r.s, t = (int32_t)r.t;
@@ -78,13 +82,14 @@ int sq_store_load(sq_store_t *st, resol_t *R, int flags, FILE *warn, sq_store_lo
             continue;
         }
         /* The size its vectors must have, before anything is allocated. */
-        int64_t want = drc ? 0 : fhom_image_bits(resol_differential(R, s), t);
+        int64_t want = drc ? 0 : fhom_image_len(resol_differential(R, s), t);
         if (!drc && r.nbits != want) {
+            const char *u = sq_store_unit(st);
             snprintf(msg, sizeof msg,
                      "store %s: step (s=%d, t=%d) is damaged: it does not fit the steps before "
-                     "it (%lld vectors of %lld bits, but its vectors have %lld bits)",
-                     st->path, (int)s, (int)t, (long long)r.ngens, (long long)r.nbits,
-                     (long long)want);
+                     "it (%lld vectors of %lld %s, but its vectors have %lld %s)",
+                     st->path, (int)s, (int)t, (long long)r.ngens, (long long)r.nbits, u,
+                     (long long)want, u);
             drc = SQ_STORE_E_DAMAGED;
         }
         if (!drc)
@@ -160,7 +165,7 @@ int sq_store_read_ext(sq_store_t *st, int32_t max_s, int32_t max_n, int64_t *dim
 }
 
 int sq_store_read_step(sq_store_t *st, int32_t s, int32_t t, int64_t *ngens, int64_t *nbits,
-                       uint64_t **vecs, char *err, size_t errlen)
+                       void **vecs, char *err, size_t errlen)
 {
     if (vecs)
         *vecs = NULL;
@@ -175,7 +180,7 @@ int sq_store_read_step(sq_store_t *st, int32_t s, int32_t t, int64_t *ngens, int
     rc = sqlite3_step(q);
     if (rc == SQLITE_ROW) {
         row_t r;
-        uint64_t *v = NULL;
+        void *v = NULL;
         get_row(q, &r);
         ret = decode_row(st, &r, vecs ? &v : NULL, err, errlen);
         if (!ret) {

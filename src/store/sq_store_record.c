@@ -92,10 +92,14 @@ uint32_t sq_store_meta_crc(const char *key, const char *value)
     return sq_crc32c_update(c, value, strlen(value));
 }
 
-int64_t sq_store_rawlen(int64_t ngens, int64_t nbits)
+int64_t sq_store_rawlen(uint32_t p, int64_t ngens, int64_t nbits)
 {
     if (ngens < 0 || nbits < 0 || nbits > SQ_STORE_MAX_RAWLEN * 8)
         return -1;
+    if (p != 2) /* one residue a byte */
+        return nbits > SQ_STORE_MAX_RAWLEN || (ngens && nbits > SQ_STORE_MAX_RAWLEN / ngens)
+                   ? -1
+                   : ngens * nbits;
     int64_t limbs = f2_limbs(nbits);
     if (ngens && limbs > SQ_STORE_MAX_RAWLEN / 8 / ngens)
         return -1;
@@ -115,22 +119,36 @@ int sq_store_row_limits(const sq_store_t *st, int64_t s, int64_t t, int64_t ngen
     /* A minimal resolution has at most as many new generators as their
      * vectors have coordinates (their images are independent), so ngens <=
      * nbits: this bounds every count before anything is allocated. */
-    int64_t want = sq_store_rawlen(ngens, nbits);
+    int64_t want = sq_store_rawlen(st->prime, ngens, nbits);
     if (want < 0 || rawlen != want || ngens > nbits)
         return DAMAGED("store %s: step (s=%lld, t=%lld) is damaged: its counts disagree (%lld "
-                       "generators of %lld bits, %lld payload bytes)",
+                       "generators of %lld %s, %lld payload bytes)",
                        f, (long long)s, (long long)t, (long long)ngens, (long long)nbits,
-                       (long long)rawlen);
+                       sq_store_unit(st), (long long)rawlen);
     return 0;
 }
 
+/* The residues of the payload bytes p[0..n) at offset off, at the odd
+ * prime q (nbits bytes a vector): the index of the first vector with a
+ * byte >= q, or -1. */
+static int64_t scan_residues(const uint8_t *p, size_t n, int64_t off, int64_t nbits, uint32_t q)
+{
+    for (size_t i = 0; i < n; i++)
+        if (p[i] >= q)
+            return (off + (int64_t)i) / nbits;
+    return -1;
+}
+
 /* The checks of the payload bytes p[0..n) at offset off of the payload:
- * the running checksum and the padding bits past nbits in each vector's
- * last limb (L limbs a vector).  Returns the offset of the first vector
- * with padding set, or -1. */
-static int64_t scan_bytes(uint32_t *crc, const uint8_t *p, size_t n, int64_t off, int64_t nbits)
+ * the running checksum, and at p = 2 the padding bits past nbits in each
+ * vector's last limb (L limbs a vector), at odd p that each byte is a
+ * residue.  Returns the index of the first vector that fails, or -1. */
+static int64_t scan_bytes(uint32_t *crc, const uint8_t *p, size_t n, int64_t off, int64_t nbits,
+                          uint32_t prime)
 {
     *crc = sq_crc32c_update(*crc, p, n);
+    if (prime != 2)
+        return scan_residues(p, n, off, nbits, prime);
     if (!(nbits & 63))
         return -1;
     int64_t vbytes = f2_limbs(nbits) * 8;
@@ -146,6 +164,20 @@ static int64_t scan_bytes(uint32_t *crc, const uint8_t *p, size_t n, int64_t off
             return (off + (int64_t)i) / vbytes;
     }
     return -1;
+}
+
+/* The message of a vector whose padding bits are set (p = 2) or with an
+ * entry that is not a residue (odd p). */
+static int bad_vector(const sq_store_t *st, int32_t s, int32_t t, int64_t i, int64_t nbits,
+                      char *err, size_t errlen)
+{
+    if (st->prime != 2)
+        return DAMAGED("store %s: step (s=%d, t=%d) is damaged: vector %lld has an entry that "
+                       "is not a residue mod %u",
+                       st->path, (int)s, (int)t, (long long)i, (unsigned)st->prime);
+    return DAMAGED("store %s: step (s=%d, t=%d) is damaged: vector %lld has bits past its %lld "
+                   "coordinates",
+                   st->path, (int)s, (int)t, (long long)i, (long long)nbits);
 }
 
 /* Checks a record without keeping its vectors: the payload streams through
@@ -166,7 +198,7 @@ static int verify_only(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens
             return DAMAGED("store %s: step (s=%d, t=%d) is damaged: unknown codec %lld", f,
                            (int)s, (int)t, (long long)codec);
         if (rawlen)
-            bad = scan_bytes(&c, blob, (size_t)rawlen, 0, nbits);
+            bad = scan_bytes(&c, blob, (size_t)rawlen, 0, nbits, st->prime);
     } else if (codec == SQ_STORE_CODEC_ZSTD) {
         ZSTD_DCtx *dc = ZSTD_createDCtx();
         if (!dc)
@@ -189,7 +221,7 @@ static int verify_only(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens
                 why = "longer than its length";
                 break;
             }
-            int64_t b = scan_bytes(&c, buf, out.pos, got, nbits);
+            int64_t b = scan_bytes(&c, buf, out.pos, got, nbits, st->prime);
             if (bad < 0)
                 bad = b;
             got += (int64_t)out.pos;
@@ -214,15 +246,13 @@ static int verify_only(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens
                        "%08x, computed %08x)",
                        f, (int)s, (int)t, (unsigned)crc, (unsigned)c);
     if (bad >= 0)
-        return DAMAGED("store %s: step (s=%d, t=%d) is damaged: vector %lld has bits past its "
-                       "%lld coordinates",
-                       f, (int)s, (int)t, (long long)bad, (long long)nbits);
+        return bad_vector(st, s, t, bad, nbits, err, errlen);
     return 0;
 }
 
 int sq_store_decode(const sq_store_t *st, int64_t s64, int64_t t64, int64_t ngens, int64_t nbits,
                     int64_t codec, int64_t rawlen, const void *blob, int64_t bloblen,
-                    uint32_t crc, uint64_t **vecs, char *err, size_t errlen)
+                    uint32_t crc, void **vecs, char *err, size_t errlen)
 {
     const char *f = st->path;
     int lrc = sq_store_row_limits(st, s64, t64, ngens, nbits, rawlen, err, errlen);
@@ -275,6 +305,15 @@ int sq_store_decode(const sq_store_t *st, int64_t s64, int64_t t64, int64_t ngen
     }
     if (rawlen == 0)
         return 0;
+    if (st->prime != 2) { /* residue bytes: the field's encoding as they are */
+        int64_t bad = scan_residues(raw, (size_t)rawlen, 0, nbits, st->prime);
+        if (bad >= 0) {
+            sq_free(raw);
+            return bad_vector(st, s, t, bad, nbits, err, errlen);
+        }
+        *vecs = raw;
+        return 0;
+    }
     /* The payload is LE limbs; on a little-endian host they are the host's. */
     uint64_t *v = (uint64_t *)(void *)raw; /* malloc alignment suits uint64_t */
     int64_t nlimbs = rawlen / 8;
@@ -286,9 +325,7 @@ int sq_store_decode(const sq_store_t *st, int64_t s64, int64_t t64, int64_t ngen
         for (int64_t i = 0; i < ngens; i++)
             if (v[i * limbs + limbs - 1] >> (nbits & 63)) {
                 sq_free(raw);
-                return DAMAGED("store %s: step (s=%d, t=%d) is damaged: vector %lld has bits "
-                               "past its %lld coordinates",
-                               f, (int)s, (int)t, (long long)i, (long long)nbits);
+                return bad_vector(st, s, t, i, nbits, err, errlen);
             }
     *vecs = v;
     return 0;

@@ -8,7 +8,8 @@
  * the writer.  The writer takes the whole queue as one batch, then --
  * without the mutex -- reads each step's generators and differentials
  * from the resolution (write-once data the step published before it was
- * reported, so the reads race with nothing), lays them out as LE limbs,
+ * reported, so the reads race with nothing), lays them out (LE limbs at
+ * p = 2, one residue a byte at odd p),
  * checksums them, compresses them when that pays, and inserts them all in
  * one transaction: the group commit.  While it writes, the next batch
  * accumulates.  So the computing threads never wait for the disk, and the
@@ -28,6 +29,7 @@
 #include <zstd.h>
 
 #include "f2mat.h"
+#include "fmat.h"
 #include "internal.h"
 #include "sq_core.h"
 
@@ -64,11 +66,17 @@ static int put_step(sq_store_t *st, sqlite3_stmt *ins, ZSTD_CCtx *zc, buf_t *raw
     const fmod_t *F = resol_free_module(R, s);
     const fhom_t *d = resol_differential(R, s);
     int64_t ngens = fmod_num_gens(F, t);
-    int64_t nbits = fhom_image_bits(d, t);
+    int64_t nbits = fhom_image_len(d, t);
     int64_t limbs = f2_limbs(nbits);
-    int64_t rawlen = ngens * limbs * 8;
+    uint32_t prime = resol_prime(R);
+    int64_t vbytes = (int64_t)fvec_bytes_for(prime, nbits); /* limbs * 8 at p = 2 */
+    int64_t rawlen = ngens * vbytes;
     uint8_t *p = buf_need(raw, (size_t)rawlen + 8);
-    if (ngens > 0) {
+    if (ngens > 0 && prime != 2) { /* residue bytes: the field's encoding as it is */
+        int64_t g0 = fmod_gen_global(F, t, 0);
+        for (int64_t i = 0; i < ngens; i++)
+            memcpy(p + (size_t)(i * vbytes), fhom_image_enc(d, g0 + i, NULL), (size_t)vbytes);
+    } else if (ngens > 0) {
         int64_t g0 = fmod_gen_global(F, t, 0);
         int le = sq_host_is_le();
         for (int64_t i = 0; i < ngens; i++) {

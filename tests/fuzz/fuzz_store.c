@@ -305,7 +305,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     rc = sq_store_region_missing(st, FZ_S, FZ_N, &ms, &mn, err, sizeof err);
     fz_one_line(rc, err, "region_missing");
     int64_t ng, nb;
-    uint64_t *v = NULL;
+    void *v = NULL;
     for (int32_t s = 0; s <= 3; s++) {
         rc = sq_store_read_step(st, s, s + 7, &ng, &nb, &v, err, sizeof err);
         fz_one_line(rc, err, "read_step");

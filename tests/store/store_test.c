@@ -52,9 +52,16 @@ const char *st_path(const char *dir, const char *name)
     return buf[k];
 }
 
+static uint32_t st_prime = 2;
+
+void st_set_prime(uint32_t p)
+{
+    st_prime = p;
+}
+
 fdmod_t *st_sphere(void)
 {
-    return fdmod_sphere();
+    return st_prime == 2 ? fdmod_sphere() : fdmod_sphere_p(st_prime);
 }
 
 fdmod_t *st_C2(void)
@@ -144,13 +151,13 @@ void st_assert_same_steps(const char *a, const char *b, int32_t max_s, int32_t m
     for (int32_t s = 0; s <= max_s; s++)
         for (int32_t n = ia.bottom; n <= max_n; n++) {
             int64_t ga, gb, na, nb;
-            uint64_t *va, *vb;
+            void *va, *vb;
             if (sq_store_read_step(sa, s, s + n, &ga, &na, &va, err, sizeof err) != 0)
                 sq_test_fail(__FILE__, __LINE__, "%s: %s", a, err);
             if (sq_store_read_step(sb, s, s + n, &gb, &nb, &vb, err, sizeof err) != 0)
                 sq_test_fail(__FILE__, __LINE__, "%s: %s", b, err);
-            if (ga != gb || na != nb ||
-                (ga && na && memcmp(va, vb, (size_t)(ga * ((na + 63) / 64) * 8)) != 0))
+            int64_t vbytes = ia.prime == 2 ? (na + 63) / 64 * 8 : na; /* a vector's bytes */
+            if (ga != gb || na != nb || (ga && na && memcmp(va, vb, (size_t)(ga * vbytes)) != 0))
                 sq_test_fail(__FILE__, __LINE__,
                              "step (s=%d, t=%d) differs: %lld x %lld bits in %s, %lld x %lld in "
                              "%s",

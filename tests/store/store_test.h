@@ -20,8 +20,10 @@ void st_tmpdir_remove(char *dir);
 /* dir/name in a static buffer (one of 8 rotating). */
 const char *st_path(const char *dir, const char *name);
 
-/* Modules built here: the sphere, C2 (Sq1 on the bottom cell), and the
- * sphere over A(1) (profile [2,1]). */
+/* Modules built here: the sphere (at the prime of st_set_prime: 2 unless
+ * a test sets another, so that a test body runs at p = 3 too), C2 (Sq1 on
+ * the bottom cell), and the sphere over A(1) (profile [2,1]). */
+void st_set_prime(uint32_t p);
 fdmod_t *st_sphere(void);
 fdmod_t *st_C2(void);
 fdmod_t *st_sphere_A1(void);

@@ -140,6 +140,15 @@ TEST(store_kill_classical)
     kill_harness(RESOL_CLASSICAL, (int)sq_test_iters(15));
 }
 
+/* The same at p = 3: kills at commits and at random times, each store
+ * loads strictly, and the resumed run has the uninterrupted run's bytes. */
+TEST(store_kill_classical_p3)
+{
+    st_set_prime(3);
+    kill_harness(RESOL_CLASSICAL, (int)sq_test_iters(15));
+    st_set_prime(2);
+}
+
 TEST(store_kill_nassau)
 {
     kill_harness(RESOL_NASSAU, (int)sq_test_iters(15));

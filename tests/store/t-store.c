@@ -43,7 +43,8 @@ TEST(store_golden_bytes)
     ASSERT_EQ(fread(hdr, 1, 100, f), 100);
     fclose(f);
     ASSERT(memcmp(hdr + 68, "ADMS", 4) == 0);
-    ASSERT(hdr[60] == 0 && hdr[61] == 0 && hdr[62] == 0 && hdr[63] == 2);
+    /* Format 3 (the prime recorded; at p = 2 the rows of format 2, below). */
+    ASSERT(hdr[60] == 0 && hdr[61] == 0 && hdr[62] == 0 && hdr[63] == 3);
     /* Golden records, frozen: a change of the layout or the checksum fails
      * here.  (s=1, t=2): h_1, d(h_1) = Sq(2) g_0, one vector of 1 bit.
      * (s=2, t=4): h_1^2, over F_1 in degree 4 below 4, i.e. the blocks
