@@ -374,55 +374,71 @@ static void gf3_unpack(uint8_t *row, const uint64_t *h, const uint64_t *l, int64
     }
 }
 
-/*
- * Row by row rather than column by column: the column-oriented
- * Gauss-Jordan of the byte reducer scans every row for every pivot, which
- * for the sparse [D | I] matrices of a resolution costs more than the
- * eliminations.  Here
- *   1. forward: each row in turn is reduced by the pivot rows found so far
- *      at its leading column, while that column is a pivot; a row whose
- *      leading column is new becomes the pivot of that column (scaled to
- *      lead with 1).  Pivot rows are zero left of their lead, so a
- *      subtraction starts at the lead's word;
- *   2. backward: pivot rows in decreasing order of lead clear their entries
- *      at the pivot columns to their right with the (already reduced) pivot
- *      rows of those columns; a pivot row is zero at every other pivot
- *      column, so subtracting it changes only that column and non-pivot
- *      columns, and each entry is cleared once.
- * The result is the reduced echelon form, which is unique: written back in
- * the canonical order (pivot rows by lead, zero rows last) it is
- * byte-for-byte what the byte reducer and the naive oracle give.
- */
-static int64_t rref_gf3(fpmat_t *m, int64_t *pivots)
+/* A p = 3 matrix in two bit planes per row (row q: h = buf + q W, l = h +
+ * L; an entry is 1 when its l bit is set, 2 when its h bit is), with the
+ * pivots found so far: prow[c] the row leading at column c (-1: none),
+ * pmask the pivot columns as bits. */
+typedef struct {
+    uint64_t *buf;
+    int64_t L, W;
+    int64_t *prow;
+    uint64_t *pmask;
+} gf3_mat_t;
+
+/* rows zero rows of cols columns, no pivots.  (Passed by value, so that
+ * the fields stay in registers through the inlined phases.) */
+static gf3_mat_t gf3_mat_new(int64_t rows, int64_t cols)
 {
-    const int64_t rows = m->rows, cols = m->cols;
-    const int64_t L = (cols + 63) / 64, W = 2 * L;
-    uint64_t *buf = sq_aligned_calloc(sq_mul_size((size_t)rows, (size_t)W), sizeof(uint64_t));
-    /* Packing 8 entries at a time: entries are 0, 1, 2, so bit 0 of each
-     * byte is the l plane and bit 1 the h plane; the multiply gathers bit 0
-     * of the eight bytes into the top byte.  The row's padding is zero (the
-     * stride is a multiple of 32 >= 8), so reading whole words is safe. */
-    const uint64_t ones = 0x0101010101010101ULL, gather = 0x0102040810204080ULL;
-    for (int64_t i = 0; i < rows; i++) {
-        const uint8_t *r = fpmat_row(m, i);
-        uint64_t *h = buf + i * W, *l = h + L;
-        for (int64_t j = 0; j < cols; j += 8) {
-            uint64_t w8;
-            memcpy(&w8, r + j, 8);
-            if (!w8)
-                continue;
-            uint64_t lb = ((w8 & ones) * gather) >> 56;
-            uint64_t hb = (((w8 >> 1) & ones) * gather) >> 56;
-            l[j >> 6] |= lb << (j & 63);
-            h[j >> 6] |= hb << (j & 63);
-        }
-    }
-    int64_t *prow = sq_malloc(sq_mul_size((size_t)cols, sizeof *prow)); /* lead -> row */
-    uint64_t *pmask = sq_calloc((size_t)L + 1, sizeof *pmask);          /* pivot columns */
+    gf3_mat_t g;
+    g.L = (cols + 63) / 64;
+    g.W = 2 * g.L;
+    g.buf = sq_aligned_calloc(sq_mul_size((size_t)(rows ? rows : 1), (size_t)g.W),
+                              sizeof(uint64_t));
+    g.prow = sq_malloc(sq_mul_size((size_t)cols + 1, sizeof *g.prow));
+    g.pmask = sq_calloc((size_t)g.L + 1, sizeof *g.pmask);
     for (int64_t c = 0; c < cols; c++)
-        prow[c] = -1;
-    int64_t rank = 0;
-    /* 1. forward */
+        g.prow[c] = -1;
+    return g;
+}
+
+static void gf3_mat_free(gf3_mat_t g)
+{
+    sq_free(g.prow);
+    sq_free(g.pmask);
+    sq_aligned_free(g.buf);
+}
+
+/* ORs the entries r[0..n) (0, 1, 2) into the planes h, l, 8 at a time:
+ * bit 0 of each byte is the l plane and bit 1 the h plane; the multiply
+ * gathers bit 0 of the eight bytes into the top byte.  The row's padding is
+ * zero (the stride is a multiple of 32 >= 8), so reading whole words is
+ * safe. */
+static inline void gf3_pack(uint64_t *h, uint64_t *l, const uint8_t *r, int64_t n)
+{
+    const uint64_t ones = 0x0101010101010101ULL, gather = 0x0102040810204080ULL;
+    for (int64_t j = 0; j < n; j += 8) {
+        uint64_t w8;
+        memcpy(&w8, r + j, 8);
+        if (!w8)
+            continue;
+        l[j >> 6] |= (((w8 & ones) * gather) >> 56) << (j & 63);
+        h[j >> 6] |= ((((w8 >> 1) & ones) * gather) >> 56) << (j & 63);
+    }
+}
+
+/* The forward phase on rows 0..rows-1 in turn: each is reduced by the
+ * pivot rows at its leading column while that column is a pivot; a row
+ * whose leading column is new becomes that column's pivot, scaled to lead
+ * with 1.  Pivot rows are zero left of their lead, so a subtraction starts
+ * at the lead's word.  Returns the number of pivots (the rows not reduced
+ * to zero).  (The fields are read into locals: the rows' stores may alias
+ * an int64_t field.) */
+static inline int64_t gf3_forward(const gf3_mat_t *g, int64_t rows)
+{
+    const int64_t L = g->L, W = g->W;
+    uint64_t *const buf = g->buf, *const pmask = g->pmask;
+    int64_t *const prow = g->prow;
+    int64_t npiv = 0;
     for (int64_t q = 0; q < rows; q++) {
         uint64_t *h = buf + q * W, *l = h + L;
         int64_t k = 0;
@@ -445,43 +461,75 @@ static int64_t rref_gf3(fpmat_t *m, int64_t *pivots)
                 }
             prow[c] = q;
             pmask[k] |= 1ULL << (c & 63);
-            rank++;
+            npiv++;
             break;
         }
     }
-    /* 2. backward */
-    for (int64_t c = cols - 1; c >= 0; c--) {
-        if (prow[c] < 0)
-            continue;
-        uint64_t *h = buf + prow[c] * W, *l = h + L;
-        int64_t k0 = c >> 6;
-        for (int64_t k = k0; k < L; k++) {
-            uint64_t x = (h[k] | l[k]) & pmask[k];
-            if (k == k0)
-                x &= (c & 63) == 63 ? 0 : ~0ULL << ((c & 63) + 1);
-            while (x) {
-                int64_t c2 = k * 64 + __builtin_ctzll(x);
-                const uint64_t *ph = buf + prow[c2] * W;
-                gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c2), k, L);
-                x &= x - 1;
-            }
+    return npiv;
+}
+
+/* The backward phase on the pivot row of column c: clears its entries at
+ * the pivot columns right of c with their (already reduced) pivot rows. */
+static inline void gf3_backward(const gf3_mat_t *g, int64_t c)
+{
+    const int64_t L = g->L, W = g->W;
+    uint64_t *const buf = g->buf;
+    const uint64_t *const pmask = g->pmask;
+    const int64_t *const prow = g->prow;
+    uint64_t *h = buf + prow[c] * W, *l = h + L;
+    int64_t k0 = c >> 6;
+    for (int64_t k = k0; k < L; k++) {
+        uint64_t x = (h[k] | l[k]) & pmask[k];
+        if (k == k0)
+            x &= (c & 63) == 63 ? 0 : ~0ULL << ((c & 63) + 1);
+        while (x) {
+            int64_t c2 = k * 64 + __builtin_ctzll(x);
+            const uint64_t *ph = buf + prow[c2] * W;
+            gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c2), k, L);
+            x &= x - 1;
         }
     }
+}
+
+/*
+ * Row by row rather than column by column: the column-oriented
+ * Gauss-Jordan of the byte reducer scans every row for every pivot, which
+ * for the sparse [D | I] matrices of a resolution costs more than the
+ * eliminations.  Here
+ *   1. forward (gf3_forward): each row in turn is reduced by the pivot rows
+ *      found so far; a row whose leading column is new becomes the pivot of
+ *      that column;
+ *   2. backward (gf3_backward): pivot rows in decreasing order of lead
+ *      clear their entries at the pivot columns to their right; a pivot row
+ *      is zero at every other pivot column, so subtracting it changes only
+ *      that column and non-pivot columns, and each entry is cleared once.
+ * The result is the reduced echelon form, which is unique: written back in
+ * the canonical order (pivot rows by lead, zero rows last) it is
+ * byte-for-byte what the byte reducer and the naive oracle give.
+ */
+static int64_t rref_gf3(fpmat_t *m, int64_t *pivots)
+{
+    const int64_t rows = m->rows, cols = m->cols;
+    const gf3_mat_t g = gf3_mat_new(rows, cols);
+    for (int64_t i = 0; i < rows; i++)
+        gf3_pack(g.buf + i * g.W, g.buf + i * g.W + g.L, fpmat_row(m, i), cols);
+    int64_t rank = gf3_forward(&g, rows);
+    for (int64_t c = cols - 1; c >= 0; c--)
+        if (g.prow[c] >= 0)
+            gf3_backward(&g, c);
     /* Write back: pivot rows by lead, then zero rows. */
     int64_t out = 0;
     for (int64_t c = 0; c < cols; c++) {
-        if (prow[c] < 0)
+        if (g.prow[c] < 0)
             continue;
-        const uint64_t *h = buf + prow[c] * W;
+        const uint64_t *h = g.buf + g.prow[c] * g.W;
         if (pivots)
             pivots[c] = out;
-        gf3_unpack(fpmat_row(m, out++), h, h + L, cols);
+        gf3_unpack(fpmat_row(m, out++), h, h + g.L, cols);
     }
     for (; out < rows; out++)
         memset(fpmat_row(m, out), 0, (size_t)cols);
-    sq_free(prow);
-    sq_free(pmask);
-    sq_aligned_free(buf);
+    gf3_mat_free(g);
     return rank;
 }
 
@@ -553,87 +601,35 @@ static int64_t kernel_gf3(fpmat_t *ker, int64_t *pivots, const fpmat_t *a)
 {
     const int64_t rows = a->rows, cols = a->cols;
     const int64_t ioff = (cols + 63) / 64 * 64; /* the identity's first column */
-    const int64_t tot = ioff + rows, L = (tot + 63) / 64, W = 2 * L;
-    uint64_t *buf = sq_aligned_calloc(sq_mul_size((size_t)(rows ? rows : 1), (size_t)W),
-                                      sizeof(uint64_t));
-    const uint64_t ones = 0x0101010101010101ULL, gather = 0x0102040810204080ULL;
+    const int64_t tot = ioff + rows;
+    const gf3_mat_t g = gf3_mat_new(rows, tot);
     for (int64_t i = 0; i < rows; i++) {
-        const uint8_t *r = cols ? fpmat_row(a, i) : NULL;
-        uint64_t *h = buf + i * W, *l = h + L;
-        for (int64_t j = 0; j < cols; j += 8) {
-            uint64_t w8;
-            memcpy(&w8, r + j, 8);
-            if (!w8)
-                continue;
-            l[j >> 6] |= (((w8 & ones) * gather) >> 56) << (j & 63);
-            h[j >> 6] |= ((((w8 >> 1) & ones) * gather) >> 56) << (j & 63);
-        }
+        uint64_t *h = g.buf + i * g.W, *l = h + g.L;
+        if (cols)
+            gf3_pack(h, l, fpmat_row(a, i), cols);
         l[(ioff + i) >> 6] |= 1ULL << ((ioff + i) & 63);
     }
-    int64_t *prow = sq_malloc(sq_mul_size((size_t)tot + 1, sizeof *prow));
-    uint64_t *pmask = sq_calloc((size_t)L + 1, sizeof *pmask);
-    for (int64_t c = 0; c < tot; c++)
-        prow[c] = -1;
+    SQ_CHECK(gf3_forward(&g, rows) == rows, "fpmat_kernel: a row of [A | I] vanished");
     int64_t rank_a = 0;
-    for (int64_t q = 0; q < rows; q++) {
-        uint64_t *h = buf + q * W, *l = h + L;
-        int64_t k = 0;
-        for (;;) {
-            while (k < L && !(h[k] | l[k]))
-                k++;
-            SQ_CHECK(k < L, "fpmat_kernel: a row of [A | I] vanished");
-            int64_t c = k * 64 + __builtin_ctzll(h[k] | l[k]);
-            if (pmask[k] & (1ULL << (c & 63))) {
-                const uint64_t *ph = buf + prow[c] * W;
-                gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c), k, L);
-                continue;
-            }
-            if (gf3_get(h, l, c) == 2)
-                for (int64_t x = k; x < L; x++) {
-                    uint64_t t = h[x];
-                    h[x] = l[x];
-                    l[x] = t;
-                }
-            prow[c] = q;
-            pmask[k] |= 1ULL << (c & 63);
-            rank_a += c < cols;
-            break;
-        }
-    }
-    int64_t nk = 0;
-    for (int64_t c = 0; c < cols; c++)
+    for (int64_t c = 0; c < cols; c++) {
         if (pivots)
-            pivots[c] = prow[c] >= 0 ? nk++ : -1;
-    for (int64_t c = tot - 1; c >= ioff; c--) {
-        if (prow[c] < 0)
-            continue;
-        uint64_t *h = buf + prow[c] * W, *l = h + L;
-        int64_t k0 = c >> 6;
-        for (int64_t k = k0; k < L; k++) {
-            uint64_t x = (h[k] | l[k]) & pmask[k];
-            if (k == k0)
-                x &= (c & 63) == 63 ? 0 : ~0ULL << ((c & 63) + 1);
-            while (x) {
-                int64_t c2 = k * 64 + __builtin_ctzll(x);
-                const uint64_t *ph = buf + prow[c2] * W;
-                gf3_submul(h, l, ph, ph + L, gf3_get(h, l, c2), k, L);
-                x &= x - 1;
-            }
-        }
+            pivots[c] = g.prow[c] >= 0 ? rank_a : -1;
+        rank_a += g.prow[c] >= 0;
     }
+    for (int64_t c = tot - 1; c >= ioff; c--)
+        if (g.prow[c] >= 0)
+            gf3_backward(&g, c);
     fpmat_init(ker, rows - rank_a, rows, 3);
     int64_t out = 0;
     for (int64_t c = ioff; c < tot; c++) {
-        if (prow[c] < 0)
+        if (g.prow[c] < 0)
             continue;
-        const uint64_t *h = buf + prow[c] * W, *l = h + L;
+        const uint64_t *h = g.buf + g.prow[c] * g.W, *l = h + g.L;
         gf3_unpack(fpmat_row(ker, out++), h + ioff / 64, l + ioff / 64, rows);
     }
     SQ_CHECK(out == rows - rank_a, "fpmat_kernel: %lld kernel rows, expected %lld",
              (long long)out, (long long)(rows - rank_a));
-    sq_free(prow);
-    sq_free(pmask);
-    sq_aligned_free(buf);
+    gf3_mat_free(g);
     return rank_a;
 }
 
