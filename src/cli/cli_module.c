@@ -87,31 +87,16 @@ fdmod_t *cli_open_module(const cli_module_ref_t *ref, int32_t max_degree, sq_mod
                             .max_degree = max_degree,
                             .info = info,
                             .shift = ref->shift};
-    fdmod_t *M = NULL;
+    sq_modspec_module_t m;
     int rc = ref->builtin_sphere
-                 ? sq_modspec_load_buffer(&M, sphere, sizeof sphere - 1, "S_2", &mo, err,
+                 ? sq_modspec_load_module(&m, sphere, sizeof sphere - 1, "S_2", &mo, err,
                                           sizeof err)
-                 : sq_modspec_load_file(&M, ref->path, ref->path, &mo, err, sizeof err);
+                 : sq_modspec_load_module_file(&m, ref->path, ref->path, &mo, err, sizeof err);
     if (rc) {
         cli_error("%s", err);
         return NULL;
     }
-    return M;
-}
-
-fdmod_t *cli_load_module(const char *spec, int32_t max_degree, sq_modspec_info_t *info, int quiet)
-{
-    cli_module_ref_t ref;
-    uint32_t p;
-    if (cli_find_module(spec, &ref, quiet) || cli_module_prime(&ref, &p))
-        return NULL;
-    if (p != 2) {
-        cli_error("%s is a module at the prime %u: at odd primes only 'adams resolve' works so "
-                  "far (docs/odd-primes.md)",
-                  cli_str(ref.base), (unsigned)p);
-        return NULL;
-    }
-    return cli_open_module(&ref, max_degree, info, quiet);
+    return m.p == 2 ? m.m2 : m.modd;
 }
 
 /* Why M needs the classical engine, or NULL. */
@@ -130,6 +115,15 @@ int cli_choose_engine(resol_algo_t asked, const fdmod_t *M, const sq_modspec_inf
 {
     const char *why = classical_only(info);
     char err[256];
+    if (fdmod_prime(M) != 2) {
+        if (asked == RESOL_NASSAU) {
+            cli_error("--algorithm nassau works at the prime 2 only; %s is at the prime %u: use "
+                      "--algorithm classical (or auto)",
+                      cli_str(fdmod_name(M)), (unsigned)fdmod_prime(M));
+            return -1;
+        }
+        return RESOL_CLASSICAL;
+    }
     if (why && asked == RESOL_NASSAU) {
         cli_error("--algorithm nassau resolves finite modules over the whole algebra; %s is %s: "
                   "use --algorithm classical (or auto)",
@@ -152,7 +146,10 @@ void cli_engine_note(resol_algo_t asked, resol_algo_t used, const fdmod_t *M,
         return;
     int32_t h[MILNOR_MAX_LEN];
     const char *why = classical_only(info);
-    if (why)
+    if (fdmod_prime(M) != 2)
+        cli_note("engine: classical (the prime is %u; Nassau's algorithm is for p = 2)",
+                 (unsigned)fdmod_prime(M));
+    else if (why)
         cli_note("engine: classical (%s is %s)", cli_str(fdmod_name(M)), why);
     else if (fdmod_profile(M, h) > 0)
         cli_note("engine: classical (%s is a module over a subalgebra)", cli_str(fdmod_name(M)));

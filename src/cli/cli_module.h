@@ -31,20 +31,16 @@ int cli_find_module(const char *spec, cli_module_ref_t *ref, int quiet);
  * Returns 0. */
 int cli_module_prime(const cli_module_ref_t *ref, uint32_t *p);
 
-/* Loads the p = 2 module ref as cli_load_module does.  NULL after a
- * one-line error. */
+/* The module ref at its prime ("NAME", "PATH", either with a shift "[k]"
+ * and a basis "@milnor"/"@adem": its JSON file, or the built-in S_2).  An
+ * infinite module is truncated to degrees <= max_degree.  Fills *info.
+ * Returns NULL after a one-line error.  Warnings about the file go to
+ * stderr unless quiet. */
 fdmod_t *cli_open_module(const cli_module_ref_t *ref, int32_t max_degree, sq_modspec_info_t *info,
                          int quiet);
 
-/* The module named by spec ("NAME", "PATH", either with a shift "[k]" and
- * a basis "@milnor"/"@adem"): its JSON file (sq_modspec_resolve_name), or
- * the built-in S_2.  An infinite module is truncated to degrees <=
- * max_degree.  Fills *info.  Returns NULL after a one-line error.
- * Warnings about the file go to stderr unless quiet. */
-fdmod_t *cli_load_module(const char *spec, int32_t max_degree, sq_modspec_info_t *info, int quiet);
-
-/* The engine for M: infinite modules (truncated) and cofibers need the
- * classical engine; auto is resol_auto_engine.  Returns the engine, or -1
+/* The engine for M: odd primes, infinite modules (truncated) and cofibers
+ * need the classical engine; auto is resol_auto_engine.  Returns the engine, or -1
  * after a one-line error (Nassau asked for what it cannot resolve). */
 int cli_choose_engine(resol_algo_t asked, const fdmod_t *M, const sq_modspec_info_t *info,
                       int32_t max_n);

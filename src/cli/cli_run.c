@@ -38,7 +38,6 @@ static const struct {
     {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_COFIBER,
      "its Ext comes from two resolutions, which a store does not keep"},
     {V_RESOLVE, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},
-    {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_ODD, "the progress line is drawn at p = 2 only"},
     {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_COFIBER,
      "the progress line is not drawn for a cofiber"},
 };
@@ -96,12 +95,12 @@ static int refuse_cells(const cli_run_t *r)
     return 0;
 }
 
-/* The kinds of a loaded p = 2 module. */
-static uint32_t kinds_p2(const cli_run_t *r)
+/* The kinds of a loaded module. */
+static uint32_t module_kinds(const cli_run_t *r)
 {
     uint32_t k = 0;
     int32_t h[MILNOR_MAX_LEN];
-    int len = fdmod_profile(r->M, h);
+    int len = r->prime == 2 ? fdmod_profile(r->M, h) : 0;
     if (r->info.kind == SQ_MODSPEC_PRESENTED)
         k |= CLI_BIT(CLI_KIND_PRESENTED);
     else if (r->info.kind == SQ_MODSPEC_PROJECTIVE)
@@ -110,6 +109,8 @@ static uint32_t kinds_p2(const cli_run_t *r)
         k |= CLI_BIT(CLI_KIND_FINITE);
     if (r->info.cofiber)
         k |= CLI_BIT(CLI_KIND_COFIBER);
+    if (r->prime != 2)
+        k |= CLI_BIT(CLI_KIND_ODD);
     int inf = 0;
     for (int i = 0; i < len; i++)
         inf |= h[i] >= FDMOD_MAX_PROFILE_ENTRY;
@@ -174,31 +175,39 @@ static int est_threads(const cli_opts_t *o)
     return (int)(o->threads > 0 ? o->threads : 1);
 }
 
+/* The estimate of a resolution of M at its prime (resol_estimate,
+ * presol_estimate). */
+static void estimate(const fdmod_t *M, int algo, int32_t stem, int32_t max_s, int th,
+                     resol_estimate_t *e)
+{
+    if (fdmod_prime(M) != 2)
+        presol_estimate(M, max_s, stem, th, e);
+    else
+        resol_estimate(M, (resol_algo_t)algo, max_s, stem, th, e);
+}
+
 int cli_check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t stem, int32_t max_s,
                      int quiet)
 {
     resol_estimate_t e;
-    resol_estimate(M, (resol_algo_t)algo, max_s, stem, est_threads(o), &e);
+    estimate(M, algo, stem, max_s, est_threads(o), &e);
     return refuse_estimate(o, &e, stem, max_s, quiet);
 }
 
 /* The estimate of the prepared run r, whatever its prime and kind
- * (resol_estimate, resol_estimate_cofiber, presol_estimate,
- * presol_estimate_cofiber), refused when it cannot fit. */
+ * (estimate above, or the cofiber's), refused when it cannot fit. */
 static int check_run_memory(const cli_run_t *r)
 {
     resol_estimate_t e;
     int th = est_threads(r->o);
-    if (r->prime != 2 && r->pinfo.cofiber)
-        presol_estimate_cofiber(r->PM, r->pinfo.cof_s, r->pinfo.cof_t, r->pinfo.cof_target,
+    if (r->info.cofiber && r->prime != 2)
+        presol_estimate_cofiber(r->M, r->info.cof_s, r->info.cof_t, r->info.cof_target,
                                 r->max_s, r->stem, th, &e);
-    else if (r->prime != 2)
-        presol_estimate(r->PM, r->max_s, r->stem, th, &e);
     else if (r->info.cofiber)
         resol_estimate_cofiber(r->M, r->info.cof_s, r->info.cof_t, r->info.cof_target, r->max_s,
                                r->stem, th, &e);
     else
-        resol_estimate(r->M, (resol_algo_t)r->algo, r->max_s, r->stem, th, &e);
+        estimate(r->M, r->algo, r->stem, r->max_s, th, &e);
     return refuse_estimate(r->o, &e, r->stem, r->max_s, r->quiet);
 }
 
@@ -253,54 +262,25 @@ static int32_t default_max_s(int64_t stem, int32_t bottom, int32_t span)
     return (int32_t)((stem - bottom > 0 ? (stem - bottom) / 2 : 0) + 3 + span);
 }
 
-/* An odd prime: load, range (the classical engine of presol.c). */
-static int prepare_odd(cli_run_t *r, int64_t stem, int64_t max_s)
-{
-    char err[1024];
-    r->kinds |= CLI_BIT(CLI_KIND_ODD) | CLI_BIT(CLI_KIND_FINITE);
-    int rc = refuse_cells(r);
-    if (rc)
-        return rc;
-    if (r->o->algo == RESOL_NASSAU) {
-        cli_error("--algorithm nassau works at the prime 2 only; %s is at the prime %u: use "
-                  "--algorithm classical (or auto)",
-                  cli_str(r->ref.base), (unsigned)r->prime);
-        return CLI_USAGE;
-    }
-    sq_modspec_opts_t po = {.shift = r->ref.shift, .warn = r->quiet ? NULL : stderr,
-                            .info = &r->pinfo};
-    if (sq_modspec_load_file_odd(&r->PM, r->ref.path, r->ref.path, &po, err, sizeof err) != 0) {
-        cli_error("%s", err);
-        return CLI_USAGE;
-    }
-    if (r->pinfo.cofiber)
-        r->kinds |= CLI_BIT(CLI_KIND_COFIBER);
-    if ((rc = refuse_cells(r)))
-        return rc;
-    r->algo = RESOL_CLASSICAL;
-    r->bottom = pfdmod_bottom(r->PM);
-    r->stem = (int32_t)stem;
-    r->default_max_s = max_s < 0;
-    r->max_s = max_s < 0 ? default_max_s(stem, r->pinfo.bottom, r->pinfo.span) : (int32_t)max_s;
-    if (presol_check_range(r->PM, r->max_s, r->stem, err, sizeof err) != 0) {
-        cli_error("%s", err);
-        return CLI_USAGE;
-    }
-    rc = check_run_memory(r);
-    return rc ? rc : finish_prepare(r);
-}
-
-/* p = 2: load, kinds, engine, range, estimate. */
-static int prepare_p2(cli_run_t *r, int64_t stem, int64_t max_s)
+/* Load, kinds, engine, range, estimate: one path at every prime. */
+static int prepare(cli_run_t *r, int64_t stem, int64_t max_s)
 {
     /* Ext through stem N needs the module in degrees <= N + 1; a cofiber's
      * resolution of the module reaches stem N + 1, so one more. */
     int32_t max_degree =
         stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE : (int32_t)stem + 2;
+    if (r->prime != 2) {
+        /* What is refused at odd primes whatever the file says, before it
+         * is read (the kinds an odd file may add are refused below). */
+        r->kinds |= CLI_BIT(CLI_KIND_ODD) | CLI_BIT(CLI_KIND_FINITE);
+        int rc = refuse_cells(r);
+        if (rc)
+            return rc;
+    }
     r->M = cli_open_module(&r->ref, max_degree, &r->info, r->quiet);
     if (!r->M)
         return CLI_USAGE;
-    r->kinds |= kinds_p2(r);
+    r->kinds |= module_kinds(r);
     int rc = refuse_cells(r);
     if (rc)
         return rc;
@@ -332,7 +312,7 @@ int cli_run_prepare(cli_run_t *r, const cli_opts_t *o, const char *spec, int64_t
         r->kinds |= CLI_BIT(CLI_KIND_SHIFTED);
     if (r->ref.adem)
         r->kinds |= CLI_BIT(CLI_KIND_ADEM);
-    int rc = r->prime != 2 ? prepare_odd(r, stem, max_s) : prepare_p2(r, stem, max_s);
+    int rc = prepare(r, stem, max_s);
     if (rc == CLI_OK && !(flags & CLI_RUN_NO_NOTES))
         cli_run_notes(r, 1);
     return rc;
@@ -342,18 +322,14 @@ void cli_run_notes(const cli_run_t *r, int engine)
 {
     if (r->quiet)
         return;
-    int32_t span = r->prime == 2 ? r->info.span : r->pinfo.span;
+    int32_t span = r->info.span;
     if (r->default_max_s)
         cli_note("--max-s not given; using %d ((stem - bottom)/2 + 3 + span %d: every nonzero "
                  "group of stems <= %d except the h_0-tower)",
                  (int)r->max_s, (int)span, (int)r->stem);
     if (!engine || r->o->algo != RESOL_AUTO)
         return;
-    if (r->prime != 2)
-        cli_note("engine: classical (the prime is %u; Nassau's algorithm is for p = 2)",
-                 (unsigned)r->prime);
-    else
-        cli_engine_note(r->o->algo, (resol_algo_t)r->algo, r->M, &r->info, 0);
+    cli_engine_note(r->o->algo, (resol_algo_t)r->algo, r->M, &r->info, 0);
 }
 
 resol_t *cli_run_resolve(const cli_run_t *r)
@@ -374,9 +350,6 @@ void cli_run_release(cli_run_t *r)
     r->pool = NULL;
     fdmod_free(r->M);
     r->M = NULL;
-    if (r->PM)
-        pfdmod_free(r->PM);
-    r->PM = NULL;
     if (r->gpu)
         sq_gpu_shutdown();
     r->gpu = 0;

@@ -21,7 +21,6 @@
 #include "cli_module.h"
 #include "cli_opts.h"
 #include "fdmod.h"
-#include "pfdmod.h"
 #include "resol.h"
 #include "sq_modspec.h"
 #include "sq_pool.h"
@@ -47,11 +46,9 @@ typedef struct {
     cli_module_ref_t ref;
     uint32_t prime;
     uint32_t kinds;            /* CLI_BIT(kind) of every kind the module is */
-    fdmod_t *M;                /* p = 2: the module (owned) */
-    sq_modspec_info_t info;    /* p = 2: what the loader found */
-    pfdmod_t *PM;              /* odd p: the module (owned) */
-    sq_modspec_info_t pinfo;   /* odd p: what the loader found */
-    int algo;                  /* the engine (p = 2; RESOL_CLASSICAL at odd p) */
+    fdmod_t *M;                /* the module, at its prime (owned) */
+    sq_modspec_info_t info;    /* what the loader found */
+    int algo;                  /* the engine (RESOL_CLASSICAL at odd p) */
     int32_t stem, max_s;       /* the region */
     int32_t bottom;            /* the module's bottom degree */
     int default_max_s;         /* max_s was chosen, not given */
@@ -80,9 +77,9 @@ int cli_run_prepare(cli_run_t *r, const cli_opts_t *o, const char *spec, int64_t
  * chose), unless quiet; engine: whether to say the engine. */
 void cli_run_notes(const cli_run_t *r, int engine);
 
-/* Resolves the prepared p = 2 module r->M through r's region on r's pool,
- * with r's cache budget and progress line.  Returns the resolution (the
- * caller frees it). */
+/* Resolves the prepared module r->M (any prime) through r's region on r's
+ * pool, with r's cache budget and progress line.  Returns the resolution
+ * (the caller frees it). */
 resol_t *cli_run_resolve(const cli_run_t *r);
 
 /* Frees what r owns (module, pool) and shuts the GPU down if it was set
@@ -94,7 +91,7 @@ void cli_run_release(cli_run_t *r);
  * odd prime's is overwritten by the next call). */
 const char *cli_kind_words(cli_kind_t k, uint32_t p);
 
-/* The estimate of a p = 2 resolution of M with engine algo through
+/* The estimate of a resolution of M (any prime) with engine algo through
  * (max_s, stem) (resol_estimate) on o's threads, refused when it cannot
  * fit: the exact part above --max-memory (else the memory available), or
  * even a third of the modelled peak.  Says the estimate of a long run on

@@ -14,7 +14,6 @@
 #include "cli_run.h"
 #include "cmd_store.h"
 #include "fdmod.h"
-#include "presol.h"
 #include "presol_cofiber.h"
 #include "resol.h"
 #include "resol_cofiber.h"
@@ -117,13 +116,31 @@ static int64_t cofiber_ext(const void *C, int32_t s, int32_t n)
     return resol_cofiber_ext_dim((const resol_cofiber_t *)C, s, n);
 }
 
+static int64_t presol_cofiber_ext(const void *C, int32_t s, int32_t n)
+{
+    return presol_cofiber_ext_dim((const presol_cofiber_t *)C, s, n);
+}
+
 /* Resolves the cofiber of the class the file names and prints its chart. */
 static int run_cofiber(const cli_run_t *r)
 {
     char err[1024];
+    const sq_modspec_info_t *in = &r->info;
+    if (r->prime != 2) {
+        presol_cofiber_t *C = NULL;
+        cli_run_notes(r, 1);
+        if (presol_cofiber_new(&C, r->M, in->cof_s, in->cof_t, in->cof_idx, in->cof_target,
+                               r->max_s, r->stem, r->pool, err, sizeof err)) {
+            cli_error("%s", err);
+            return CLI_USAGE;
+        }
+        int rc = write_chart(r, presol_cofiber_ext, C);
+        presol_cofiber_free(C);
+        return rc;
+    }
     resol_cofiber_t *C;
-    if (resol_cofiber_new(&C, r->M, r->info.cof_s, r->info.cof_t, r->info.cof_idx,
-                          r->info.cof_target, r->max_s, r->stem, r->pool, err, sizeof err)) {
+    if (resol_cofiber_new(&C, r->M, in->cof_s, in->cof_t, in->cof_idx, in->cof_target, r->max_s,
+                          r->stem, r->pool, err, sizeof err)) {
         cli_error("%s", err);
         return CLI_USAGE;
     }
@@ -132,44 +149,6 @@ static int run_cofiber(const cli_run_t *r)
     resol_cofiber_free(C);
     return rc;
 }
-
-/* ---- Odd primes ----------------------------------------------------------- */
-
-static int64_t presol_ext(const void *R, int32_t s, int32_t n)
-{
-    return presol_ext_dim((const presol_t *)R, s, n);
-}
-
-static int64_t presol_cofiber_ext(const void *C, int32_t s, int32_t n)
-{
-    return presol_cofiber_ext_dim((const presol_cofiber_t *)C, s, n);
-}
-
-/* A module at an odd prime: the classical engine of src/resolution/presol.c
- * (docs/odd-primes.md). */
-static int run_odd(const cli_run_t *r)
-{
-    char err[1024];
-    cli_run_notes(r, 1);
-    if (r->pinfo.cofiber) {
-        presol_cofiber_t *C = NULL;
-        if (presol_cofiber_new(&C, r->PM, r->pinfo.cof_s, r->pinfo.cof_t, r->pinfo.cof_idx,
-                               r->pinfo.cof_target, r->max_s, r->stem, r->pool, err, sizeof err)) {
-            cli_error("%s", err);
-            return CLI_USAGE;
-        }
-        int rc = write_chart(r, presol_cofiber_ext, C);
-        presol_cofiber_free(C);
-        return rc;
-    }
-    presol_t *R = presol_new(r->PM, r->max_s, r->stem);
-    presol_run_pool(R, r->pool, NULL);
-    int rc = write_chart(r, presol_ext, R);
-    presol_free(R);
-    return rc;
-}
-
-/* ---- p = 2 ---------------------------------------------------------------- */
 
 /* An existing store bound to the classical engine asked to extend far:
  * the note of resol_estimate_engine_note (about how long, and how long a
@@ -242,9 +221,7 @@ int cmd_resolve(int argc, char **argv)
     rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", o.stem,
                          cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, CLI_RUN_NO_NOTES);
     if (rc == CLI_OK) {
-        if (r.prime != 2)
-            rc = run_odd(&r);
-        else if (r.info.cofiber)
+        if (r.info.cofiber)
             rc = run_cofiber(&r);
         else if (o.save)
             rc = run_saved(&r);

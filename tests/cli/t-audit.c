@@ -164,7 +164,7 @@ static const char *refusal(const char *verb, int o, int k, const char **what)
     *what = opt_names[o];
     if (o == O_ALGO_N)
         return kinds[k].nassau;
-    if (resolve && k == K_ODD && (o == O_SAVE || o == O_GPU || o == O_PROGRESS))
+    if (resolve && k == K_ODD && (o == O_SAVE || o == O_GPU))
         return kinds[k].words;
     if (resolve && k == K_COFIBER && (o == O_SAVE || o == O_PROGRESS))
         return kinds[k].words;
