@@ -22,11 +22,13 @@
 static const char products_usage[] =
     "Usage: adams products [MODULE] --stem N [--max-s S] [options]\n"
     "\n"
-    "Prints the products by h_0, h_1, h_2, ... of every class of Ext(MODULE) in the\n"
-    "region, one line each in the format of the peer sseq's filtration_one:\n"
+    "Prints the products by h_0, h_1, h_2, ... (at an odd prime p: a_0, h_0, h_1, ...)\n"
+    "of every class of Ext(MODULE) in the region, one line each in the format of the\n"
+    "peer sseq's filtration_one:\n"
     "    h_i x_(n, s, k) = [v]\n"
-    "v is h_i x_(n, s, k) in the basis of Ext at (n + 2^i - 1, s + 1); lines whose\n"
-    "target is zero are left out; order: stems, then s, then i, then k.\n"
+    "v is h_i x_(n, s, k) in the basis of Ext at (n + |h_i| - 1, s + 1) (|h_i| = 2^i;\n"
+    "at odd p |a_0| = 1, |h_i| = 2(p-1)p^i, and the entries are 0..p-1); lines whose\n"
+    "target is zero are left out; order: stems, then s, then the class, then k.\n"
     "\n"
     "Options: --stem N, --max-s S (default (N - bottom)/2 + 3 + span), --algorithm\n"
     "auto|nassau|classical, --threads K, --progress, --quiet, --max-memory SIZE,\n"
@@ -44,12 +46,14 @@ static const char product_usage[] =
     "Usage: adams product [MODULE] --class N,S,V --by N,S,V [options]\n"
     "\n"
     "Multiplies the class x of Ext(MODULE) at stem N, filtration S by the class y of\n"
-    "Ext(S_2) given by --by (Ext(MODULE) is a module over Ext(S_2)) and prints\n"
+    "Ext(S_p) given by --by (p the module's prime; Ext(MODULE) is a module over\n"
+    "Ext(S_p)) and prints\n"
     "    x_(N, S) [V] * y_(N', S') [V'] = [U] at (N + N', S + S')\n"
-    "A class is N,S,[v0,v1,...] (a vector over the basis x_(N, S, i)) or N,S,I (the\n"
-    "basis class x_(N, S, I)).  Options: --algorithm, --threads, --progress, --quiet,\n"
-    "--max-memory, --gpu (as for 'adams resolve'), --from FILE (Ext(MODULE) read from\n"
-    "a store, as for 'adams products'; Ext(S_2) is computed), -h.\n"
+    "A class is N,S,[v0,v1,...] (a vector over the basis x_(N, S, i), coefficients\n"
+    "0..p-1) or N,S,I (the basis class x_(N, S, I)).  Options: --algorithm, --threads,\n"
+    "--progress, --quiet, --max-memory, --gpu (as for 'adams resolve'), --from FILE\n"
+    "(Ext(MODULE) read from a store, as for 'adams products'; Ext(S_p) is computed),\n"
+    "-h.\n"
     "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument, 3 the region does not\n"
     "fit in memory, 4 the threads cannot be started.\n";
@@ -57,13 +61,15 @@ static const char product_usage[] =
 static const char massey_usage[] =
     "Usage: adams massey [MODULE] --a N,S,V --b N,S,V --c N,S,V [options]\n"
     "\n"
-    "The Massey product <a, b, c> for a, b classes of Ext(S_2) and c a class of\n"
-    "Ext(MODULE) with a b = 0 and b c = 0: prints a representative and a basis of\n"
-    "the indeterminacy a Ext(MODULE) + Ext(S_2) c, in the basis of Ext at\n"
-    "(n_a + n_b + n_c + 1, s_a + s_b + s_c - 1):\n"
+    "The Massey product <a, b, c> for a, b classes of Ext(S_p) (p the module's prime)\n"
+    "and c a class of Ext(MODULE) with a b = 0 and b c = 0: prints a representative\n"
+    "and a basis of the indeterminacy a Ext(MODULE) + Ext(S_p) c, in the basis of Ext\n"
+    "at (n_a + n_b + n_c + 1, s_a + s_b + s_c - 1):\n"
     "    <a, b, c> = [U] at (N, S)\n"
     "    indeterminacy: [W1], [W2], ...     (or: indeterminacy: 0)\n"
-    "Classes as for 'adams product'.  Options as for 'adams product'.\n"
+    "At an odd prime the representative is a H for the null-homotopy d H + H d = B C\n"
+    "of the lifts of b and c (docs/products.md: its sign convention).  Classes as for\n"
+    "'adams product'.  Options as for 'adams product'.\n"
     "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument (including a b != 0 or\n"
     "b c != 0), 3 the region does not fit in memory, 4 the threads cannot be started.\n";
@@ -71,33 +77,39 @@ static const char massey_usage[] =
 /* A class N,S,V as given on the command line. */
 typedef struct {
     int32_t n, s;
-    int have_vec;     /* 1: vec holds the listed entries; 0: idx names a basis class */
+    int have_vec;        /* 1: the entries are listed; 0: idx names a basis class */
     int64_t idx;
     int64_t len;
-    const char *bits; /* have_vec: the entries, after the '[' of text */
-    uint64_t *vec;    /* resolve_class: f2_limbs(the Ext dimension) + 1 limbs (cls_clear) */
+    const char *entries; /* have_vec: the entries, after the '[' of text */
+    fvec_t vec;          /* resolve_class: the class at the module's prime (cls_clear) */
     const char *text;
 } cls_t;
 
 static void cls_clear(cls_t *c)
 {
-    sq_free(c->vec);
-    c->vec = NULL;
+    fvec_clear(&c->vec);
 }
 
-/* Reads the entries "v0, v1, ...]" at p (each 0 or 1) into vec when it is
- * not NULL (as many bits as entries); returns their number, or -1 when they
- * are malformed.  *end: the ']'. */
-static int64_t scan_bits(const char *p, uint64_t *vec, const char **endp)
+/* Largest coefficient the syntax takes (the largest prime below 256, less
+ * one); resolve_class checks the entries against the module's prime. */
+#define CLS_MAX_ENTRY 250
+
+/* Reads the entries "v0, v1, ...]" at p (each 0..CLS_MAX_ENTRY) into vec
+ * when it is not NULL (vec->len entries); returns their number, or -1 when
+ * they are malformed.  *maxv: the largest entry; *endp: the ']'. */
+static int64_t scan_entries(const char *p, fvec_t *vec, long *maxv, const char **endp)
 {
     int64_t len = 0;
     char *end;
+    *maxv = 0;
     while (*p && *p != ']') {
         long v = strtol(p, &end, 10);
-        if (end == p || (v != 0 && v != 1) || len >= ((int64_t)1 << 40))
+        if (end == p || v < 0 || v > CLS_MAX_ENTRY || len >= ((int64_t)1 << 40))
             return -1;
-        if (v && vec)
-            vec[len >> 6] |= 1ULL << (len & 63);
+        if (vec && len < vec->len)
+            fvec_set(*vec, len, (uint32_t)v);
+        if (v > *maxv)
+            *maxv = v;
         len++;
         p = end;
         while (*p == ' ')
@@ -129,9 +141,10 @@ static int parse_class(const char *opt, const char *text, cls_t *c)
     c->s = (int32_t)s;
     p = end + 1;
     if (*p == '[') {
+        long maxv;
         c->have_vec = 1;
-        c->bits = ++p;
-        c->len = scan_bits(c->bits, NULL, &p);
+        c->entries = ++p;
+        c->len = scan_entries(c->entries, NULL, &maxv, &p);
         if (c->len <= 0 || *p != ']' || p[1] != '\0')
             goto bad;
         return 0;
@@ -142,17 +155,19 @@ static int parse_class(const char *opt, const char *text, cls_t *c)
     c->idx = idx;
     return 0;
 bad:
-    cli_error("%s: expected N,S,[v0,v1,...] or N,S,I (stem, filtration, a vector of 0s and 1s "
-              "or a class index), got '%s'",
+    cli_error("%s: expected N,S,[v0,v1,...] or N,S,I (stem, filtration, a vector of "
+              "coefficients 0..p-1 or a class index), got '%s'",
               opt, text);
     return -1;
 }
 
-/* Checks c against Ext of R (what `what` names) and turns an index into a
- * vector.  Returns 0 or -1 after an error. */
+/* Checks c against Ext of R (what `what` names) and makes its vector at
+ * R's prime (an index becomes a basis vector).  Returns 0 or -1 after an
+ * error. */
 static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char *what)
 {
     int64_t dim = resol_ext_dim(R, c->s, c->n);
+    uint32_t p = resol_prime(R);
     if (dim < 0) {
         cli_error("%s: (%d, %d) is outside the computed region of %s", opt, (int)c->n, (int)c->s,
                   what);
@@ -171,8 +186,8 @@ static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char
                       (long long)dim);
             return -1;
         }
-        c->vec = sq_calloc((size_t)f2_limbs(dim) + 1, sizeof *c->vec);
-        c->vec[c->idx >> 6] |= 1ULL << (c->idx & 63);
+        fvec_init(&c->vec, dim, p);
+        fvec_set(c->vec, c->idx, 1);
         c->len = dim;
         return 0;
     }
@@ -182,25 +197,32 @@ static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char
         return -1;
     }
     const char *end;
-    c->vec = sq_calloc((size_t)f2_limbs(dim) + 1, sizeof *c->vec);
-    (void)scan_bits(c->bits, c->vec, &end);
+    long maxv;
+    fvec_init(&c->vec, dim, p);
+    (void)scan_entries(c->entries, &c->vec, &maxv, &end);
+    if (maxv >= (long)p) {
+        cli_error("%s: the vector has the entry %ld, but the coefficients of %s are 0..%u (mod %u)",
+                  opt, maxv, what, (unsigned)(p - 1), (unsigned)p);
+        return -1;
+    }
     return 0;
 }
 
-/* A class vector for Ext of R at (n, s): f2_limbs of its dimension + 1
- * limbs, zeroed (*limbs receives the count). */
-static uint64_t *class_alloc(const resol_t *R, int32_t s, int32_t n, size_t *limbs)
+/* A class vector for Ext of R at (n, s): its dimension's entries at R's
+ * prime, zeroed (at least one, so that a view of it is never empty). */
+static fvec_t class_alloc(const resol_t *R, int32_t s, int32_t n)
 {
     int64_t dim = resol_ext_dim(R, s, n);
-    *limbs = (size_t)f2_limbs(dim > 0 ? dim : 0) + 1;
-    return sq_calloc(*limbs, sizeof(uint64_t));
+    fvec_t v;
+    fvec_init(&v, dim > 0 ? dim : 0, resol_prime(R));
+    return v;
 }
 
-static void print_vec(FILE *f, const uint64_t *v, int64_t n)
+static void print_vec(FILE *f, fvec_t v, int64_t n)
 {
     fputc('[', f);
     for (int64_t i = 0; i < n; i++)
-        fprintf(f, i ? ", %d" : "%d", (int)((v[i >> 6] >> (i & 63)) & 1));
+        fprintf(f, i ? ", %u" : "%u", (unsigned)fvec_get(v, i));
     fputc(']', f);
 }
 
@@ -287,21 +309,24 @@ static resol_t *resolve(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t *
     return resolve_region(o, 1, &n, &s, M, info);
 }
 
-/* The resolution of the sphere through (max_n, max_s), quietly, with the
- * options of o (threads, memory, GPU). */
-static resol_t *resolve_sphere(const opts_t *o, int32_t max_n, int32_t max_s, fdmod_t **M)
+/* The resolution of the sphere at R's prime through (max_n, max_s),
+ * quietly, with the options of o (threads, memory, GPU); its name ("S_2",
+ * "S_3", ...) into name (16 bytes). */
+static resol_t *resolve_sphere(const opts_t *o, const resol_t *R, int32_t max_n, int32_t max_s,
+                               fdmod_t **M, char *name)
 {
     cli_run_t r;
     *M = NULL;
-    resolve_failure = cli_run_prepare(&r, o, "S_2", max_n, max_s, CLI_RUN_QUIET);
-    resol_t *R = NULL;
+    snprintf(name, 16, "S_%u", (unsigned)resol_prime(R));
+    resolve_failure = cli_run_prepare(&r, o, name, max_n, max_s, CLI_RUN_QUIET);
+    resol_t *RS = NULL;
     if (resolve_failure == CLI_OK) {
-        R = cli_run_resolve(&r);
+        RS = cli_run_resolve(&r);
         *M = r.M;
         r.M = NULL;
     }
     cli_run_release(&r);
-    return R;
+    return RS;
 }
 
 static int finish(int rc)
@@ -347,7 +372,7 @@ int cmd_product(int argc, char **argv)
     if (parse_class("--class", o.cls[0], &x) || parse_class("--by", o.cls[1], &y))
         return CLI_USAGE;
     if (y.n < 0) {
-        cli_error("--by: Ext of S_2 is zero in negative stems");
+        cli_error("--by: Ext of the sphere is zero in negative stems");
         return CLI_USAGE;
     }
     fdmod_t *M, *S = NULL;
@@ -355,13 +380,13 @@ int cmd_product(int argc, char **argv)
     resol_t *R = resolve(&o, x.n + y.n, x.s + y.s, &M, &info);
     if (!R)
         return resolve_failure;
-    resol_t *RS = resolve_sphere(&o, y.n, y.s, &S);
+    char sname[16];
+    resol_t *RS = resolve_sphere(&o, R, y.n, y.s, &S, sname);
     int rc = RS ? CLI_USAGE : resolve_failure;
-    size_t nout;
-    uint64_t *out = class_alloc(R, x.s + y.s, x.n + y.n, &nout);
+    fvec_t out = class_alloc(R, x.s + y.s, x.n + y.n);
     if (RS && !resolve_class("--class", &x, R, fdmod_name(M)) &&
-        !resolve_class("--by", &y, RS, "S_2")) {
-        if (resol_product(R, RS, x.s, x.s + x.n, x.vec, y.s, y.s + y.n, y.vec, out, nout) != 0)
+        !resolve_class("--by", &y, RS, sname)) {
+        if (resol_product(R, RS, x.s, x.s + x.n, x.vec, y.s, y.s + y.n, y.vec, out) != 0)
             cli_error("product: the region needed was not computed (a bug: please report)");
         else {
             printf("x_(%d, %d) ", (int)x.n, (int)x.s);
@@ -374,7 +399,7 @@ int cmd_product(int argc, char **argv)
             rc = finish(0);
         }
     }
-    sq_free(out);
+    fvec_clear(&out);
     cls_clear(&x);
     cls_clear(&y);
     resol_free(RS);
@@ -411,15 +436,15 @@ int cmd_massey(int argc, char **argv)
     resol_t *R = resolve(&o, mn, ms, &M, &info);
     if (!R)
         return resolve_failure;
-    resol_t *RS = resolve_sphere(&o, a.n + b.n + 1, a.s + b.s, &S);
+    char sname[16];
+    resol_t *RS = resolve_sphere(&o, R, a.n + b.n + 1, a.s + b.s, &S, sname);
     int rc = RS ? CLI_USAGE : resolve_failure;
-    size_t nout;
-    uint64_t *out = class_alloc(R, s, n, &nout);
-    if (RS && !resolve_class("--a", &a, RS, "S_2") && !resolve_class("--b", &b, RS, "S_2") &&
+    fvec_t out = class_alloc(R, s, n);
+    if (RS && !resolve_class("--a", &a, RS, sname) && !resolve_class("--b", &b, RS, sname) &&
         !resolve_class("--c", &c, R, fdmod_name(M))) {
         int r = resol_massey(R, RS, a.s, a.s + a.n, a.vec, b.s, b.s + b.n, b.vec, c.s,
-                             c.s + c.n, c.vec, out, nout);
-        f2mat_t ind = {0};
+                             c.s + c.n, c.vec, out);
+        fmat_t ind = {0};
         if (r == SQ_E_INVAL)
             cli_error("massey: <a, b, c> is not defined: a b or b c is not zero (check with "
                       "'adams product')");
@@ -430,20 +455,20 @@ int cmd_massey(int argc, char **argv)
             printf("<a, b, c> = ");
             print_vec(stdout, out, dim);
             printf(" at (%d, %d)\nindeterminacy: ", (int)n, (int)s);
-            if (ind.rows == 0)
+            if (fmat_rows(&ind) == 0)
                 printf("0");
-            for (int64_t i = 0; i < ind.rows; i++) {
+            for (int64_t i = 0; i < fmat_rows(&ind); i++) {
                 if (i)
                     printf(", ");
-                print_vec(stdout, f2mat_row(&ind, i), dim);
+                print_vec(stdout, fmat_row(&ind, i), dim);
             }
             printf("\n");
             rc = finish(0);
         } else
             cli_error("massey: the region needed was not computed (a bug: please report)");
-        f2mat_clear(&ind);
+        fmat_clear(&ind);
     }
-    sq_free(out);
+    fvec_clear(&out);
     cls_clear(&a);
     cls_clear(&b);
     cls_clear(&c);

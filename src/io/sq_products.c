@@ -3,29 +3,35 @@
  */
 #include "sq_products.h"
 
-#include "f2mat.h"
+#include "fmat.h"
 #include "resol_products.h"
 #include "sq_core.h"
 
-/* The lines of h_i on Ext^{s, s+n}; returns 0 when the target is outside
- * the region (the caller stops at this i), 1 otherwise. */
-static int write_hi(FILE *f, const resol_t *R, int i, int32_t n, int32_t s, int32_t max_n,
-                    int32_t max_s)
+/* The lines of the filtration-one class k on Ext^{s, s+n}; returns 0 when
+ * the target is outside the region (the caller stops at this k), 1
+ * otherwise. */
+static int write_class(FILE *f, const resol_t *R, int k, int32_t n, int32_t s, int32_t max_n,
+                       int32_t max_s)
 {
-    int32_t tn = n + (1 << i) - 1;
-    if (tn > max_n || s + 1 > max_s || !resol_has_h(R, i))
+    int32_t deg = resol_filt1_degree(R, k);
+    if (deg < 0 || (int64_t)n + deg - 1 > max_n || s + 1 > max_s)
         return 0;
-    f2mat_t m;
-    if (resol_h_matrix(R, i, s, s + n, &m) != 0)
+    fmat_t m;
+    if (resol_filt1_matrix(R, k, s, s + n, &m) != 0)
         return 0;
-    if (m.rows > 0)
-        for (int64_t k = 0; k < m.cols; k++) {
-            fprintf(f, "h_%d x_(%d, %d, %lld) = [", i, (int)n, (int)s, (long long)k);
-            for (int64_t g = 0; g < m.rows; g++)
-                fprintf(f, g ? ", %d" : "%d", f2mat_get(&m, g, k));
+    /* "h0" -> "h_0", "a0" -> "a_0": the peer's h_i. */
+    char name[16];
+    resol_filt1_name(R, k, name, sizeof name);
+    int64_t rows = fmat_rows(&m), cols = fmat_cols(&m);
+    if (rows > 0)
+        for (int64_t j = 0; j < cols; j++) {
+            fprintf(f, "%c_%s x_(%d, %d, %lld) = [", name[0], name + 1, (int)n, (int)s,
+                    (long long)j);
+            for (int64_t g = 0; g < rows; g++)
+                fprintf(f, g ? ", %u" : "%u", (unsigned)fmat_get(&m, g, j));
             fputs("]\n", f);
         }
-    f2mat_clear(&m);
+    fmat_clear(&m);
     return 1;
 }
 
@@ -35,7 +41,7 @@ int sq_products_write(FILE *f, const resol_t *R, int32_t n_min, int32_t max_n, i
         for (int32_t s = 0; s <= max_s; s++) {
             if (resol_ext_dim(R, s, n) <= 0)
                 continue;
-            for (int i = 0; i < 31 && write_hi(f, R, i, n, s, max_n, max_s); i++)
+            for (int k = 0; k < 31 && write_class(f, R, k, n, s, max_n, max_s); k++)
                 ;
         }
     return ferror(f) ? SQ_E_IO : 0;

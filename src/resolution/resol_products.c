@@ -4,6 +4,7 @@
  */
 #include "resol_products.h"
 
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -111,17 +112,30 @@ int resol_h_matrix(const resol_t *R, int i, int32_t s, int32_t t, f2mat_t *m)
     return rc;
 }
 
-int resol_h_product(const resol_t *R, int i, int32_t s, int32_t t, const uint64_t *x,
-                    uint64_t *out)
+/* ---- Vectors in the field's encoding ----------------------------------------- */
+
+/* A read-only view of a stored vector (fhom_image_enc) of len entries. */
+static fvec_t cview(const void *v, int64_t len, uint32_t p)
 {
-    fmat_t m;
-    int rc = resol_filt1_matrix(R, i, s, t, &m);
-    if (rc)
-        return rc;
-    int64_t rows = fmat_rows(&m), cols = fmat_cols(&m);
-    fmat_clear(&m);
-    return resol_filt1_product(R, i, s, t, fvec_view_limbs((uint64_t *)x, cols),
-                               fvec_view_limbs(out, rows));
+    if (p == 2)
+        return fvec_view_limbs((uint64_t *)(uintptr_t)v, len);
+    return fvec_view_bytes((uint8_t *)(uintptr_t)v, len, p);
+}
+
+/* Entries off .. off + len - 1 of v as a vector of its own: a view at odd
+ * p, a copy into *tmp at p = 2 (the bits need not start on a limb; the
+ * caller fvec_clears *tmp, a zeroed struct at odd p).  Returns 0 when they
+ * are all zero (nothing to multiply). */
+static int segment(fvec_t v, int64_t off, int64_t len, fvec_t *tmp, fvec_t *seg)
+{
+    memset(tmp, 0, sizeof *tmp);
+    if (v.p == 2) {
+        fvec_init(tmp, len, 2);
+        *seg = *tmp;
+        return f2_copy_bits(tmp->limbs, v.limbs, off, len);
+    }
+    *seg = fvec_view_bytes(v.bytes + off, len, v.p);
+    return !fvec_is_zero(*seg);
 }
 
 /* ---- Chain maps into the sphere's resolution ------------------------------ */
@@ -130,7 +144,7 @@ int resol_h_product(const resol_t *R, int i, int32_t s, int32_t t, const uint64_
  * applied to many vectors: the reduced [D | I] with its pivots. */
 typedef struct {
     int built;
-    f2mat_t m;
+    fmat_t m;
     int64_t *piv;
     int64_t rows, cols;
 } qi_t;
@@ -140,26 +154,48 @@ static void qi_build(qi_t *q, const resol_t *T, int32_t k, int32_t e)
     const fhom_t *d = T->d[k];
     q->rows = fmod_dim(T->F[k], e);
     q->cols = fhom_target_dim(d, e);
-    f2mat_init_aug(&q->m, q->rows, q->cols);
-    fhom_build_rows(d, &q->m, 0, e, e + 1);
-    q->piv = sq_malloc(sq_mul_size((size_t)q->m.cols + 1, sizeof *q->piv));
-    f2mat_rref(&q->m, q->piv);
+    fmat_init_aug(&q->m, q->rows, q->cols, T->p);
+    fhom_build_rows_fm(d, &q->m, 0, e, e + 1, NULL, 0, NULL);
+    q->piv = sq_malloc(sq_mul_size((size_t)fmat_cols(&q->m) + 1, sizeof *q->piv));
+    fmat_rref(&q->m, q->piv);
     q->built = 1;
 }
 
 static void qi_clear(qi_t *q)
 {
     if (q->built) {
-        f2mat_clear(&q->m);
+        fmat_clear(&q->m);
         sq_free(q->piv);
     }
     memset(q, 0, sizeof *q);
 }
 
-/* The quasi-inverses of the target resolution, per (k, degree). */
+/* Whether v (over F_{k-1} in degree e, all generators) is a boundary:
+ * v less the pivot rows' D parts that the quasi-inverse combines is zero
+ * (the rows are in canonical RREF, so each pivot entry of v is its
+ * coefficient).  Cost O(rank * cols) entries. */
+static int qi_is_boundary(const qi_t *q, fvec_t v)
+{
+    fvec_t r;
+    fvec_init(&r, v.len, v.p);
+    fvec_addmul(r, v, 1);
+    for (int64_t c = 0; c < q->cols; c++) {
+        uint32_t x = q->piv[c] >= 0 ? fvec_get(r, c) : 0;
+        if (x)
+            fvec_addmul(r, fvec_window(fmat_row(&q->m, q->piv[c]), 0, q->cols), v.p - x);
+    }
+    int ok = fvec_is_zero(r);
+    fvec_clear(&r);
+    return ok;
+}
+
+/* The quasi-inverses of the target resolution, per (k, degree).  bad: a
+ * vector to lift was not a boundary (a region not computed, or a bug):
+ * the caller returns SQ_E_RANGE rather than a wrong class. */
 typedef struct {
     const resol_t *T;
     int32_t kmax, emax;
+    int bad;
     qi_t *q; /* [k * (emax + 1) + e] */
 } qis_t;
 
@@ -168,6 +204,7 @@ static void qis_init(qis_t *Q, const resol_t *T, int32_t kmax, int32_t emax)
     Q->T = T;
     Q->kmax = kmax;
     Q->emax = emax < 0 ? 0 : emax;
+    Q->bad = 0;
     Q->q = sq_calloc(sq_mul_size((size_t)kmax + 1, (size_t)Q->emax + 1), sizeof *Q->q);
 }
 
@@ -180,29 +217,35 @@ static void qis_clear(qis_t *Q)
 
 /* A preimage under d_k of v (a boundary over F_{k-1} in degree e, all
  * generators; its part on generators of degree e is zero), over F_k in
- * degree e: a new vector, or NULL when v is zero. */
-static uint64_t *qis_lift(qis_t *Q, int32_t k, int32_t e, const uint64_t *v, int64_t vbits)
+ * degree e: a new vector (the caller fvec_clears it), or a zeroed struct
+ * when v is zero or (Q->bad set) not a boundary. */
+static fvec_t qis_lift(qis_t *Q, int32_t k, int32_t e, fvec_t v)
 {
-    if (!v || f2_first_bit(v, vbits) < 0)
-        return NULL;
+    fvec_t out = {0};
+    if (fvec_is_zero(v))
+        return out;
     SQ_CHECK(k >= 1 && k <= Q->kmax && e >= 0 && e <= Q->emax, "qis_lift: (%d, %d)", (int)k,
              (int)e);
     qi_t *q = &Q->q[(int64_t)k * (Q->emax + 1) + e];
     if (!q->built)
         qi_build(q, Q->T, k, e);
-    uint64_t *out = sq_calloc((size_t)f2_limbs(q->rows) + 1, sizeof *out);
-    f2mat_aug_qi_apply(out, &q->m, q->piv, q->cols, v);
+    if (!qi_is_boundary(q, v)) {
+        Q->bad = 1;
+        return out;
+    }
+    fvec_init(&out, q->rows, Q->T->p);
+    fmat_aug_qi_apply(out, &q->m, q->piv, q->cols, v);
     return out;
 }
 
 /* A family of maps f_k : P_{s0+k} -> T_{k+tk0} of internal degree t0 (a
  * chain map, tk0 = 0, or a homotopy, tk0 = 1), given on generators:
- * vals[k][g] = f_k(g) over T_{k+tk0} in degree deg(g) - t0, NULL for
- * zero. */
+ * vals[k][g] = f_k(g) over T_{k+tk0} in degree deg(g) - t0, a zeroed
+ * struct for zero. */
 typedef struct {
     const resol_t *P, *T;
     int32_t s0, t0, kmax, tk0;
-    uint64_t ***vals;
+    fvec_t **vals;
 } cmap_t;
 
 static void cmap_init(cmap_t *C, const resol_t *P, const resol_t *T, int32_t s0, int32_t t0,
@@ -224,77 +267,79 @@ static void cmap_clear(cmap_t *C)
     for (int32_t k = 0; k <= C->kmax; k++) {
         int64_t n = fmod_total_gens(C->P->F[C->s0 + k]);
         for (int64_t g = 0; g < n; g++)
-            sq_free(C->vals[k][g]);
+            fvec_clear(&C->vals[k][g]);
         sq_free(C->vals[k]);
     }
     sq_free(C->vals);
 }
 
-/* out (over T_k in degree e - t0, all generators) += a * w: a is a bit
- * vector over A_{da}, w a vector over T_k in degree e - t0 - da. */
-static void act_add(const resol_t *T, int32_t k, int32_t eo, const uint64_t *a, int32_t da,
-                    const uint64_t *w, uint64_t *out)
+/* out (over T_k in degree eo, all generators) += coef * a * w: a is a
+ * vector over A_{da}, w a vector over T_k in degree eo - da. */
+static void act_add(const resol_t *T, int32_t k, int32_t eo, fvec_t a, int32_t da, fvec_t w,
+                    uint32_t coef, fvec_t out)
 {
     const fmod_t *F = T->F[k];
-    const milnor_t *A = T->A;
     int32_t ew = eo - da;
-    int64_t na = milnor_dim(A, da), ngen = fmod_total_gens(F);
+    int64_t na = stalg_dim(T->S, da), ngen = fmod_total_gens(F);
     for (int64_t h = 0; h < ngen; h++) {
         int32_t dh = fmod_gen_degree(F, h);
         if (dh > ew)
             break;
         int64_t ih = h - fmod_gen_global(F, dh, 0);
-        int64_t woff = fmod_block_offset(F, ew, dh, ih), wlen = milnor_dim(A, ew - dh);
-        uint64_t *b = sq_calloc((size_t)f2_limbs(wlen) + 1, sizeof *b);
-        if (f2_copy_bits(b, w, woff, wlen)) {
+        int64_t woff = fmod_block_offset(F, ew, dh, ih), wlen = stalg_dim(T->S, ew - dh);
+        fvec_t tmp, b;
+        if (segment(w, woff, wlen, &tmp, &b)) {
             int64_t ooff = fmod_block_offset(F, eo, dh, ih);
-            for (int64_t r = 0; r < na; r++)
-                if (bit(a, r))
-                    milnor_mul_vec_add(A, out, ooff, da, r, ew - dh, b);
+            for (int64_t r = 0; r < na; r++) {
+                uint32_t c = fvec_get(a, r);
+                if (c)
+                    stalg_mul_vec_add(T->S, out, ooff, c * coef, da, r, ew - dh, b);
+            }
         }
-        sq_free(b);
+        fvec_clear(&tmp);
     }
 }
 
-/* f_k applied to v, an element of P_{s0+k} in degree e (over its
- * generators of degree <= e, vbits bits), into out over T_{k+tk0} in
- * degree e - t0 (fmod_dim bits, XORed into).  Generators whose value is not set
- * count as zero. */
-static void cmap_apply(const cmap_t *C, int32_t k, int32_t e, const uint64_t *v, int64_t vbits,
-                       uint64_t *out)
+/* out += coef * f_k(v), v an element of P_{s0+k} in degree e (over its
+ * generators of degree <= e; entries past v.len count as zero), out over
+ * T_{k+tk0} in degree e - t0 (fmod_dim entries).  Generators whose value
+ * is not set count as zero. */
+static void cmap_apply(const cmap_t *C, int32_t k, int32_t e, fvec_t v, uint32_t coef,
+                       fvec_t out)
 {
     const fmod_t *F = C->P->F[C->s0 + k];
-    const milnor_t *A = C->P->A;
     int64_t ngen = fmod_total_gens(F);
     for (int64_t g = 0; g < ngen; g++) {
         int32_t dg = fmod_gen_degree(F, g);
         if (dg > e)
             break;
-        const uint64_t *w = C->vals[k][g];
-        if (!w)
+        fvec_t w = C->vals[k][g];
+        if (!w.len)
             continue;
         int64_t ig = g - fmod_gen_global(F, dg, 0);
-        int64_t off = fmod_block_offset(F, e, dg, ig), len = milnor_dim(A, e - dg);
-        if (off >= vbits)
+        int64_t off = fmod_block_offset(F, e, dg, ig), len = stalg_dim(C->P->S, e - dg);
+        if (off >= v.len)
             continue;
-        uint64_t *a = sq_calloc((size_t)f2_limbs(len) + 1, sizeof *a);
-        int64_t n = off + len <= vbits ? len : vbits - off;
-        if (f2_copy_bits(a, v, off, n))
-            act_add(C->T, k + C->tk0, e - C->t0, a, e - dg, w, out);
-        sq_free(a);
+        fvec_t tmp, a;
+        if (segment(v, off, off + len <= v.len ? len : v.len - off, &tmp, &a))
+            act_add(C->T, k + C->tk0, e - C->t0, a, e - dg, w, coef, out);
+        fvec_clear(&tmp);
     }
 }
 
 /* The element d(g) of P_{s0+k-1} for the generator g of P_{s0+k}. */
-static const uint64_t *dgen(const cmap_t *C, int32_t k, int64_t g, int64_t *nbits)
+static fvec_t dgen(const resol_t *P, int32_t s, int64_t g)
 {
-    return fhom_image(C->P->d[C->s0 + k], g, nbits);
+    int64_t len;
+    const void *v = fhom_image_enc(P->d[s], g, &len);
+    return cview(v, v ? len : 0, P->p);
 }
 
 /* Lifts the class x of Ext^{s0,t0} of P to a chain map into T (the sphere's
  * resolution), levels 0..kmax, on the generators of degree <= emax - (kmax
- * - k) at level k. */
-static void cmap_lift_class(cmap_t *C, qis_t *Q, const uint64_t *x, int32_t emax)
+ * - k) at level k: f_0(g) = x_g times the generator of T_0, and d f_k =
+ * f_{k-1} d. */
+static void cmap_lift_class(cmap_t *C, qis_t *Q, fvec_t x, int32_t emax)
 {
     const resol_t *P = C->P, *T = C->T;
     for (int32_t k = 0; k <= C->kmax; k++) {
@@ -308,44 +353,53 @@ static void cmap_lift_class(cmap_t *C, qis_t *Q, const uint64_t *x, int32_t emax
             if (e - C->t0 < k)
                 continue; /* T_k is zero below degree k */
             if (k == 0) {
-                if (e == C->t0 && bit(x, g - fmod_gen_global(F, e, 0))) {
-                    C->vals[0][g] = sq_calloc(1, sizeof(uint64_t));
-                    C->vals[0][g][0] = 1; /* the generator of T_0 in degree 0 */
+                uint32_t c = e == C->t0 ? fvec_get(x, g - fmod_gen_global(F, e, 0)) : 0;
+                if (c) {
+                    fvec_init(&C->vals[0][g], 1, T->p); /* c times the generator of T_0 */
+                    fvec_set(C->vals[0][g], 0, c);
                 }
                 continue;
             }
-            int64_t nb, vdim = fmod_dim(T->F[k - 1], e - C->t0);
-            const uint64_t *dg = dgen(C, k, g, &nb);
-            uint64_t *v = sq_calloc((size_t)f2_limbs(vdim) + 1, sizeof *v);
-            cmap_apply(C, k - 1, e, dg, nb, v);
-            C->vals[k][g] = qis_lift(Q, k, e - C->t0, v, vdim);
-            sq_free(v);
+            fvec_t v;
+            fvec_init(&v, fmod_dim(T->F[k - 1], e - C->t0), T->p);
+            cmap_apply(C, k - 1, e, dgen(P, C->s0 + k, g), 1, v);
+            C->vals[k][g] = qis_lift(Q, k, e - C->t0, v);
+            fvec_clear(&v);
         }
     }
 }
 
 /* y(w) for w over T_k in degree e (all generators) and y a class over the
- * generators of T_k in degree e. */
-static int evaluate(const resol_t *T, int32_t k, int32_t e, const uint64_t *y, const uint64_t *w)
+ * generators of T_k in degree e: sum_h y_h times the coefficient of the
+ * generator h itself in w. */
+static uint32_t evaluate(const resol_t *T, int32_t k, int32_t e, fvec_t y, fvec_t w)
 {
-    if (!w)
+    if (!w.len)
         return 0;
     int64_t ny = fmod_num_gens(T->F[k], e);
-    int p = 0;
+    uint32_t acc = 0;
     for (int64_t h = 0; h < ny; h++)
-        p ^= bit(y, h) & bit(w, fmod_block_offset(T->F[k], e, e, h));
-    return p;
+        acc = (acc + fvec_get(y, h) * fvec_get(w, fmod_block_offset(T->F[k], e, e, h))) % T->p;
+    return acc;
 }
 
-static int is_sphere(const resol_t *RS)
+static int is_sphere_of(const resol_t *RS, const resol_t *R)
 {
-    return fdmod_bottom(RS->M) == 0 && fdmod_top(RS->M) == 0 && fdmod_dim(RS->M, 0) == 1;
+    return RS->p == R->p && fdmod_bottom(RS->M) == 0 && fdmod_top(RS->M) == 0 &&
+           fdmod_dim(RS->M, 0) == 1;
 }
 
-int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, const uint64_t *x,
-                  int32_t s2, int32_t t2, const uint64_t *y, uint64_t *out, size_t out_limbs)
+/* Whether v is a class vector of Ext^{s,t} of R: R's prime, at least the
+ * Ext dimension's entries. */
+static int class_ok(const resol_t *R, int32_t s, int64_t t, fvec_t v)
 {
-    if (s < 0 || s2 < 0 || !is_sphere(RS))
+    return v.p == R->p && v.len >= fmod_num_gens(R->F[s], (int32_t)t);
+}
+
+int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, fvec_t x,
+                  int32_t s2, int32_t t2, fvec_t y, fvec_t out)
+{
+    if (s < 0 || s2 < 0 || !is_sphere_of(RS, R))
         return SQ_E_INVAL;
     int32_t tt = t + t2, st = s + s2;
     if (!computed(R, st, tt) || !computed(R, s, t) || s2 > RS->max_s || !computed(RS, s2, t2))
@@ -353,7 +407,11 @@ int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, con
     for (int32_t k = 0; k <= s2; k++)
         if (!computed(RS, k, t2 - (s2 - k)) || !computed(R, s + k, tt - (s2 - k)))
             return SQ_E_RANGE;
-    if ((size_t)f2_limbs(fmod_num_gens(R->F[st], tt)) > out_limbs)
+    if (!class_ok(R, s, t, x) || !class_ok(RS, s2, t2, y))
+        return SQ_E_INVAL;
+    const fmod_t *FM = R->F[st];
+    int64_t nout = fmod_num_gens(FM, tt);
+    if (out.p != R->p || out.len < nout)
         return SQ_E_RANGE;
     cmap_t C;
     qis_t Q;
@@ -361,30 +419,68 @@ int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, con
     qis_init(&Q, RS, s2, t2);
     cmap_lift_class(&C, &Q, x, tt);
     /* (y . x)(g) = y(f_{s2}(g)) on the generators g of F_{s+s2} in degree t + t2. */
-    const fmod_t *FM = R->F[st];
-    int64_t nout = fmod_num_gens(FM, tt);
-    memset(out, 0, (size_t)f2_limbs(nout) * sizeof *out);
-    for (int64_t g = 0; g < nout; g++)
-        if (evaluate(RS, s2, t2, y, C.vals[s2][fmod_gen_global(FM, tt, g)]))
-            out[g >> 6] |= 1ULL << (g & 63);
+    int bad = Q.bad;
+    for (int64_t g = 0; g < nout && !bad; g++)
+        fvec_set(out, g, evaluate(RS, s2, t2, y, C.vals[s2][fmod_gen_global(FM, tt, g)]));
     cmap_clear(&C);
     qis_clear(&Q);
-    return 0;
+    return bad ? SQ_E_RANGE : 0;
 }
 
 /* ---- Massey products ------------------------------------------------------- */
 
-/* Whether the vector v of n bits is zero. */
-static int vzero(const uint64_t *v, int64_t n)
+/* Whether y . x is zero (x in Ext^{s,t} of R, y in Ext^{s2,t2} of RS);
+ * returns 1, 0, or a negative error of resol_product. */
+static int product_vanishes(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, fvec_t x,
+                            int32_t s2, int32_t t2, fvec_t y)
 {
-    return f2_first_bit(v, n) < 0;
+    fvec_t v;
+    fvec_init(&v, fmod_num_gens(R->F[s + s2], t + t2), R->p);
+    int rc = resol_product(R, RS, s, t, x, s2, t2, y, v);
+    int zero = fvec_is_zero(v);
+    fvec_clear(&v);
+    return rc ? rc : zero;
 }
 
-int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, const uint64_t *a,
-                 int32_t sb, int32_t tb, const uint64_t *b, int32_t sc, int32_t tc,
-                 const uint64_t *c, uint64_t *out, size_t out_limbs)
+/* H_k : F^M_{N+k-1} -> F^S_k of degree tb + tc for k = 1 .. sa, stored at
+ * level k - 1 of H (s0 = N, tk0 = 1), with H_0 = 0 and
+ *     d H_{k+1}(g) = G_k(g) - H_k(d g),   G_k = B_k C_{sb+k},
+ * i.e. d H + H d = B C (header).  Generators of degree <= to - (sa - 1 - k)
+ * at level k. */
+static void null_homotopy(cmap_t *H, qis_t *Q, const cmap_t *B, const cmap_t *C, int32_t sa,
+                          int32_t sb, int32_t to)
 {
-    if (sa < 1 || sb < 1 || sc < 0 || !is_sphere(RS))
+    const resol_t *R = H->P, *RS = H->T;
+    int32_t N = H->s0, tbc = H->t0, tc = C->t0;
+    uint32_t minus = RS->p - 1; /* -1 mod p */
+    for (int32_t k = 0; k < sa; k++) {
+        const fmod_t *F = R->F[N + k];
+        int64_t ngen = fmod_total_gens(F);
+        int32_t ek = to - (sa - 1 - k);
+        for (int64_t g = 0; g < ngen; g++) {
+            int32_t e = fmod_gen_degree(F, g);
+            if (e > ek)
+                break;
+            int32_t es = e - tbc; /* degree in F^S_k */
+            if (es < k + 1)
+                continue; /* F^S_{k+1} is zero below degree k + 1 */
+            fvec_t v;
+            fvec_init(&v, fmod_dim(RS->F[k], es), RS->p);
+            fvec_t cg = C->vals[sb + k][g];
+            if (cg.len) /* G_k(g) = B_k(C_{sb+k}(g)) */
+                cmap_apply(B, k, e - tc, cg, 1, v);
+            if (k >= 1) /* - H_k(d g) */
+                cmap_apply(H, k - 1, e, dgen(R, N + k, g), minus, v);
+            H->vals[k][g] = qis_lift(Q, k + 1, es, v);
+            fvec_clear(&v);
+        }
+    }
+}
+
+int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, fvec_t a,
+                 int32_t sb, int32_t tb, fvec_t b, int32_t sc, int32_t tc, fvec_t c, fvec_t out)
+{
+    if (sa < 1 || sb < 1 || sc < 0 || !is_sphere_of(RS, R))
         return SQ_E_INVAL;
     int32_t N = sb + sc, so = sa + sb + sc - 1, to = ta + tb + tc;
     /* Everything read must be computed: R through (so, to) and (N, tb + tc),
@@ -396,24 +492,18 @@ int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, co
         if (!computed(RS, k, ta + tb - (sa + sb - 1 - k)) ||
             (k <= sa && !computed(R, N + k - 1 >= 0 ? N + k - 1 : 0, to - (sa - k))))
             return SQ_E_RANGE;
-    if ((size_t)f2_limbs(fmod_num_gens(R->F[so], to)) > out_limbs)
+    if (!class_ok(RS, sa, ta, a) || !class_ok(RS, sb, tb, b) || !class_ok(R, sc, tc, c))
+        return SQ_E_INVAL;
+    const fmod_t *FM = R->F[so];
+    int64_t nout = fmod_num_gens(FM, to);
+    if (out.p != R->p || out.len < nout)
         return SQ_E_RANGE;
     /* The products must vanish: b c in Ext(M), a b in Ext(S). */
-    int rc = 0;
-    size_t nbc = (size_t)f2_limbs(fmod_num_gens(R->F[N], tb + tc)) + 1;
-    size_t nab = (size_t)f2_limbs(fmod_num_gens(RS->F[sa + sb], ta + tb)) + 1;
-    uint64_t *bc = sq_calloc(nbc, 8);
-    uint64_t *ab = sq_calloc(nab, 8);
-    rc = resol_product(R, RS, sc, tc, c, sb, tb, b, bc, nbc);
-    if (!rc)
-        rc = resol_product(RS, RS, sb, tb, b, sa, ta, a, ab, nab);
-    if (!rc && (!vzero(bc, fmod_num_gens(R->F[N], tb + tc)) ||
-                !vzero(ab, fmod_num_gens(RS->F[sa + sb], ta + tb))))
-        rc = SQ_E_INVAL;
-    sq_free(bc);
-    sq_free(ab);
-    if (rc)
-        return rc;
+    int z = product_vanishes(R, RS, sc, tc, c, sb, tb, b);
+    if (z == 1)
+        z = product_vanishes(RS, RS, sb, tb, b, sa, ta, a);
+    if (z != 1)
+        return z == 0 ? SQ_E_INVAL : z;
     /* C lifts c (levels 0 .. sb + sa - 1), B lifts b (levels 0 .. sa - 1). */
     int32_t kc = sb + sa - 1, kb = sa - 1;
     /* The quasi-inverses are of d^S in degrees up to ta + tb: C lifts into
@@ -428,57 +518,23 @@ int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, co
     cmap_lift_class(&C, &Q, c, to);
     cmap_init(&B, RS, RS, sb, tb, kb);
     cmap_lift_class(&B, &Q, b, to - tc);
-    /* H_k : F^M_{N+k-1} -> F^S_k, degree tb + tc, with H_0 = 0 and
-     * H_{k+1}(g) = lift(G_k(g) + H_k(d g)), G = B C, for k = 0 .. sa - 1;
-     * stored at level k - 1 of a map with s0 = N. */
     cmap_init(&H, R, RS, N, tb + tc, sa - 1);
     H.tk0 = 1;
-    for (int32_t k = 0; k < sa; k++) {
-        const fmod_t *F = R->F[N + k];
-        int64_t ngen = fmod_total_gens(F);
-        int32_t ek = to - (sa - 1 - k);
-        for (int64_t g = 0; g < ngen; g++) {
-            int32_t e = fmod_gen_degree(F, g);
-            if (e > ek)
-                break;
-            int32_t es = e - tb - tc; /* degree in F^S_k */
-            if (es < k + 1)
-                continue; /* F^S_{k+1} is zero below degree k + 1 */
-            int64_t vdim = fmod_dim(RS->F[k], es);
-            uint64_t *v = sq_calloc((size_t)f2_limbs(vdim) + 1, sizeof *v);
-            /* G_k(g) = B_k(C_{sb+k}(g)) */
-            const uint64_t *cg = C.vals[sb + k][g];
-            if (cg) {
-                int32_t ec = e - tc; /* degree of C(g) in F^S_{sb+k} */
-                cmap_apply(&B, k, ec, cg, fmod_dim(RS->F[sb + k], ec), v);
-            }
-            /* + H_k(d g) */
-            if (k >= 1) {
-                int64_t nb;
-                const uint64_t *dg = fhom_image(R->d[N + k], g, &nb);
-                cmap_apply(&H, k - 1, e, dg, nb, v);
-            }
-            H.vals[k][g] = qis_lift(&Q, k + 1, es, v, vdim);
-            sq_free(v);
-        }
-    }
+    null_homotopy(&H, &Q, &B, &C, sa, sb, to);
     /* <a, b, c> contains a(H_sa(g)) on the generators g of F^M_{so} in degree to. */
-    const fmod_t *FM = R->F[so];
-    int64_t nout = fmod_num_gens(FM, to);
-    memset(out, 0, (size_t)f2_limbs(nout) * sizeof *out);
-    for (int64_t g = 0; g < nout; g++)
-        if (evaluate(RS, sa, ta, a, H.vals[sa - 1][fmod_gen_global(FM, to, g)]))
-            out[g >> 6] |= 1ULL << (g & 63);
+    int bad = Q.bad;
+    for (int64_t g = 0; g < nout && !bad; g++)
+        fvec_set(out, g, evaluate(RS, sa, ta, a, H.vals[sa - 1][fmod_gen_global(FM, to, g)]));
     cmap_clear(&H);
     cmap_clear(&B);
     cmap_clear(&C);
     qis_clear(&Q);
-    return 0;
+    return bad ? SQ_E_RANGE : 0;
 }
 
 int resol_massey_indeterminacy(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta,
-                               const uint64_t *a, int32_t sb, int32_t tb, int32_t sc, int32_t tc,
-                               const uint64_t *c, f2mat_t *m)
+                               fvec_t a, int32_t sb, int32_t tb, int32_t sc, int32_t tc,
+                               fvec_t c, fmat_t *m)
 {
     memset(m, 0, sizeof *m);
     int32_t so = sa + sb + sc - 1, to = ta + tb + tc;
@@ -491,31 +547,30 @@ int resol_massey_indeterminacy(const resol_t *R, const resol_t *RS, int32_t sa, 
     /* y c: y runs over a basis of Ext^{sa+sb-1, ta+tb}(S). */
     int32_t sy = sa + sb - 1, ty = ta + tb;
     int64_t ny = computed(RS, sy, ty) ? fmod_num_gens(RS->F[sy], ty) : 0;
-    f2mat_init(m, nx + ny, cols);
-    uint64_t *e = sq_calloc((size_t)f2_limbs(nx > ny ? nx : ny) + 1, sizeof *e);
+    fmat_t span;
+    fmat_init(&span, nx + ny, cols, R->p);
+    fvec_t e;
+    fvec_init(&e, nx > ny ? nx : ny, R->p);
     int rc = 0;
     for (int64_t i = 0; i < nx && !rc; i++) {
-        memset(e, 0, (size_t)(f2_limbs(nx) + 1) * sizeof *e);
-        e[i >> 6] |= 1ULL << (i & 63);
-        rc = resol_product(R, RS, sx, tx, e, sa, ta, a, f2mat_row(m, i), (size_t)m->stride);
+        fvec_zero(e);
+        fvec_set(e, i, 1);
+        rc = resol_product(R, RS, sx, tx, e, sa, ta, a, fmat_row(&span, i));
     }
     for (int64_t i = 0; i < ny && !rc; i++) {
-        memset(e, 0, (size_t)(f2_limbs(ny) + 1) * sizeof *e);
-        e[i >> 6] |= 1ULL << (i & 63);
-        rc = resol_product(R, RS, sc, tc, c, sy, ty, e, f2mat_row(m, nx + i),
-                           (size_t)m->stride);
+        fvec_zero(e);
+        fvec_set(e, i, 1);
+        rc = resol_product(R, RS, sc, tc, c, sy, ty, e, fmat_row(&span, nx + i));
     }
-    sq_free(e);
+    fvec_clear(&e);
     if (rc) {
-        f2mat_clear(m);
+        fmat_clear(&span);
         return rc;
     }
-    int64_t rank = f2mat_rref(m, NULL);
-    f2mat_t r = {0};
-    f2mat_init(&r, rank, cols);
+    int64_t rank = fmat_rref(&span, NULL);
+    fmat_init(m, rank, cols, R->p);
     for (int64_t i = 0; i < rank; i++)
-        memcpy(f2mat_row(&r, i), f2mat_row(m, i), (size_t)f2_limbs(cols) * sizeof(uint64_t));
-    f2mat_clear(m);
-    *m = r;
+        fvec_addmul(fmat_row(m, i), fmat_row(&span, i), 1);
+    fmat_clear(&span);
     return 0;
 }

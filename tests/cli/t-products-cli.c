@@ -60,8 +60,11 @@ TEST(cli_products_errors)
     run_is(__LINE__, "product --class 7,1,3 --by 1,1,0 --quiet", 2, "",
            "adams: --class: x_(7, 1, 3) does not exist: Ext of S_2 at (7, 1) has dimension 1\n");
     run_is(__LINE__, "product --class seven --by 1,1,0", 2, "",
-           "adams: --class: expected N,S,[v0,v1,...] or N,S,I (stem, filtration, a vector of 0s "
-           "and 1s or a class index), got 'seven'\n");
+           "adams: --class: expected N,S,[v0,v1,...] or N,S,I (stem, filtration, a vector of "
+           "coefficients 0..p-1 or a class index), got 'seven'\n");
+    run_is(__LINE__, "product --class '7,1,[2]' --by 1,1,0 --quiet", 2, "",
+           "adams: --class: the vector has the entry 2, but the coefficients of S_2 are 0..1 "
+           "(mod 2)\n");
     run_is(__LINE__, "product --class 7,1,0", 2, "",
            "adams: product: --class and --by are both required (try 'adams product --help')\n");
     run_is(__LINE__, "products --max-s 3", 2, "", "adams: products: --stem is required\n");

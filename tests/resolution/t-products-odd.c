@@ -10,8 +10,16 @@
  *     product by a_0, so dim Ext^{s,t}(C3) = dim coker(a_0 : Ext^{s-1,t-1}
  *     -> Ext^{s,t}) + dim ker(a_0 : Ext^{s,t-1} -> Ext^{s+1,t}) (of S_3),
  *     exactly, in every bidegree through stem 60;
- *   - the product by the class a_0 or h_0 (the chain-map lift) is the
- *     filtration-one matrix.
+ *   - the product by the class a_0, h_0 or h_1 (the chain-map lift) is the
+ *     filtration-one matrix;
+ *   - graded commutativity x y = (-1)^{s s' + t t'} y x on pairs of classes;
+ *   - Massey products: b_0 = <h_0, h_0, h_0> (stem 10), g_0 = <h_0, h_0,
+ *     h_1> (stem 18), k_0 = <h_0, h_1, h_1> (stem 26) (Ravenel, Complex
+ *     cobordism, Thm 1.2.14; h_0 h_1 = 0 makes the last two defined) and
+ *     a_1 = <h_0, a_0, h_0> (stem 7, detecting Toda's alpha_2 in
+ *     <alpha_1, 3, alpha_1>) are nonzero with zero indeterminacy; for a of
+ *     filtration 2 (where the sign of the null-homotopy d H + H d = B C
+ *     enters) every lift is exact and <a, b, c> = +-<c, b, a> != 0.
  */
 #include <string.h>
 
@@ -172,6 +180,157 @@ TEST(filt1_moore_les)
     ASSERT(kernels > 20);
     resol_free(RC);
     fdmod_free(C);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* The unit vector e_i of a bidegree as a view of buf (64 residues). */
+static fvec_t unit3(uint8_t *buf, int64_t i)
+{
+    memset(buf, 0, 64);
+    buf[i] = 1;
+    return fvec_view_bytes(buf, 64, 3);
+}
+
+/* The product by the class c_k (resol_product, y = [1] at (1, deg)) is
+ * the filtration-one matrix, on every class of the region. */
+TEST(product_by_filt1_class)
+{
+    fdmod_t *M;
+    resol_t *R = sphere3(&M);
+    uint8_t xb[64], yb[64] = {1}, a[64], b[64];
+    int64_t checked = 0;
+    for (int k = 0; k <= 2; k++) {
+        int32_t d = resol_filt1_degree(R, k);
+        for (int32_t n = 0; n + d - 1 <= MAX_N; n++)
+            for (int32_t s = 0; s < MAX_S; s++)
+                for (int64_t j = 0; j < resol_ext_dim(R, s, n); j++) {
+                    fvec_t x = unit3(xb, j);
+                    memset(a, 0, sizeof a);
+                    memset(b, 0, sizeof b);
+                    ASSERT_EQ(resol_filt1_product(R, k, s, s + n, x, fvec_view_bytes(a, 64, 3)),
+                              0);
+                    ASSERT_EQ(resol_product(R, R, s, s + n, x, 1, d, fvec_view_bytes(yb, 64, 3),
+                                            fvec_view_bytes(b, 64, 3)),
+                              0);
+                    ASSERT(memcmp(a, b, sizeof a) == 0);
+                    checked++;
+                }
+    }
+    ASSERT(checked > 300);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* x y = (-1)^{s s' + t t'} y x, every pair of basis classes with s, s' >= 1,
+ * s + s' <= 8 and stems summing to at most 40; some products nonzero with
+ * each sign. */
+TEST(product_graded_commutative)
+{
+    fdmod_t *M;
+    resol_t *R = sphere3(&M);
+    int64_t plus = 0, minus = 0;
+    for (int32_t s1 = 1; s1 <= 4; s1++)
+        for (int32_t n1 = 0; n1 <= 20; n1++)
+            for (int64_t i1 = 0; i1 < resol_ext_dim(R, s1, n1); i1++)
+                for (int32_t s2 = 1; s1 + s2 <= 8; s2++)
+                    for (int32_t n2 = 0; n1 + n2 <= 40; n2++)
+                        for (int64_t i2 = 0; i2 < resol_ext_dim(R, s2, n2); i2++) {
+                            uint8_t ub[64], vb[64], a[64] = {0}, b[64] = {0};
+                            fvec_t u = unit3(ub, i1), v = unit3(vb, i2);
+                            int32_t t1 = s1 + n1, t2 = s2 + n2;
+                            ASSERT_EQ(resol_product(R, R, s1, t1, u, s2, t2, v,
+                                                    fvec_view_bytes(a, 64, 3)),
+                                      0);
+                            ASSERT_EQ(resol_product(R, R, s2, t2, v, s1, t1, u,
+                                                    fvec_view_bytes(b, 64, 3)),
+                                      0);
+                            int sign = ((s1 * s2 + t1 * t2) & 1) ? 2 : 1;
+                            int nz = 0;
+                            for (int i = 0; i < 64; i++) {
+                                ASSERT_EQ(a[i], (sign * b[i]) % 3);
+                                nz |= a[i];
+                            }
+                            if (nz)
+                                *(sign == 1 ? &plus : &minus) += 1;
+                        }
+    ASSERT(plus > 50 && minus > 20);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* <a, b, c> for basis classes a = x_(na, sa, 0), b, c of S_3 into out (64
+ * residues); returns resol_massey's code; *ind the indeterminacy's rank. */
+static int massey3(const resol_t *R, int32_t na, int32_t sa, int32_t nb, int32_t sb, int32_t nc,
+                   int32_t sc, uint8_t *out, int64_t *ind)
+{
+    uint8_t ab[64], bb[64], cb[64];
+    fvec_t a = unit3(ab, 0), b = unit3(bb, 0), c = unit3(cb, 0);
+    memset(out, 0, 64);
+    int rc = resol_massey(R, R, sa, sa + na, a, sb, sb + nb, b, sc, sc + nc, c,
+                          fvec_view_bytes(out, 64, 3));
+    if (rc)
+        return rc;
+    fmat_t m;
+    ASSERT_EQ(resol_massey_indeterminacy(R, R, sa, sa + na, a, sb, sb + nb, sc, sc + nc, c, &m),
+              0);
+    ASSERT_EQ(fmat_prime(&m), 3);
+    *ind = fmat_rows(&m);
+    fmat_clear(&m);
+    return 0;
+}
+
+TEST(massey_odd_known)
+{
+    fdmod_t *M;
+    resol_t *R = sphere3(&M);
+    /* h_0 h_1 = 0 (Ext^{2, 18} is zero), so g_0 and k_0 are defined. */
+    ASSERT_EQ(resol_ext_dim(R, 2, 14), 0);
+    static const struct {
+        int32_t na, nb, nc, n; /* stems of a, b, c (filtration 1 each) and of the value */
+    } known[] = {{3, 3, 3, 10}, {3, 3, 11, 18}, {3, 11, 11, 26}, {3, 0, 3, 7}};
+    for (size_t q = 0; q < sizeof known / sizeof *known; q++) {
+        uint8_t out[64];
+        int64_t ind;
+        ASSERT_EQ(massey3(R, known[q].na, 1, known[q].nb, 1, known[q].nc, 1, out, &ind), 0);
+        ASSERT_EQ(resol_ext_dim(R, 2, known[q].n), 1);
+        ASSERT(out[0] != 0);
+        ASSERT_EQ(ind, 0);
+    }
+    /* a_0 a_0 != 0: <a_0, a_0, h_0> is not defined. */
+    uint8_t out[64];
+    int64_t ind;
+    ASSERT_EQ(massey3(R, 0, 1, 0, 1, 3, 1, out, &ind), SQ_E_INVAL);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* a of filtration 2: the null-homotopy's sign matters (with d H = B C +
+ * H d instead, the vectors it lifts are not boundaries and resol_massey
+ * refuses).  a_1 = x_(7, 2, 0), b_0-like classes of Ext^2. */
+TEST(massey_odd_filtration_two)
+{
+    fdmod_t *M;
+    resol_t *R = sphere3(&M);
+    static const struct {
+        int32_t na, sa, nb, sb, nc, sc;
+    } cases[] = {{7, 2, 0, 1, 3, 1}, {7, 2, 7, 2, 11, 1}, {7, 2, 18, 2, 0, 1}, {11, 2, 11, 1, 11, 1}};
+    for (size_t q = 0; q < sizeof cases / sizeof *cases; q++) {
+        uint8_t x[64], y[64];
+        int64_t ix, iy;
+        ASSERT_EQ(massey3(R, cases[q].na, cases[q].sa, cases[q].nb, cases[q].sb, cases[q].nc,
+                          cases[q].sc, x, &ix),
+                  0);
+        ASSERT_EQ(massey3(R, cases[q].nc, cases[q].sc, cases[q].nb, cases[q].sb, cases[q].na,
+                          cases[q].sa, y, &iy),
+                  0);
+        int32_t n = cases[q].na + cases[q].nb + cases[q].nc + 1;
+        int32_t s = cases[q].sa + cases[q].sb + cases[q].sc - 1;
+        ASSERT_EQ(resol_ext_dim(R, s, n), 1);
+        ASSERT_EQ(ix, 0);
+        ASSERT_EQ(iy, 0);
+        ASSERT(x[0] != 0 && y[0] != 0);
+    }
     resol_free(R);
     fdmod_free(M);
 }

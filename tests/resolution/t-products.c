@@ -7,7 +7,7 @@
  *   h_0^3 h_3 != 0 = h_0^4 h_3, h_0^7 h_4 != 0 = h_0^8 h_4, h_0^k h_5 != 0
  *   as far as the region reaches (k <= 11), and h_0^k != 0,
  *   x . y = y . x, and the product by the class h_i (resol_product) equals
- *   the filtration-one formula (resol_h_product).
+ *   the filtration-one formula (resol_filt1_product).
  * Both engines are checked: the products are basis-free facts.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -21,6 +21,11 @@
 #include "sq_modspec.h"
 #include "sq_products.h"
 #include "sq_test.h"
+
+/* A uint64_t array (not a pointer) as a class vector of all its bits. */
+#define V(a) fvec_view_limbs((a), (int64_t)(sizeof(a) * 8))
+/* 64 limbs at v as a class vector. */
+#define V64(v) fvec_view_limbs((v), 64 * 64)
 
 static resol_t *sphere(resol_algo_t algo, int32_t max_n, int32_t max_s, fdmod_t **M)
 {
@@ -43,7 +48,8 @@ static void h_chain(const resol_t *R, const int *is, int n, int32_t *s, int32_t 
 {
     uint64_t tmp[64];
     for (int k = n - 1; k >= 0; k--) {
-        ASSERT_EQ(resol_h_product(R, is[k], *s, *t, x, tmp), 0);
+        memset(tmp, 0, sizeof tmp);
+        ASSERT_EQ(resol_filt1_product(R, is[k], *s, *t, V64(x), V(tmp)), 0);
         *s += 1;
         *t += 1 << is[k];
         memcpy(x, tmp, sizeof tmp);
@@ -151,8 +157,8 @@ TEST(products_general_matches_h_and_commutes)
                 for (int64_t j = 0; j < dim; j++) {
                     memset(x, 0, sizeof x);
                     x[j >> 6] |= 1ULL << (j & 63);
-                    ASSERT_EQ(resol_h_product(R, i, s, s + n, x, a), 0);
-                    ASSERT_EQ(resol_product(R, R, s, s + n, x, 1, 1 << i, hi, b, 64), 0);
+                    ASSERT_EQ(resol_filt1_product(R, i, s, s + n, V(x), V(a)), 0);
+                    ASSERT_EQ(resol_product(R, R, s, s + n, V(x), 1, 1 << i, V(hi), V(b)), 0);
                     int64_t tdim = resol_ext_dim(R, s + 1, n + (1 << i) - 1);
                     for (int64_t g = 0; g < tdim; g++)
                         ASSERT_EQ((a[g >> 6] >> (g & 63)) & 1, (b[g >> 6] >> (g & 63)) & 1);
@@ -171,8 +177,8 @@ TEST(products_general_matches_h_and_commutes)
                     if (d1 <= 0 || d2 <= 0 || resol_ext_dim(R, s1 + s2, n1 + n2) <= 0)
                         continue;
                     uint64_t u[64] = {1}, v[64] = {1};
-                    ASSERT_EQ(resol_product(R, R, s1, s1 + n1, u, s2, s2 + n2, v, a, 64), 0);
-                    ASSERT_EQ(resol_product(R, R, s2, s2 + n2, v, s1, s1 + n1, u, b, 64), 0);
+                    ASSERT_EQ(resol_product(R, R, s1, s1 + n1, V(u), s2, s2 + n2, V(v), V(a)), 0);
+                    ASSERT_EQ(resol_product(R, R, s2, s2 + n2, V(v), s1, s1 + n1, V(u), V(b)), 0);
                     int64_t tdim = resol_ext_dim(R, s1 + s2, n1 + n2);
                     for (int64_t g = 0; g < tdim; g++)
                         ASSERT_EQ((a[g >> 6] >> (g & 63)) & 1, (b[g >> 6] >> (g & 63)) & 1);
@@ -227,16 +233,16 @@ static void massey_is(const resol_t *R, int ia, int ib, int ic, int j1, int j2)
 {
     uint64_t a[1] = {1}, b[1] = {1}, c[1] = {1}, out[4] = {0}, want[4] = {0};
     int32_t ta = 1 << ia, tb = 1 << ib, tc = 1 << ic;
-    ASSERT_EQ(resol_massey(R, R, 1, ta, a, 1, tb, b, 1, tc, c, out, 4), 0);
+    ASSERT_EQ(resol_massey(R, R, 1, ta, V(a), 1, tb, V(b), 1, tc, V(c), V(out)), 0);
     /* h_{j1} h_{j2} as a class */
     uint64_t one[1] = {1};
-    ASSERT_EQ(resol_product(R, R, 1, 1 << j1, one, 1, 1 << j2, one, want, 4), 0);
+    ASSERT_EQ(resol_product(R, R, 1, 1 << j1, V(one), 1, 1 << j2, V(one), V(want)), 0);
     ASSERT(!is_zero(want, resol_ext_dim(R, 2, ta + tb + tc - 2)));
     ASSERT(memcmp(out, want, sizeof out) == 0);
-    f2mat_t ind;
-    ASSERT_EQ(resol_massey_indeterminacy(R, R, 1, ta, a, 1, tb, 1, tc, c, &ind), 0);
-    ASSERT_EQ(ind.rows, 0);
-    f2mat_clear(&ind);
+    fmat_t ind;
+    ASSERT_EQ(resol_massey_indeterminacy(R, R, 1, ta, V(a), 1, tb, 1, tc, V(c), &ind), 0);
+    ASSERT_EQ(fmat_rows(&ind), 0);
+    fmat_clear(&ind);
 }
 
 TEST(massey_products_known)
@@ -250,7 +256,8 @@ TEST(massey_products_known)
         }
         /* h0 h0 != 0: refused. */
         uint64_t one[1] = {1}, out[4];
-        ASSERT_EQ(resol_massey(R, R, 1, 1, one, 1, 1, one, 1, 2, one, out, 4), SQ_E_INVAL);
+        ASSERT_EQ(resol_massey(R, R, 1, 1, V(one), 1, 1, V(one), 1, 2, V(one), V(out)),
+                  SQ_E_INVAL);
         resol_free(R);
         fdmod_free(M);
     }
@@ -341,11 +348,20 @@ TEST(products_output_size)
     fdmod_t *M;
     resol_t *R = sphere(RESOL_CLASSICAL, 4, 3, &M);
     uint64_t one[1] = {1}, out[2] = {0};
-    ASSERT_EQ(resol_product(R, R, 1, 1, one, 0, 0, one, out, 0), SQ_E_RANGE);
+    ASSERT_EQ(resol_product(R, R, 1, 1, V(one), 0, 0, V(one), fvec_view_limbs(out, 0)),
+              SQ_E_RANGE);
     ASSERT_EQ(out[0], 0);
-    ASSERT_EQ(resol_product(R, R, 1, 1, one, 0, 0, one, out, 1), 0);
+    ASSERT_EQ(resol_product(R, R, 1, 1, V(one), 0, 0, V(one), fvec_view_limbs(out, 1)), 0);
     ASSERT_EQ(out[0], 1);
-    ASSERT_EQ(resol_massey(R, R, 1, 1, one, 1, 2, one, 1, 1, one, out, 0), SQ_E_RANGE);
+    ASSERT_EQ(resol_massey(R, R, 1, 1, V(one), 1, 2, V(one), 1, 1, V(one),
+                           fvec_view_limbs(out, 0)),
+              SQ_E_RANGE);
+    /* A class vector shorter than Ext, or of another prime: refused. */
+    uint8_t three[1] = {1};
+    ASSERT_EQ(resol_product(R, R, 1, 1, fvec_view_limbs(one, 0), 0, 0, V(one), V(out)),
+              SQ_E_INVAL);
+    ASSERT_EQ(resol_product(R, R, 1, 1, fvec_view_bytes(three, 1, 3), 0, 0, V(one), V(out)),
+              SQ_E_INVAL);
     resol_free(R);
     fdmod_free(M);
 }
@@ -364,13 +380,13 @@ TEST(massey_shifted_down)
     resol_run(RS, RESOL_CLASSICAL);
     uint64_t one[1] = {1}, out[2] = {0};
     /* a = h_0 (1, 1), b = h_1 (1, 2), c = h_0 i at (n, s) = (-2, 1): t = -1. */
-    ASSERT_EQ(resol_massey(R, RS, 1, 1, one, 1, 2, one, 1, -1, one, out, 2), 0);
+    ASSERT_EQ(resol_massey(R, RS, 1, 1, V(one), 1, 2, V(one), 1, -1, V(one), V(out)), 0);
     ASSERT_EQ(resol_ext_dim(R, 2, 0), 1);
     ASSERT_EQ(out[0], 1);
-    f2mat_t ind;
-    ASSERT_EQ(resol_massey_indeterminacy(R, RS, 1, 1, one, 1, 2, 1, -1, one, &ind), 0);
-    ASSERT_EQ(ind.rows, 0);
-    f2mat_clear(&ind);
+    fmat_t ind;
+    ASSERT_EQ(resol_massey_indeterminacy(R, RS, 1, 1, V(one), 1, 2, 1, -1, V(one), &ind), 0);
+    ASSERT_EQ(fmat_rows(&ind), 0);
+    fmat_clear(&ind);
     /* Through the program, as reported. */
     char *o, *e;
     ASSERT_EQ(sq_test_run_adams("massey 'S_2[-2]' --a 0,1,0 --b 1,1,0 --c -2,1,0 --quiet", &o, &e),
