@@ -2,8 +2,11 @@
  * fuzz_store.c -- libFuzzer target for the store's readers (issue 20:
  * spliced rows, forged counts, damaged metadata).
  *
- * A small store of the sphere (classical, s <= 6, n <= 12) is written once;
- * each input is a list of edits applied to a copy of it with SQLite, as a
+ * Two small stores of the sphere (classical, s <= 6, n <= 12) are written
+ * once: S_2, and S_3 (format 3, one residue a byte); an input that starts
+ * with the 4 bytes "ODD3" is applied to the S_3 store (those bytes
+ * dropped), any other to the S_2 one.  Each input is a list of edits
+ * applied to a copy of the store with SQLite, as a
  * hostile user would make them, and then every reader runs on the copy:
  * sq_store_open_read, sq_store_info, sq_store_read_ext,
  * sq_store_region_missing, sq_store_read_step, sq_store_load (a resume's
@@ -26,7 +29,11 @@
  *
  * The seed corpus is tests/fuzz/corpus-store (forged rows: counts of 2^63-1
  * and 2^40, a zstd frame claiming 2 GiB, negative and huge bidegrees,
- * splices, a Nassau-looking row, damaged metadata); tests/store replays it
+ * splices, a Nassau-looking row, damaged metadata; at p = 3, the files
+ * odd-*: a byte that is not a residue with its checksum recomputed, a
+ * changed residue, counts whose product overflows, the prime changed to 2,
+ * 5 or 256, the format to 2, a splice, a zstd frame, other module texts);
+ * tests/store replays it
  * in every build (store_fuzz_corpus_replay).
  *
  *   build-fuzz/fuzz_store -max_total_time=600 -max_len=4096 \
@@ -52,12 +59,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define FZ_S 6
 #define FZ_N 12
 
-static char fz_dir[256], fz_base[300], fz_work[300];
-static uint8_t *fz_base_bytes;
-static size_t fz_base_len;
-static int64_t fz_dims[(FZ_N + 1) * (FZ_S + 1)];
-static char fz_prefix[128];
-static size_t fz_prefix_len;
+/* One base store: its file, its bytes, its E2 page, its rows' binding
+ * prefix.  fz[0] is S_2's, fz[1] S_3's; fz_cur the one of this input. */
+typedef struct {
+    char base[300];
+    uint8_t *bytes;
+    size_t len;
+    int64_t dims[(FZ_N + 1) * (FZ_S + 1)];
+    char prefix[128];
+    size_t prefix_len;
+} fz_base_t;
+
+static char fz_dir[256], fz_work[300];
+static fz_base_t fz[2];
+static const fz_base_t *fz_cur = &fz[0];
 
 static void fz_die(const char *what)
 {
@@ -92,20 +107,15 @@ static void fz_meta(sqlite3 *db, const char *key, char *out, size_t cap)
     sqlite3_finalize(q);
 }
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
+/* Writes the base store of the sphere at p into B. */
+static void fz_make_base(fz_base_t *B, uint32_t p)
 {
-    (void)argc, (void)argv;
-    const char *tmp = getenv("TMPDIR");
-    snprintf(fz_dir, sizeof fz_dir, "%s/adams-fuzz-store-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-    if (!mkdtemp(fz_dir))
-        fz_die("mkdtemp");
-    snprintf(fz_base, sizeof fz_base, "%s/base.db", fz_dir);
-    snprintf(fz_work, sizeof fz_work, "%s/work.db", fz_dir);
-    fdmod_t *M = fdmod_sphere();
+    snprintf(B->base, sizeof B->base, "%s/base%u.db", fz_dir, (unsigned)p);
+    fdmod_t *M = p == 2 ? fdmod_sphere() : fdmod_sphere_p(p);
     sq_store_t *st;
     char err[1024];
     sq_store_binding_t b = {.module = M, .engine = RESOL_CLASSICAL, .max_s = FZ_S, .max_n = FZ_N};
-    if (sq_store_open(&st, fz_base, &b, err, sizeof err))
+    if (sq_store_open(&st, B->base, &b, err, sizeof err))
         fz_die(err);
     resol_t *R = resol_new(M, FZ_S, FZ_N);
     if (sq_store_run(st, R, NULL, NULL, 0, NULL, NULL, err, sizeof err))
@@ -113,21 +123,35 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     resol_free(R);
     sq_store_close(st);
     fdmod_free(M);
-    if (sq_store_open_read(&st, fz_base, err, sizeof err) ||
-        sq_store_read_ext(st, FZ_S, FZ_N, fz_dims, err, sizeof err))
+    if (sq_store_open_read(&st, B->base, err, sizeof err) ||
+        sq_store_read_ext(st, FZ_S, FZ_N, B->dims, err, sizeof err))
         fz_die(err);
     sq_store_close(st);
     sqlite3 *db;
-    if (sqlite3_open_v2(fz_base, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
+    if (sqlite3_open_v2(B->base, &db, SQLITE_OPEN_READONLY, NULL) != SQLITE_OK)
         fz_die("open base");
     char id[64], engine[64], hash[64];
     fz_meta(db, "store_id", id, sizeof id);
     fz_meta(db, "engine", engine, sizeof engine);
     fz_meta(db, "module_hash", hash, sizeof hash);
     sqlite3_close(db);
-    fz_prefix_len = (size_t)snprintf(fz_prefix, sizeof fz_prefix, "adams row%c%s%c%s%c%s%c", 0,
+    B->prefix_len = (size_t)snprintf(B->prefix, sizeof B->prefix, "adams row%c%s%c%s%c%s%c", 0,
                                      id, 0, engine, 0, hash, 0);
-    fz_base_bytes = fz_slurp(fz_base, &fz_base_len);
+    B->bytes = fz_slurp(B->base, &B->len);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    (void)argc, (void)argv;
+    if (fz[0].bytes)
+        return 0;
+    const char *tmp = getenv("TMPDIR");
+    snprintf(fz_dir, sizeof fz_dir, "%s/adams-fuzz-store-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+    if (!mkdtemp(fz_dir))
+        fz_die("mkdtemp");
+    snprintf(fz_work, sizeof fz_work, "%s/work.db", fz_dir);
+    fz_make_base(&fz[0], 2);
+    fz_make_base(&fz[1], 3);
     return 0;
 }
 
@@ -166,7 +190,7 @@ static uint32_t fz_row_crc(int bound, int64_t s, int64_t t, int64_t ng, int64_t 
         h[8 + i] = (uint8_t)((uint64_t)ng >> (8 * i));
         h[16 + i] = (uint8_t)((uint64_t)nb >> (8 * i));
     }
-    uint32_t c = bound ? fz_crc(0, fz_prefix, fz_prefix_len) : 0;
+    uint32_t c = bound ? fz_crc(0, fz_cur->prefix, fz_cur->prefix_len) : 0;
     c = fz_crc(c, h, sizeof h);
     return fz_crc(c, payload, len);
 }
@@ -268,10 +292,16 @@ static void fz_one_line(int rc, const char *err, const char *what)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-    if (!fz_base_bytes)
+    if (!fz[0].bytes)
         LLVMFuzzerInitialize(NULL, NULL);
+    fz_cur = &fz[0];
+    if (size >= 4 && memcmp(data, "ODD3", 4) == 0) {
+        fz_cur = &fz[1];
+        data += 4;
+        size -= 4;
+    }
     FILE *f = fopen(fz_work, "wb");
-    if (!f || fwrite(fz_base_bytes, 1, fz_base_len, f) != fz_base_len || fclose(f) != 0)
+    if (!f || fwrite(fz_cur->bytes, 1, fz_cur->len, f) != fz_cur->len || fclose(f) != 0)
         fz_die("cannot write the work copy");
     char side[400];
     snprintf(side, sizeof side, "%s-wal", fz_work);
@@ -298,7 +328,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!rc && info.bottom == 0) {
         rc = sq_store_read_ext(st, FZ_S, FZ_N, dims, err, sizeof err);
         fz_one_line(rc, err, "read_ext");
-        if (!rc && !forged && memcmp(dims, fz_dims, sizeof dims) != 0)
+        if (!rc && !forged && memcmp(dims, fz_cur->dims, sizeof dims) != 0)
             sq_abort("read_ext: a wrong E2 page from rows whose checksums were not recomputed");
     }
     int32_t ms, mn;
@@ -316,7 +346,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char merr[256];
     if (sq_store_module_from_text(&M, sq_store_stored_module_text(st), "fuzz", merr,
                                   sizeof merr) == 0 &&
-        M && fdmod_bottom(M) == info.bottom) {
+        M && fdmod_bottom(M) == info.bottom &&
+        resol_check_range(M, FZ_S, FZ_N, merr, sizeof merr) == 0) {
         resol_t *R = resol_new(M, FZ_S, FZ_N);
         sq_store_load_stats_t ls;
         rc = sq_store_load(st, R, 0, NULL, &ls, err, sizeof err);
@@ -325,7 +356,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             for (int32_t s = 0; s <= FZ_S; s++)
                 for (int32_t k = 0; k <= FZ_N; k++)
                     if (resol_step_published(R, s, s + k) &&
-                        resol_ext_dim(R, s, k) != fz_dims[k * (FZ_S + 1) + s])
+                        resol_ext_dim(R, s, k) != fz_cur->dims[k * (FZ_S + 1) + s])
                         sq_abort("load: a wrong dimension at (s=%d, n=%d)", (int)s, (int)k);
         resol_free(R);
     }
