@@ -174,25 +174,27 @@ uint64_t sq_rand_below(sq_rand_t *r, uint64_t n)
     return x % n;
 }
 
-double sq_wtime(void)
+/* The clock's time in seconds. */
+static double clock_seconds(clockid_t clock)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(clock, &ts);
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+double sq_wtime(void)
+{
+    return clock_seconds(CLOCK_MONOTONIC);
 }
 
 double sq_cputime(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return clock_seconds(CLOCK_PROCESS_CPUTIME_ID);
 }
 
 double sq_thread_cputime(void)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+    return clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 }
 
 size_t sq_peak_rss(void)

@@ -126,47 +126,58 @@ typedef void (*xor_srcs_fn)(uint64_t *restrict, const uint64_t *const *, int64_t
 static const xor_srcs_fn xor_srcs_by_n[9] = {NULL,      xor_srcs1, xor_srcs2, xor_srcs3, xor_srcs4,
                                              xor_srcs5, xor_srcs6, xor_srcs7, xor_srcs8};
 
-static void table_apply_avx2(uint64_t *rows, int64_t stride, int64_t nrows, const uint64_t *u,
-                             const uint64_t *tables, int64_t estride, int k, int ngroups, int64_t w)
+/* Prefetches for writing the w words of the row PREFETCH_ROWS below row r
+ * (at d), when there is one. */
+static inline void prefetch_ahead(const uint64_t *d, int64_t r, int64_t nrows, int64_t stride,
+                                  int64_t w)
+{
+    if (r + PREFETCH_ROWS < nrows) {
+        const char *nx = (const char *)(d + PREFETCH_ROWS * stride);
+        for (int64_t b = 0; b < w * 8; b += 64)
+            __builtin_prefetch(nx + b, 1, 3);
+    }
+}
+
+/* Row r of rows (nrows rows, stride limbs apart) ^= the entry of each of
+ * the ngroups tables of 2^k entries (estride limbs apart) that group g of
+ * u[r]'s bits selects, over w limbs.  Inlined twice: with eight (k and
+ * ngroups 8, constants, and the eight sources XORed inline, unrolled) and
+ * without (the sources eight at a time, then the rest). */
+static inline __attribute__((always_inline)) void
+apply_rows(uint64_t *rows, int64_t stride, int64_t nrows, const uint64_t *u,
+           const uint64_t *tables, int64_t estride, const int k, const int ngroups, int64_t w,
+           const int eight)
 {
     const uint64_t mask = ((uint64_t)1 << k) - 1;
     const uint64_t *src[64];
     const int64_t gstride = ((int64_t)1 << k) * estride;
-    if (ngroups == 8 && k == 8) {
-        for (int64_t r = 0; r < nrows; r++) {
-            uint64_t x = u[r];
-            if (x == 0)
-                continue;
-            uint64_t *d = rows + r * stride;
-            if (r + PREFETCH_ROWS < nrows) {
-                const char *nx = (const char *)(d + PREFETCH_ROWS * stride);
-                for (int64_t b = 0; b < w * 8; b += 64)
-                    __builtin_prefetch(nx + b, 1, 3);
-            }
-            for (int g = 0; g < 8; g++)
-                src[g] = tables + g * gstride + (int64_t)((x >> (8 * g)) & 255) * estride;
-            xor_srcs(d, src, 8, w);
-        }
-        return;
-    }
     for (int64_t r = 0; r < nrows; r++) {
         uint64_t x = u[r];
         if (x == 0)
             continue;
         uint64_t *d = rows + r * stride;
-        if (r + PREFETCH_ROWS < nrows) {
-            const char *nx = (const char *)(d + PREFETCH_ROWS * stride);
-            for (int64_t b = 0; b < w * 8; b += 64)
-                __builtin_prefetch(nx + b, 1, 3);
-        }
+        prefetch_ahead(d, r, nrows, stride, w);
         for (int g = 0; g < ngroups; g++)
             src[g] = tables + g * gstride + (int64_t)((x >> (g * k)) & mask) * estride;
+        if (eight) {
+            xor_srcs(d, src, 8, w);
+            continue;
+        }
         int s = 0;
         for (; ngroups - s >= 8; s += 8)
             xor_srcs8(d, src + s, w);
         if (ngroups > s)
             xor_srcs_by_n[ngroups - s](d, src + s, w);
     }
+}
+
+static void table_apply_avx2(uint64_t *rows, int64_t stride, int64_t nrows, const uint64_t *u,
+                             const uint64_t *tables, int64_t estride, int k, int ngroups, int64_t w)
+{
+    if (ngroups == 8 && k == 8)
+        apply_rows(rows, stride, nrows, u, tables, estride, 8, 8, w, 1);
+    else
+        apply_rows(rows, stride, nrows, u, tables, estride, k, ngroups, w, 0);
 }
 
 static const f2_kernels_t kernels_avx2 = {

@@ -454,6 +454,16 @@ fdmod_t *fdmod_sphere_p(uint32_t p)
     return M;
 }
 
+fdmod_t *fdmod_new_over(const milnor_t *A, const char *name, int32_t min_deg, int32_t max_deg)
+{
+    fdmod_t *M = fdmod_new(name ? name : "module", min_deg, max_deg);
+    int32_t h[MILNOR_MAX_LEN];
+    int hl = milnor_profile(A, h);
+    if (hl > 0)
+        fdmod_set_profile(M, h, hl);
+    return M;
+}
+
 fdmod_t *fdmod_new_shifted(const fdmod_t *M, int32_t k, const char *name)
 {
     fdmod_t *N = fdmod_new_p(name ? name : M->name, M->p, M->min_deg + k, M->max_deg + k);

@@ -193,6 +193,11 @@ void fdmod_set_profile(fdmod_t *M, const int32_t *h, int len);
  * length (<= MILNOR_MAX_LEN); 0 means the whole algebra A. */
 int fdmod_profile(const fdmod_t *M, int32_t *h);
 
+/* New empty module called name (NULL: "module") with degrees in [min_deg,
+ * max_deg] over A's subalgebra (fdmod_new, then fdmod_set_profile with
+ * A's profile): what a builder of modules over A starts from. */
+fdmod_t *fdmod_new_over(const milnor_t *A, const char *name, int32_t min_deg, int32_t max_deg);
+
 /* A copy of M with every degree raised by k (the suspension Sigma^k M),
  * called `name` (NULL: M's name): same basis names, actions and profile.
  * Ownership: the caller frees it.  Cost: a copy of M's tables. */

@@ -289,16 +289,6 @@ static void set_actions(fdmod_t *M, const milnor_t *A, const fp_deg_t *D, int32_
     sq_free(v);
 }
 
-static fdmod_t *new_module(const milnor_t *A, const char *name, int32_t lo, int32_t hi)
-{
-    fdmod_t *M = fdmod_new(name ? name : "module", lo, hi);
-    int32_t h[MILNOR_MAX_LEN];
-    int hl = milnor_profile(A, h);
-    if (hl > 0)
-        fdmod_set_profile(M, h, hl);
-    return M;
-}
-
 int fpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int64_t ngens,
                 const int32_t *gen_deg, const char *const *gen_names, int64_t nrels,
                 const fpmod_rel_t *rels, int32_t max_degree, int64_t max_table_bytes, char *err,
@@ -311,7 +301,7 @@ int fpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int64_t ngen
         return rc;
     int32_t lo = ngens > 0 ? gen_deg[0] : 0, hi = max_degree;
     if (ngens == 0 || hi < lo) {
-        *out = new_module(A, name, lo, lo);
+        *out = fdmod_new_over(A, name, lo, lo);
         return 0;
     }
     if ((int64_t)hi - lo >= 4096 || hi - lo > milnor_max_degree(A)) {
@@ -347,7 +337,7 @@ int fpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int64_t ngen
         }
     }
     if (!rc) {
-        fdmod_t *M = new_module(A, name, lo, hi);
+        fdmod_t *M = fdmod_new_over(A, name, lo, hi);
         for (int32_t d = lo; d <= hi; d++)
             for (int64_t j = 0; j < D[d - lo].dim; j++)
                 add_basis(M, A, &D[d - lo], d, gen_deg, gen_names, j);

@@ -51,16 +51,6 @@ static int present(int64_t n, int64_t lo, int64_t hi, int clear_bottom)
     return 1;
 }
 
-static fdmod_t *new_module(const milnor_t *A, const char *name, int32_t lo, int32_t hi)
-{
-    fdmod_t *M = fdmod_new(name ? name : "module", lo, hi);
-    int32_t h[MILNOR_MAX_LEN];
-    int hl = milnor_profile(A, h);
-    if (hl > 0)
-        fdmod_set_profile(M, h, hl);
-    return M;
-}
-
 /* Sets Sq(R) x_n = c(n, R) x_{n+|R|} for every basis element R of positive
  * degree and every pair of basis degrees. */
 static void set_actions(fdmod_t *M, const milnor_t *A, int32_t lo, int32_t hi, int clear_bottom)
@@ -103,7 +93,7 @@ int rpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int32_t min,
         hi = max;
     if (hi < lo) {
         int32_t at = lo <= INT32_MAX ? (int32_t)lo : (int32_t)hi;
-        *out = new_module(A, name, at, at);
+        *out = fdmod_new_over(A, name, at, at);
         return 0;
     }
     if (hi - lo >= 4096 || hi - lo > milnor_max_degree(A)) {
@@ -126,7 +116,7 @@ int rpmod_build(fdmod_t **out, const milnor_t *A, const char *name, int32_t min,
                  (int)max_degree, bytes / 1048576.0, (double)max_table_bytes / 1048576.0);
         return SQ_E_RANGE;
     }
-    fdmod_t *M = new_module(A, name, (int32_t)lo, (int32_t)hi);
+    fdmod_t *M = fdmod_new_over(A, name, (int32_t)lo, (int32_t)hi);
     for (int64_t n = lo; n <= hi; n++) {
         if (!present(n, lo, hi, clear_bottom))
             continue;
