@@ -186,6 +186,38 @@ static int64_t int_list(cur_t *c, int64_t **out)
     return n;
 }
 
+/* Adds the basis of the degrees deg[0..nb) (nondecreasing) to M and
+ * returns the global index of the first basis element of each degree d,
+ * base[d - bottom] (top - bottom + 2 entries; sq_free). */
+static int64_t *add_basis(fdmod_t *M, const int64_t *deg, int64_t nb)
+{
+    int32_t bottom = (int32_t)deg[0], top = (int32_t)deg[nb - 1];
+    int64_t *base = sq_calloc((size_t)(top - bottom) + 2, sizeof *base);
+    for (int64_t k = 0; k < nb; k++) {
+        fdmod_add_basis(M, (int32_t)deg[k], NULL);
+        base[deg[k] - bottom + 1] = k + 1;
+    }
+    for (int32_t d = bottom + 1; d <= top + 1; d++)
+        if (base[d - bottom] < base[d - bottom - 1])
+            base[d - bottom] = base[d - bottom - 1];
+    return base;
+}
+
+/* M when it was completed (complete_rc 0) and gives back exactly text;
+ * otherwise M is freed and NULL returned. */
+static fdmod_t *if_canonical(fdmod_t *M, int complete_rc, const char *text)
+{
+    if (complete_rc == 0) {
+        char *again = sq_store_module_text(M);
+        int same = strcmp(again, text) == 0;
+        sq_free(again);
+        if (same)
+            return M;
+    }
+    fdmod_free(M);
+    return NULL;
+}
+
 /* The module of a canonical text at p = 2. */
 static int module_from_text_f2(fdmod_t **out, const char *text, const char *name, char *err,
                                size_t errlen)
@@ -213,14 +245,7 @@ static int module_from_text_f2(fdmod_t **out, const char *text, const char *name
     }
     int32_t bottom = (int32_t)deg[0], top = (int32_t)deg[nb - 1];
     fdmod_t *M = fdmod_new(name, bottom, top);
-    int64_t *base = sq_calloc((size_t)(top - bottom) + 2, sizeof *base);
-    for (int64_t k = 0; k < nb; k++) {
-        fdmod_add_basis(M, (int32_t)deg[k], NULL);
-        base[deg[k] - bottom + 1] = k + 1;
-    }
-    for (int32_t d = bottom + 1; d <= top + 1; d++)
-        if (base[d - bottom] < base[d - bottom - 1])
-            base[d - bottom] = base[d - bottom - 1];
+    int64_t *base = add_basis(M, deg, nb);
     if (plen)
         fdmod_set_profile(M, h, (int)plen);
     milnor_t *A = algebra_for(top - bottom, h, (int)plen);
@@ -274,28 +299,10 @@ static int module_from_text_f2(fdmod_t **out, const char *text, const char *name
     sq_free(prof);
     sq_free(deg);
     sq_free(base);
-    int rc = 0;
-    if (c.bad) {
-        rc = sq_store_fail(err, errlen, SQ_E_PARSE, "the module text is not canonical");
-        fdmod_free(M);
-        M = NULL;
-    } else {
-        char cerr[256];
-        if (fdmod_complete(M, A, cerr, sizeof cerr) != 0) {
-            fdmod_free(M);
-            M = NULL;
-        } else {
-            char *again = sq_store_module_text(M);
-            if (strcmp(again, text) != 0) {
-                fdmod_free(M);
-                M = NULL;
-            }
-            sq_free(again);
-        }
-    }
+    char cerr[256];
+    *out = if_canonical(M, c.bad ? -1 : fdmod_complete(M, A, cerr, sizeof cerr), text);
     milnor_free(A);
-    *out = M;
-    return rc;
+    return c.bad ? sq_store_fail(err, errlen, SQ_E_PARSE, "the module text is not canonical") : 0;
 }
 
 /* ---- odd primes -------------------------------------------------------------
@@ -337,14 +344,21 @@ typedef struct {
     char name[96];
 } prim_t;
 
+/* p^i, or a number above span once it passes span. */
+static int64_t power_upto(uint32_t p, int i, int32_t span)
+{
+    int64_t pi = 1;
+    for (int k = 0; k < i && pi <= span; k++)
+        pi *= p;
+    return pi;
+}
+
 static int primitives_odd(const stalg_t *S, int32_t span, prim_t *ops, int room)
 {
     uint32_t p = stalg_prime(S);
     int n = 0;
     for (int i = 0; i < 31 && n < room; i++) { /* Q_i: degree 2p^i - 1 */
-        int64_t pi = 1;
-        for (int k = 0; k < i && pi <= span; k++)
-            pi *= p;
+        int64_t pi = power_upto(p, i, span);
         if (2 * pi - 1 > span)
             break;
         stalg_elt_t e = {.q = 1u << i};
@@ -354,9 +368,7 @@ static int primitives_odd(const stalg_t *S, int32_t span, prim_t *ops, int room)
         n += ops[n].idx >= 0;
     }
     for (int i = 1; i <= STALG_MAX_LEN && n < room; i++) { /* P^j_i: 2p^j(p^i - 1) */
-        int64_t pi = 1;
-        for (int k = 0; k < i && pi <= span; k++)
-            pi *= p;
+        int64_t pi = power_upto(p, i, span);
         if (2 * (pi - 1) > span)
             break;
         for (int64_t pj = 1; pj * 2 * (pi - 1) <= span && n < room; pj *= p) {
@@ -488,6 +500,17 @@ static int profile_odd(cur_t *c, pmilnor_profile_t *prof, int *full)
     return bad ? -1 : 0;
 }
 
+/* Whether a list continues at c: not at its closing byte `close`; past
+ * the "," before every item but the first. */
+static int next_item(cur_t *c, int first, char close)
+{
+    if (c->bad || peek(c, close))
+        return 0;
+    if (!first)
+        expect(c, ",");
+    return !c->bad;
+}
+
 /* One operation's list "[[k,[[b,c],...]],...]" of an odd-prime text: when
  * gen_deg > 0 (the operation is the generator of that degree: Q_0 or
  * P(p^j)), its actions are set on M; other operations are only read (the
@@ -498,9 +521,7 @@ static void ops_list_odd(cur_t *c, fdmod_t *M, const stalg_t *S, int32_t gen_deg
     uint32_t p = fdmod_prime(M);
     int32_t bottom = fdmod_bottom(M), top = fdmod_top(M);
     expect(c, "[");
-    for (int firstx = 1; !c->bad && !peek(c, ']'); firstx = 0) {
-        if (!firstx)
-            expect(c, ",");
+    for (int firstx = 1; next_item(c, firstx, ']'); firstx = 0) {
         expect(c, "[");
         int64_t x = number(c);
         expect(c, ",[");
@@ -510,9 +531,7 @@ static void ops_list_odd(cur_t *c, fdmod_t *M, const stalg_t *S, int32_t gen_deg
         int64_t tdim = e <= top ? fdmod_dim(M, e) : 0;
         fvec_t v;
         fvec_init(&v, tdim, p);
-        for (int ft = 1; !c->bad && !peek(c, ']'); ft = 0) {
-            if (!ft)
-                expect(c, ",");
+        for (int ft = 1; next_item(c, ft, ']'); ft = 0) {
             expect(c, "[");
             int64_t b = number(c);
             expect(c, ",");
@@ -602,20 +621,11 @@ static int module_from_text_odd(fdmod_t **out, const char *text, const char *nam
     }
     int32_t bottom = (int32_t)deg[0], top = (int32_t)deg[nb - 1];
     fdmod_t *M = fdmod_new_p(name, (uint32_t)p, bottom, top);
-    int64_t *base = sq_calloc((size_t)(top - bottom) + 2, sizeof *base);
-    for (int64_t k = 0; k < nb; k++) {
-        fdmod_add_basis(M, (int32_t)deg[k], NULL);
-        base[deg[k] - bottom + 1] = k + 1;
-    }
-    for (int32_t d = bottom + 1; d <= top + 1; d++)
-        if (base[d - bottom] < base[d - bottom - 1])
-            base[d - bottom] = base[d - bottom - 1];
+    int64_t *base = add_basis(M, deg, nb);
     if (!full)
         fdmod_set_pprofile(M, &prof);
     stalg_t *S = algebra_odd((uint32_t)p, top - bottom, full ? NULL : &prof);
-    for (int first = 1; !c.bad && !peek(&c, '}'); first = 0) {
-        if (!first)
-            expect(&c, ",");
+    for (int first = 1; next_item(&c, first, '}'); first = 0) {
         int32_t g = op_name_odd(&c, (uint32_t)p);
         if (g < 0 || g > top - bottom)
             g = g < 0 ? (c.bad = 1, 0) : 0; /* a generator beyond the span acts as zero */
@@ -627,19 +637,8 @@ static int module_from_text_odd(fdmod_t **out, const char *text, const char *nam
     sq_free(deg);
     sq_free(base);
     char cerr[256];
-    if (c.bad || fdmod_complete_alg(M, S, cerr, sizeof cerr) != 0) {
-        fdmod_free(M);
-        M = NULL;
-    } else {
-        char *again = sq_store_module_text(M);
-        if (strcmp(again, text) != 0) {
-            fdmod_free(M);
-            M = NULL;
-        }
-        sq_free(again);
-    }
+    *out = if_canonical(M, c.bad ? -1 : fdmod_complete_alg(M, S, cerr, sizeof cerr), text);
     stalg_free(S);
-    *out = M;
     return c.bad ? sq_store_fail(err, errlen, SQ_E_PARSE, "the module text is not canonical") : 0;
 }
 
