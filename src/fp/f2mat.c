@@ -187,29 +187,6 @@ void f2mat_aug_qi_apply(uint64_t *out, const f2mat_t *m, const int64_t *pivots, 
     }
 }
 
-/* ---- Extending images ---------------------------------------------------------- */
-
-int64_t f2_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,
-                                int64_t end)
-{
-    int64_t n = 0;
-    for (int64_t c = start; c < end; c++)
-        if (pivots[c] < 0)
-            new_cols[n++] = c;
-    return n;
-}
-
-int64_t f2_extend_image(int64_t *rows_out, const int64_t *image_pivots, const f2mat_t *sub)
-{
-    int64_t n = 0;
-    for (int64_t i = 0; i < sub->rows; i++) {
-        int64_t p = f2_first_bit(f2mat_row(sub, i), sub->cols);
-        if (p >= 0 && image_pivots[p] < 0)
-            rows_out[n++] = i;
-    }
-    return n;
-}
-
 int64_t f2_first_bit(const uint64_t *v, int64_t n)
 {
     int64_t nl = f2_limbs(n);

@@ -199,22 +199,6 @@ void f2mat_aug_kernel(f2mat_t *ker, const f2mat_t *m, const int64_t *pivots, int
 void f2mat_aug_qi_apply(uint64_t *out, const f2mat_t *m, const int64_t *pivots, int64_t a_cols,
                         const uint64_t *v);
 
-/* ---- Extending images ---------------------------------------------------------- */
-
-/* Writes into new_cols, in increasing order, the columns c in [start, end)
- * with pivots[c] == -1, and returns their count (new_cols needs room for
- * end - start entries).  These are the unit vectors that extend the image to
- * a surjection onto the range. */
-int64_t f2_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,
-                                int64_t end);
-
-/* Given the pivot table of an image (image_pivots[c] >= 0 means column c is a
- * pivot; sub->cols entries) and a subspace sub in canonical RREF, writes into
- * rows_out, in increasing order, the indices of the nonzero rows of sub whose
- * pivot (first set bit) is not an image pivot, and returns their count
- * (rows_out needs room for sub->rows entries).  Zero rows are skipped. */
-int64_t f2_extend_image(int64_t *rows_out, const int64_t *image_pivots, const f2mat_t *sub);
-
 /* ---- Bit vectors ------------------------------------------------------------------ */
 
 /* Index of the first set bit among the first n bits of v, or -1. */

@@ -362,12 +362,20 @@ int64_t fmat_kernel_built(fmat_t *ker, int64_t *pivots, fmat_t *m, int64_t a_col
 int64_t fmat_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,
                                   int64_t end)
 {
-    return fp_extend_to_surjection(new_cols, pivots, start, end);
+    int64_t k = 0;
+    for (int64_t c = start; c < end; c++)
+        if (pivots[c] < 0)
+            new_cols[k++] = c;
+    return k;
 }
 
 int64_t fmat_extend_image(int64_t *rows_out, const int64_t *image_pivots, const fmat_t *sub)
 {
-    if (sub->p == 2)
-        return f2_extend_image(rows_out, image_pivots, &sub->f2);
-    return sub->p ? fp_extend_image(rows_out, image_pivots, &sub->fp) : 0;
+    int64_t k = 0;
+    for (int64_t i = 0; i < fmat_rows(sub); i++) {
+        int64_t c = fvec_first_nonzero(fmat_row(sub, i));
+        if (c >= 0 && image_pivots[c] < 0)
+            rows_out[k++] = i;
+    }
+    return k;
 }

@@ -397,16 +397,16 @@ int64_t fmat_kernel_built(fmat_t *ker, int64_t *pivots, fmat_t *m, int64_t a_col
 /* Writes into new_cols, in increasing order, the columns c in [start, end)
  * with pivots[c] == -1, and returns their count (new_cols needs room for
  * end - start entries): the unit vectors that extend the image to a
- * surjection.  The same at every prime (f2_extend_to_surjection and
- * fp_extend_to_surjection agree). */
+ * surjection.  Nothing in it depends on the prime. */
 int64_t fmat_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,
                                   int64_t end);
 
 /* Given the pivot table of an image (image_pivots[c] >= 0: column c is a
  * pivot; sub's cols entries) and a subspace sub in canonical RREF, writes
  * into rows_out, in increasing order, the indices of the nonzero rows of sub
- * whose pivot is not an image pivot, and returns their count (rows_out
- * needs room for sub's rows): f2_extend_image / fp_extend_image. */
+ * whose pivot (first nonzero entry) is not an image pivot, and returns
+ * their count (rows_out needs room for sub's rows).  Zero rows are
+ * skipped. */
 int64_t fmat_extend_image(int64_t *rows_out, const int64_t *image_pivots, const fmat_t *sub);
 
 #ifdef __cplusplus

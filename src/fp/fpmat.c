@@ -654,26 +654,3 @@ int64_t fpmat_kernel(fpmat_t *ker, int64_t *pivots, const fpmat_t *a)
     fpmat_clear(&m);
     return rank;
 }
-
-/* ---- Extending images ------------------------------------------------------------------ */
-
-int64_t fp_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,
-                                int64_t end)
-{
-    int64_t k = 0;
-    for (int64_t c = start; c < end; c++)
-        if (pivots[c] < 0)
-            new_cols[k++] = c;
-    return k;
-}
-
-int64_t fp_extend_image(int64_t *rows_out, const int64_t *image_pivots, const fpmat_t *sub)
-{
-    int64_t k = 0;
-    for (int64_t i = 0; i < sub->rows; i++) {
-        int64_t c = fpvec_first_nonzero(fpmat_row(sub, i), sub->cols);
-        if (c >= 0 && image_pivots[c] < 0)
-            rows_out[k++] = i;
-    }
-    return k;
-}

@@ -205,21 +205,6 @@ void fpmat_aug_qi_apply(uint8_t *out, const fpmat_t *m, const int64_t *pivots, i
  * (the resolution's step needs nothing else); elsewhere the generic path. */
 int64_t fpmat_kernel(fpmat_t *ker, int64_t *pivots, const fpmat_t *a);
 
-/* ---- Extending images (the conventions that name generators) ------------------------ */
-
-/* Writes into new_cols, in increasing order, the columns c in [start, end)
- * with pivots[c] == -1, and returns their count: the unit vectors that
- * extend the image to a surjection (as f2_extend_to_surjection). */
-int64_t fp_extend_to_surjection(int64_t *new_cols, const int64_t *pivots, int64_t start,
-                                int64_t end);
-
-/* Given the pivot table of an image (image_pivots[c] >= 0: column c is a
- * pivot; sub->cols entries) and a subspace sub in canonical RREF, writes
- * into rows_out, in increasing order, the indices of the nonzero rows of
- * sub whose pivot (first nonzero entry) is not an image pivot, and returns
- * their count (as f2_extend_image). */
-int64_t fp_extend_image(int64_t *rows_out, const int64_t *image_pivots, const fpmat_t *sub);
-
 #ifdef __cplusplus
 }
 #endif

@@ -160,7 +160,8 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     int64_t *piv2 = sq_malloc(sq_mul_size((size_t)zT + 1, sizeof *piv2));
     f2mat_rref_pool(&M2, piv2, R->pool);
     int64_t *chosen = sq_malloc(sq_mul_size((size_t)K.rows + 1, sizeof *chosen));
-    int64_t k = f2_extend_image(chosen, piv2, &K);
+    fmat_t Kv = fmat_view_f2(&K);
+    int64_t k = fmat_extend_image(chosen, piv2, &Kv);
     sq_free(piv2);
     f2mat_clear(&M2);
     PHASE(3);

@@ -6,6 +6,7 @@
 
 #include "f2_kernels.h"
 #include "f2mat.h"
+#include "fmat.h"
 #include "sq_test.h"
 
 #include "fp_test_util.h"
@@ -195,19 +196,26 @@ TEST(aug_large)
     f2mat_clear(&ker);
 }
 
+/* fmat_extend_image on a p = 2 matrix. */
+static int64_t extend_image_f2(int64_t *out, const int64_t *image_pivots, const f2mat_t *sub)
+{
+    fmat_t v = fmat_view_f2(sub);
+    return fmat_extend_image(out, image_pivots, &v);
+}
+
 TEST(extend_to_surjection_known)
 {
     int64_t piv[8] = {0, -1, 1, -1, -1, 2, -1, 3};
     int64_t out[8];
-    ASSERT_EQ(f2_extend_to_surjection(out, piv, 0, 8), 4);
+    ASSERT_EQ(fmat_extend_to_surjection(out, piv, 0, 8), 4);
     ASSERT_EQ(out[0], 1);
     ASSERT_EQ(out[1], 3);
     ASSERT_EQ(out[2], 4);
     ASSERT_EQ(out[3], 6);
-    ASSERT_EQ(f2_extend_to_surjection(out, piv, 2, 5), 2);
+    ASSERT_EQ(fmat_extend_to_surjection(out, piv, 2, 5), 2);
     ASSERT_EQ(out[0], 3);
     ASSERT_EQ(out[1], 4);
-    ASSERT_EQ(f2_extend_to_surjection(out, piv, 5, 5), 0);
+    ASSERT_EQ(fmat_extend_to_surjection(out, piv, 5, 5), 0);
 }
 
 /* The image rows plus the unit vectors of the new columns span everything. */
@@ -222,7 +230,7 @@ TEST(extend_to_surjection_random)
         int64_t *piv = sq_malloc(sizeof(int64_t) * (size_t)cols);
         int64_t *nc = sq_malloc(sizeof(int64_t) * (size_t)cols);
         int64_t rank = f2mat_rref(&a, piv);
-        int64_t n = f2_extend_to_surjection(nc, piv, 0, cols);
+        int64_t n = fmat_extend_to_surjection(nc, piv, 0, cols);
         ASSERT_EQ(rank + n, cols);
         for (int64_t j = 1; j < n; j++)
             ASSERT(nc[j - 1] < nc[j]);
@@ -250,13 +258,13 @@ TEST(extend_image_known)
     f2mat_set(&sub, 2, 3, 1); /* row 3 is zero and must be skipped */
     int64_t ip[4] = {-1, 0, -1, -1};
     int64_t out[4];
-    ASSERT_EQ(f2_extend_image(out, ip, &sub), 2);
+    ASSERT_EQ(extend_image_f2(out, ip, &sub), 2);
     ASSERT_EQ(out[0], 0);
     ASSERT_EQ(out[1], 2);
     int64_t none[4] = {-1, -1, -1, -1};
-    ASSERT_EQ(f2_extend_image(out, none, &sub), 3);
+    ASSERT_EQ(extend_image_f2(out, none, &sub), 3);
     int64_t all[4] = {0, 1, 2, 3};
-    ASSERT_EQ(f2_extend_image(out, all, &sub), 0);
+    ASSERT_EQ(extend_image_f2(out, all, &sub), 0);
     f2mat_clear(&sub);
 }
 
@@ -279,7 +287,7 @@ TEST(extend_image_random)
         int64_t *ip = sq_malloc(sizeof(int64_t) * (size_t)cols);
         int64_t *out = sq_malloc(sizeof(int64_t) * (size_t)(sub.rows + 1));
         int64_t ri = f2mat_rref(&img, ip);
-        int64_t n = f2_extend_image(out, ip, &sub);
+        int64_t n = extend_image_f2(out, ip, &sub);
         ASSERT_EQ(ri + n, rs);
         for (int64_t j = 1; j < n; j++)
             ASSERT(out[j - 1] < out[j]);

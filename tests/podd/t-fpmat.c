@@ -2,6 +2,7 @@
  * t-fpmat.c -- F_p matrices: the fast reducer against the naive oracle,
  * canonical form, kernels, quasi-inverses and the extend conventions.
  */
+#include "fmat.h"
 #include "fpmat.h"
 #include "sq_test.h"
 
@@ -150,12 +151,12 @@ TEST(fpmat_extend_conventions)
     /* pivots of an image in F_3^6: columns 1 and 4. */
     int64_t piv[6] = {-1, 0, -1, -1, 1, -1};
     int64_t out[6];
-    ASSERT_EQ(fp_extend_to_surjection(out, piv, 0, 6), 4);
+    ASSERT_EQ(fmat_extend_to_surjection(out, piv, 0, 6), 4);
     ASSERT_EQ(out[0], 0);
     ASSERT_EQ(out[1], 2);
     ASSERT_EQ(out[2], 3);
     ASSERT_EQ(out[3], 5);
-    ASSERT_EQ(fp_extend_to_surjection(out, piv, 3, 6), 2);
+    ASSERT_EQ(fmat_extend_to_surjection(out, piv, 3, 6), 2);
     ASSERT_EQ(out[0], 3);
     /* A subspace in RREF with pivots 1, 2, 4 and a zero row: rows 1 (pivot 2)
      * is the only one whose pivot is not an image pivot. */
@@ -165,7 +166,8 @@ TEST(fpmat_extend_conventions)
     fpmat_set(&sub, 0, 3, 2);
     fpmat_set(&sub, 1, 2, 1);
     fpmat_set(&sub, 2, 4, 1);
-    ASSERT_EQ(fp_extend_image(out, piv, &sub), 1);
+    fmat_t v = fmat_view_fp(&sub);
+    ASSERT_EQ(fmat_extend_image(out, piv, &v), 1);
     ASSERT_EQ(out[0], 1);
     fpmat_clear(&sub);
 }
