@@ -1,7 +1,7 @@
 /*
  * cmd_chart.h -- the verb `adams chart` (cmd_chart.c): the Adams chart of a
- * module as an SVG picture with h_0, h_1, h_2 structure lines, or its data
- * as JSON (docs/charts.md).
+ * module at any prime as an SVG picture with h_0, h_1, h_2 structure lines
+ * (a_0, h_0 at odd p), or its data as JSON (docs/charts.md).
  */
 #ifndef CMD_CHART_H
 #define CMD_CHART_H

@@ -911,7 +911,11 @@ TEST(chart_golden_files_equal_writers)
 {
     for (size_t g = 0; g < sizeof goldens / sizeof goldens[0]; g++) {
         const golden_t *G = &goldens[g];
-        fdmod_t *M = strcmp(G->module, "S_2") == 0 ? fdmod_sphere() : shipped(G->module);
+        /* The spheres built in the library (the odd golden is S_3's); the
+         * program reads modules/. */
+        fdmod_t *M = strcmp(G->module, "S_2") == 0 ? fdmod_sphere()
+                     : G->p != 2                   ? fdmod_sphere_p((uint32_t)G->p)
+                                                   : shipped(G->module);
         resol_t *R = resol_new(M, G->s_max, G->n_max);
         resol_run(R, RESOL_CLASSICAL);
         char *svg = write_to_string(sq_chart_write_svg, R, fdmod_name(M), 0, G->n_max, G->s_max);
@@ -923,16 +927,13 @@ TEST(chart_golden_files_equal_writers)
         ASSERT_STR_EQ(json, want_json);
         free(svg);
         free(json);
-        /* The program at odd p: once the CLI's odd path is folded (cli_run). */
-        if (G->p == 2) {
-            char *out = run_ok(0, NULL, "chart %s --stem %d --quiet", G->module, (int)G->n_max);
-            ASSERT_STR_EQ(out, want_svg);
-            sq_free(out);
-            out = run_ok(0, NULL, "chart %s --stem %d --format json --quiet", G->module,
-                         (int)G->n_max);
-            ASSERT_STR_EQ(out, want_json);
-            sq_free(out);
-        }
+        char *out = run_ok(0, NULL, "chart %s --stem %d --quiet", G->module, (int)G->n_max);
+        ASSERT_STR_EQ(out, want_svg);
+        sq_free(out);
+        out = run_ok(0, NULL, "chart %s --stem %d --format json --quiet", G->module,
+                     (int)G->n_max);
+        ASSERT_STR_EQ(out, want_json);
+        sq_free(out);
         sq_free(want_svg);
         sq_free(want_json);
         resol_free(R);
@@ -1038,6 +1039,40 @@ TEST(chart_odd_lines_equal_products)
         resol_free(R);
         fdmod_free(M);
     }
+}
+
+/* The issue's commands: `adams chart S_3 --stem 60 -o FILE` (the default
+ * filtration 60/2 + 3 = 33) and `--format json` at p = 5 write what the
+ * library writes for the same region. */
+TEST(chart_odd_program)
+{
+    char dir[64], path[128];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/s3.svg", dir);
+    sq_free(run_ok(0, NULL, "chart S_3 --stem 60 -o %s --quiet", path));
+    char *file = sq_test_slurp(path);
+    fdmod_t *M = fdmod_sphere_p(3);
+    resol_t *R = resol_new(M, 33, 60);
+    resol_run(R, RESOL_CLASSICAL);
+    char *svg = write_to_string(sq_chart_write_svg, R, NULL, 0, 60, 33);
+    ASSERT_STR_EQ(file, svg);
+    ASSERT(count(svg, "<line class=\"a0\"") > 30 && count(svg, "<line class=\"h0\"") > 30);
+    free(svg);
+    sq_free(file);
+    resol_free(R);
+    fdmod_free(M);
+    char *out = run_ok(0, NULL, "chart S_5 --stem 40 --max-s 12 --format json --quiet");
+    M = fdmod_sphere_p(5);
+    R = resol_new(M, 12, 40);
+    resol_run(R, RESOL_CLASSICAL);
+    char *json = write_to_string(sq_chart_write_json, R, NULL, 0, 40, 12);
+    ASSERT_STR_EQ(out, json);
+    ASSERT(strstr(json, "\"prime\": 5,") && strstr(json, "{\"by\": \"h1\", \"from\": [0, 0, 0]"));
+    free(json);
+    sq_free(out);
+    resol_free(R);
+    fdmod_free(M);
+    rm_dir(dir);
 }
 
 /* A region outside the resolution's (below its bottom stem, past its stem
