@@ -198,7 +198,7 @@ TEST(store_odd_check_finds_changed_residue)
         st_sql(p, "PRAGMA journal_mode=DELETE");
         unsigned char *b = sq_malloc(r.len);
         memcpy(b, r.data, r.len);
-        b[k] = mode == 0 ? (unsigned char)((b[k] + 1) % 3) : 3;
+        b[k] = (unsigned char)(mode == 0 ? (b[k] + 1) % 3 : 3);
         FILE *src = fopen(p, "rb"), *dst = fopen(q, "wb");
         ASSERT(src && dst);
         char buf[65536];
