@@ -156,12 +156,11 @@ static const char *refusal(const char *verb, int o, int k, const char **what)
 {
     int resolve = strcmp(verb, "resolve") == 0;
     /* chart works at every prime: at odd p --gpu is refused (as for
-     * resolve), and --from while no store holds the kind (the store given
-     * is another module's: the line says so). */
+     * resolve), and --from while no store holds the kind. */
     int chart_odd = strcmp(verb, "chart") == 0 && k == K_ODD;
     if (chart_odd && (o == O_GPU || (o == O_FROM && !storable(k)))) {
         *what = opt_names[o];
-        return o == O_GPU ? kinds[k].words : "is not the module";
+        return kinds[k].words;
     }
     if (!resolve && !chart_odd && (k == K_ODD || k == K_COFIBER)) {
         /* The verb refuses the kind; with --from, --from refuses it (no
