@@ -170,6 +170,18 @@ void sq_trace_get_context(int32_t *s, int32_t *t, int64_t *sig)
     *sig = ctx_sig;
 }
 
+void sq_trace_rr(int64_t rows, int64_t cols, int64_t rank, const char *path, double t0)
+{
+    int32_t s, t;
+    int64_t sig;
+    sq_trace_get_context(&s, &t, &sig);
+    sq_trace_emit("event=rr rows=%lld cols=%lld min=%lld rank=%lld path=%s ms=%.3f s=%d t=%d "
+                  "sig=%lld",
+                  (long long)rows, (long long)cols, (long long)(rows < cols ? rows : cols),
+                  (long long)rank, path, 1e3 * (sq_wtime() - t0), (int)s, (int)t,
+                  (long long)sig);
+}
+
 int64_t sq_trace_next_section(void)
 {
     static int64_t next_section;

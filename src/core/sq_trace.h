@@ -68,6 +68,18 @@ void sq_trace_emit(const char *fmt, ...) SQ_PRINTF(1, 2);
 void sq_trace_set_context(int32_t s, int32_t t, int64_t sig);
 void sq_trace_get_context(int32_t *s, int32_t *t, int64_t *sig);
 
+/* Row reductions of min(rows, cols) >= SQ_TRACE_RR_MIN (the spec's "large"
+ * ones) get an rr event when SQ_TRACE_RR is on: sq_trace_rr_on says
+ * whether (read it before timing the reduction), sq_trace_rr writes the
+ * event of one that started at t0 (sq_wtime) on path ("cpu", "gpu"), with
+ * the thread's step context. */
+#define SQ_TRACE_RR_MIN 1024
+static inline int sq_trace_rr_on(int64_t rows, int64_t cols)
+{
+    return (rows < cols ? rows : cols) >= SQ_TRACE_RR_MIN && sq_trace_on(SQ_TRACE_RR);
+}
+void sq_trace_rr(int64_t rows, int64_t cols, int64_t rank, const char *path, double t0);
+
 /* A fresh section id for event=chunk (a per-process counter from 1). */
 int64_t sq_trace_next_section(void);
 

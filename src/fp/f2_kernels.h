@@ -58,6 +58,86 @@ const f2_kernels_t *f2_kernels_generic(void);
 /* The AVX2 kernels, or NULL when not compiled in or the CPU lacks AVX2. */
 const f2_kernels_t *f2_kernels_avx2(void);
 
+/*
+ * One limb of a panel (rref_m4ri.c's forward step, the GPU path's host scan
+ * in gpu_rref.c): a reduced basis of up to 64 words, word t with the pivot
+ * bit pcol[t] (t_of_bit[pcol[t]] = t, pivmask the pivot bits) and zero on
+ * every other pivot bit; comb[t] the combination of the rows that gives it,
+ * bit s for the row of pivot s (ppos[s]).
+ */
+typedef struct {
+    uint64_t basis[64], comb[64], pivmask;
+    int pcol[64], t_of_bit[64], P;
+    int64_t ppos[64];
+} f2_panel_t;
+
+/* An empty basis. */
+static inline void f2_panel_init(f2_panel_t *pb)
+{
+    pb->pivmask = 0;
+    pb->P = 0;
+}
+
+/* *w ^= the basis words at its pivot bits, *c ^= their combinations: since
+ * the basis is reduced, each pivot bit of *w is read once. */
+static inline void f2_panel_reduce(const f2_panel_t *pb, uint64_t *w, uint64_t *c)
+{
+    for (uint64_t x = *w & pb->pivmask; x; x &= x - 1) {
+        int t = pb->t_of_bit[__builtin_ctzll(x)];
+        *w ^= pb->basis[t];
+        *c ^= pb->comb[t];
+    }
+}
+
+/* Adds the reduced nonzero word w (the combination c of earlier rows) of
+ * row i as pivot P at its lowest bit, cleared from the other basis words
+ * (branch-free). */
+static inline void f2_panel_add(f2_panel_t *pb, uint64_t w, uint64_t c, int64_t i)
+{
+    const int P = pb->P, b = __builtin_ctzll(w);
+    const uint64_t nc = c ^ ((uint64_t)1 << P);
+    for (int s = 0; s < P; s++) {
+        uint64_t sel = (uint64_t)0 - ((pb->basis[s] >> b) & 1);
+        pb->basis[s] ^= w & sel;
+        pb->comb[s] ^= nc & sel;
+    }
+    pb->basis[P] = w;
+    pb->comb[P] = nc;
+    pb->pcol[P] = b;
+    pb->ppos[P] = i;
+    pb->t_of_bit[b] = P;
+    pb->pivmask |= (uint64_t)1 << b;
+    pb->P = P + 1;
+}
+
+/* Byte tables of the words vec[0..nbits): tab[b][x] = XOR of vec[8b + j]
+ * over the bits j of x (vec[bit] = 0 from nbits on), for the bytes b with
+ * 8b < nbits. */
+static inline void f2_byte_tables(uint64_t (*tab)[256], const uint64_t *vec, int nbits)
+{
+    for (int b = 0; b * 8 < nbits; b++) {
+        uint64_t *T = tab[b];
+        T[0] = 0;
+        for (int j = 0; j < 8; j++) {
+            int bit = 8 * b + j;
+            uint64_t v = bit < nbits ? vec[bit] : 0;
+            int half = 1 << j;
+            for (int x = 0; x < half; x++)
+                T[half + x] = T[x] ^ v;
+        }
+    }
+}
+
+/* The XOR of the words of vec at the bits of w, through its byte tables
+ * (the low nbytes bytes of w). */
+static inline uint64_t f2_byte_lookup(const uint64_t (*tab)[256], uint64_t w, int nbytes)
+{
+    uint64_t c = 0;
+    for (int b = 0; b < nbytes; b++)
+        c ^= tab[b][(w >> (8 * b)) & 255];
+    return c;
+}
+
 #ifdef __cplusplus
 }
 #endif

@@ -64,9 +64,6 @@ int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots)
     return r;
 }
 
-/* Trace threshold: the spec's "large" reductions, min(rows, cols) >= 1024. */
-#define RR_TRACE_MIN 1024
-
 static int64_t rref_dispatch(f2mat_t *m, int64_t *pivots, sq_pool_t *pool)
 {
     if (m->rows <= NAIVE_MAX_ROWS)
@@ -112,17 +109,10 @@ int64_t f2mat_rref_pool(f2mat_t *m, int64_t *pivots, sq_pool_t *pool)
 /* The CPU reducer with its trace event (path=cpu). */
 static int64_t rref_cpu(f2mat_t *m, int64_t *pivots, sq_pool_t *pool)
 {
-    int64_t mn = m->rows < m->cols ? m->rows : m->cols;
-    if (SQ_LIKELY(mn < RR_TRACE_MIN) || !sq_trace_on(SQ_TRACE_RR))
+    if (SQ_LIKELY(!sq_trace_rr_on(m->rows, m->cols)))
         return rref_dispatch(m, pivots, pool);
     double t0 = sq_wtime();
     int64_t rank = rref_dispatch(m, pivots, pool);
-    int32_t s, t;
-    int64_t sig;
-    sq_trace_get_context(&s, &t, &sig);
-    sq_trace_emit("event=rr rows=%lld cols=%lld min=%lld rank=%lld path=cpu ms=%.3f s=%d t=%d "
-                  "sig=%lld",
-                  (long long)m->rows, (long long)m->cols, (long long)mn, (long long)rank,
-                  1e3 * (sq_wtime() - t0), (int)s, (int)t, (long long)sig);
+    sq_trace_rr(m->rows, m->cols, rank, "cpu", t0);
     return rank;
 }

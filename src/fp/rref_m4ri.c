@@ -251,29 +251,6 @@ static inline void swap_limbs(uint64_t *a, uint64_t *b, int64_t n)
 
 /* Builds the byte tables mapping a panel word to its index word:
  * bytetab[b][x] = XOR of vec[bit] over the bits j of x, bit = 8b + j < nbits. */
-static void build_bytetab(uint64_t (*tab)[256], const uint64_t *vec, int nbits)
-{
-    for (int b = 0; b * 8 < nbits; b++) {
-        uint64_t *T = tab[b];
-        T[0] = 0;
-        for (int j = 0; j < 8; j++) {
-            int bit = 8 * b + j;
-            uint64_t v = bit < nbits ? vec[bit] : 0;
-            int half = 1 << j;
-            for (int x = 0; x < half; x++)
-                T[half + x] = T[x] ^ v;
-        }
-    }
-}
-
-static inline uint64_t bytetab_lookup(const uint64_t (*tab)[256], uint64_t w, int nbytes)
-{
-    uint64_t c = 0;
-    for (int b = 0; b < nbytes; b++)
-        c ^= tab[b][(w >> (8 * b)) & 255];
-    return c;
-}
-
 /* The forward step for panel L with rows r.. (zero left of the panel).
  * Returns the number P of pivots found; on return rows r .. r+P-1 are the
  * pivot rows sorted by pivot column, reduced within the panel limb, all
@@ -285,10 +262,8 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
     const int64_t rows = m->rows, nl = ws->nl;
     const int lc = m->cols - L * 64 < 64 ? (int)(m->cols - L * 64) : 64;
     uint64_t *u = ws->u;
-    uint64_t basis[64], comb[64], pivmask = 0;
-    int pcol[64], t_of_bit[64];
-    int64_t ppos[64];
-    int P = 0;
+    f2_panel_t pb;
+    f2_panel_init(&pb);
 
     /* 1. Scan.  The basis is applied bit by bit, or, once it has been
      * stable for STABLE_ROWS rows and enough rows remain to pay for it,
@@ -297,66 +272,52 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
      * a panel never reaches full rank, e.g. with a dependent column. */
     int64_t i = r, since = 0;
     int tab_ok = 0;
-    for (; i < rows && P < lc; i++) {
+    for (; i < rows && pb.P < lc; i++) {
         uint64_t w = row_of(ws, i)[L], c = 0;
-        uint64_t x = w & pivmask;
+        uint64_t x = w & pb.pivmask;
         if (tab_ok && x) {
-            w ^= bytetab_lookup(ws->bytetab2, x, (lc + 7) / 8);
-            c = bytetab_lookup(ws->bytetab, x, (lc + 7) / 8);
+            w ^= f2_byte_lookup(ws->bytetab2, x, (lc + 7) / 8);
+            c = f2_byte_lookup(ws->bytetab, x, (lc + 7) / 8);
         } else if (x) {
-            for (; x; x &= x - 1) {
-                int t = t_of_bit[__builtin_ctzll(x)];
-                w ^= basis[t];
-                c ^= comb[t];
-            }
+            f2_panel_reduce(&pb, &w, &c);
         }
         if (w == 0) {
             u[i] = c;
             if (!tab_ok && ++since >= STABLE_ROWS && rows - i >= STABLE_MIN_LEFT) {
                 uint64_t vc[64] = {0}, vw[64] = {0};
-                for (int t = 0; t < P; t++) {
-                    vc[pcol[t]] = comb[t];
-                    vw[pcol[t]] = basis[t];
+                for (int t = 0; t < pb.P; t++) {
+                    vc[pb.pcol[t]] = pb.comb[t];
+                    vw[pb.pcol[t]] = pb.basis[t];
                 }
-                build_bytetab(ws->bytetab, vc, lc);
-                build_bytetab(ws->bytetab2, vw, lc);
+                f2_byte_tables(ws->bytetab, vc, lc);
+                f2_byte_tables(ws->bytetab2, vw, lc);
                 tab_ok = 1;
             }
             continue;
         }
         tab_ok = 0;
         since = 0;
-        int b = __builtin_ctzll(w);
-        uint64_t nc = c ^ ((uint64_t)1 << P);
-        for (int s = 0; s < P; s++) { /* clear bit b from the basis, branch-free */
-            uint64_t sel = (uint64_t)0 - ((basis[s] >> b) & 1);
-            basis[s] ^= w & sel;
-            comb[s] ^= nc & sel;
-        }
-        basis[P] = w;
-        comb[P] = nc;
-        pcol[P] = b;
-        ppos[P] = i;
-        t_of_bit[b] = P;
-        pivmask |= (uint64_t)1 << b;
-        P++;
+        f2_panel_add(&pb, w, c, i);
     }
+    const int P = pb.P;
+    const int *pcol = pb.pcol;
+    int64_t *ppos = pb.ppos;
     if (P == 0)
         return 0;
     if (i < rows) {
         /* The basis spans the panel: every remaining row reduces to zero. */
         uint64_t vec[64];
         for (int b = 0; b < lc; b++)
-            vec[b] = comb[t_of_bit[b]];
+            vec[b] = pb.comb[pb.t_of_bit[b]];
         int nbytes = (lc + 7) / 8;
         int64_t bits = 0; /* tables or bit loop: as in backsub_panel */
         for (int64_t q = i; q < rows; q++)
             bits += __builtin_popcountll(row_of(ws, q)[L]);
         if (bits > 256 * nbytes + (rows - i) * nbytes) {
-            build_bytetab(ws->bytetab, vec, lc);
+            f2_byte_tables(ws->bytetab, vec, lc);
             for (; i < rows; i++) {
                 uint64_t w = row_of(ws, i)[L];
-                u[i] = w ? bytetab_lookup(ws->bytetab, w, nbytes) : 0;
+                u[i] = w ? f2_byte_lookup(ws->bytetab, w, nbytes) : 0;
             }
         } else {
             for (; i < rows; i++) {
@@ -368,7 +329,7 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
         }
     }
     for (int t = 0; t < P; t++)
-        u[ppos[t]] = comb[t] ^ ((uint64_t)1 << t);
+        u[ppos[t]] = pb.comb[t] ^ ((uint64_t)1 << t);
 
     /* 2. Move the pivot rows to r .. r+P-1 in increasing pivot column.
      * owner[q] is the pivot whose row is at r + q (or -1), for q < 64: the
@@ -443,10 +404,10 @@ static void backsub_panel(ws_t *ws, int64_t L, int64_t r0, int P, uint64_t mask,
         for (int64_t i = 0; i < r0; i++)
             bits += __builtin_popcountll(row_of(ws, i)[L] & mask);
         if (bits > 256 * nbytes + r0 * nbytes) {
-            build_bytetab(ws->bytetab, vec, top);
+            f2_byte_tables(ws->bytetab, vec, top);
             for (int64_t i = 0; i < r0; i++) {
                 uint64_t w = row_of(ws, i)[L] & mask;
-                nnz += (u[i] = w ? bytetab_lookup(ws->bytetab, w, nbytes) : 0) != 0;
+                nnz += (u[i] = w ? f2_byte_lookup(ws->bytetab, w, nbytes) : 0) != 0;
             }
         } else {
             for (int64_t i = 0; i < r0; i++) {

@@ -42,14 +42,21 @@
  * own launch, so a launch's output stays bounded whatever the matrix. */
 size_t gpu_out_block_max = (size_t)256 << 20;
 
+/* A capacity above cap (doubled, 4096 at first) for need entries. */
+static int64_t grown(int64_t cap, int64_t need)
+{
+    cap = cap ? 2 * cap : 4096;
+    while (cap < need)
+        cap *= 2;
+    return cap;
+}
+
 /* Makes room for `more` configurations in the lane's new-list scratch. */
 static void grow_new(gpu_lane_t *L, int64_t more)
 {
     if (L->new_n + more <= L->new_cap)
         return;
-    int64_t cap = L->new_cap ? 2 * L->new_cap : 4096;
-    while (cap < L->new_n + more)
-        cap *= 2;
+    int64_t cap = grown(L->new_cap, L->new_n + more);
     size_t bytes = sq_mul_size((size_t)cap, sizeof(uint64_t));
     L->new_c = sq_realloc(L->new_c, bytes);
     L->new_d = sq_realloc(L->new_d, bytes);
@@ -62,9 +69,7 @@ static void grow_upto(gpu_lane_t *L, int64_t more)
 {
     if (L->new_upto_n + more <= L->new_upto_cap)
         return;
-    int64_t cap = L->new_upto_cap ? 2 * L->new_upto_cap : 4096;
-    while (cap < L->new_upto_n + more)
-        cap *= 2;
+    int64_t cap = grown(L->new_upto_cap, L->new_upto_n + more);
     L->new_upto = sq_realloc(L->new_upto, sq_mul_size((size_t)cap, sizeof(int32_t)));
     L->new_upto_cap = cap;
 }
@@ -329,17 +334,12 @@ int sq_gpu_build_rows(const sq_gpu_build_t *job, f2mat_t *m, int64_t row0)
         return SQ_E_NOGPU;
     }
     gpu_lane_t *L = gpu_lane_acquire();
-    if (!L) {
-        gpu_count_declined();
+    if (!L)
         return SQ_E_NOGPU;
-    }
     double t0 = sq_wtime();
     int64_t launches = 0, products = 0;
-    int rc = build_on_lane(L, job, m, row0, &launches, &products);
-    gpu_lane_release(L);
+    int rc = gpu_lane_done(L, build_on_lane(L, job, m, row0, &launches, &products));
     if (rc == 0)
         gpu_count_build(job->nrows, products, launches, 1e3 * (sq_wtime() - t0));
-    else
-        gpu_count_declined();
     return rc;
 }

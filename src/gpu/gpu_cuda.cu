@@ -27,35 +27,19 @@
 static const int64_t BDIM = 256;
 static int64_t max_blocks = 1;
 
-static __global__ void k_mul(sq_gk_mul_t p)
-{
-    sq_gk_mul_thread(&p, (int64_t)blockIdx.x, (int64_t)blockDim.x, (int64_t)threadIdx.x,
-                     (int64_t)gridDim.x);
-}
-
-static __global__ void k_panel(sq_gk_panel_t p)
-{
-    sq_gk_panel_thread(&p, (int64_t)blockIdx.x, (int64_t)blockDim.x, (int64_t)threadIdx.x,
-                       (int64_t)gridDim.x);
-}
-
-static __global__ void k_prow(sq_gk_prow_t p)
-{
-    sq_gk_prow_thread(&p, (int64_t)blockIdx.x, (int64_t)blockDim.x, (int64_t)threadIdx.x,
-                      (int64_t)gridDim.x);
-}
-
-static __global__ void k_tab(sq_gk_tab_t p)
-{
-    sq_gk_tab_thread(&p, (int64_t)blockIdx.x, (int64_t)blockDim.x, (int64_t)threadIdx.x,
-                     (int64_t)gridDim.x);
-}
-
-static __global__ void k_apply(sq_gk_apply_t p)
-{
-    sq_gk_apply_thread(&p, (int64_t)blockIdx.x, (int64_t)blockDim.x, (int64_t)threadIdx.x,
-                       (int64_t)gridDim.x);
-}
+/* The kernel k_NAME runs sq_gk_NAME_thread (gpu_kernels.h, shared with the
+ * emulator) on its parameters, with the thread's grid coordinates. */
+#define SQ_GK_KERNEL(name)                                                                         \
+    static __global__ void k_##name(sq_gk_##name##_t p)                                            \
+    {                                                                                              \
+        sq_gk_##name##_thread(&p, (int64_t)blockIdx.x, (int64_t)blockDim.x,                        \
+                              (int64_t)threadIdx.x, (int64_t)gridDim.x);                           \
+    }
+SQ_GK_KERNEL(mul)
+SQ_GK_KERNEL(panel)
+SQ_GK_KERNEL(prow)
+SQ_GK_KERNEL(tab)
+SQ_GK_KERNEL(apply)
 
 static __global__ void k_probe(int *out, int64_t big)
 {

@@ -79,8 +79,12 @@ typedef struct {
 
 extern gpu_global_t sq_gpu_g;
 
+/* A free lane, or NULL when all are busy (counted as a declined call). */
 gpu_lane_t *gpu_lane_acquire(void);
 void gpu_lane_release(gpu_lane_t *L);
+/* Releases L after a job that returned rc (0: done on the device; else
+ * counted as declined) and returns rc. */
+int gpu_lane_done(gpu_lane_t *L, int rc);
 /* Frees everything a lane holds (device and host). */
 void gpu_lane_free(gpu_lane_t *L);
 /* Drops the lane's configuration cache (keeps its buffers). */

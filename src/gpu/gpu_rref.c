@@ -35,80 +35,44 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "f2_kernels.h"
 #include "gpu_internal.h"
 #include "sq_trace.h"
-
-/* Byte tables: tab[b][x] = XOR of vec[8b + j] over the bits j of x. */
-static void byte_tables(uint64_t (*tab)[256], const uint64_t *vec, int nbits)
-{
-    for (int b = 0; b < 8; b++) {
-        uint64_t *T = tab[b];
-        T[0] = 0;
-        for (int j = 0; j < 8; j++) {
-            int bit = 8 * b + j;
-            uint64_t v = bit < nbits ? vec[bit] : 0;
-            int half = 1 << j;
-            for (int x = 0; x < half; x++)
-                T[half + x] = T[x] ^ v;
-        }
-    }
-}
 
 int gpu_panel_scan(const uint64_t *w, const uint8_t *done, int64_t rows, int lc, uint64_t *u,
                    int64_t *ppos, int *pcol)
 {
-    uint64_t basis[64], comb[64], pivmask = 0;
-    int t_of_bit[64];
-    int P = 0;
-    for (int64_t i = 0; i < rows && P < lc; i++) {
+    f2_panel_t pb;
+    f2_panel_init(&pb);
+    for (int64_t i = 0; i < rows && pb.P < lc; i++) {
         if (done[i])
             continue;
         uint64_t x = w[i], c = 0;
-        /* The basis is reduced (each word has one pivot bit of pivmask), so
-         * the pivot bits of x are read once. */
-        for (uint64_t y = x & pivmask; y; y &= y - 1) {
-            int t = t_of_bit[__builtin_ctzll(y)];
-            x ^= basis[t];
-            c ^= comb[t];
-        }
-        if (x == 0)
-            continue;
-        int b = __builtin_ctzll(x);
-        uint64_t nc = c ^ ((uint64_t)1 << P);
-        for (int s = 0; s < P; s++)
-            if ((basis[s] >> b) & 1) {
-                basis[s] ^= x;
-                comb[s] ^= nc;
-            }
-        basis[P] = x;
-        comb[P] = nc;
-        pcol[P] = b;
-        ppos[P] = i;
-        t_of_bit[b] = P;
-        pivmask |= (uint64_t)1 << b;
-        P++;
+        f2_panel_reduce(&pb, &x, &c);
+        if (x)
+            f2_panel_add(&pb, x, c, i);
     }
+    const int P = pb.P;
     if (P == 0)
         return 0;
+    memcpy(ppos, pb.ppos, sizeof(int64_t) * (size_t)P);
+    memcpy(pcol, pb.pcol, sizeof(int) * (size_t)P);
     /* Every row: the combination clearing its bits on the pivot columns
      * (its whole panel word when that lies in the basis' span, which holds
      * for every row that is not a pivot row yet). */
     uint64_t vec[64] = {0};
     for (int b = 0; b < 64; b++)
-        if ((pivmask >> b) & 1)
-            vec[b] = comb[t_of_bit[b]];
+        if ((pb.pivmask >> b) & 1)
+            vec[b] = pb.comb[pb.t_of_bit[b]];
     static _Thread_local uint64_t tab[8][256];
-    byte_tables(tab, vec, 64);
+    f2_byte_tables(tab, vec, 64);
     for (int64_t i = 0; i < rows; i++) {
-        uint64_t x = w[i] & pivmask, c = 0;
-        if (x)
-            for (int b = 0; b < 8; b++)
-                c ^= tab[b][(x >> (8 * b)) & 255];
-        u[i] = c;
+        uint64_t x = w[i] & pb.pivmask;
+        u[i] = x ? f2_byte_lookup((const uint64_t (*)[256])tab, x, 8) : 0;
     }
     /* The pivot rows become their reduced basis words. */
     for (int t = 0; t < P; t++)
-        u[ppos[t]] = comb[t] ^ ((uint64_t)1 << t);
+        u[ppos[t]] = pb.comb[t] ^ ((uint64_t)1 << t);
     return P;
 }
 
@@ -204,35 +168,20 @@ int sq_gpu_rref(f2mat_t *m, int64_t *pivots, int64_t *rank)
     if (!sq_gpu_on() || m->rows == 0 || m->cols == 0)
         return SQ_E_NOGPU;
     gpu_lane_t *L = gpu_lane_acquire();
-    if (!L) {
-        gpu_count_declined();
+    if (!L)
         return SQ_E_NOGPU;
-    }
     double t0 = sq_wtime();
-    int rc = rref_on_lane(L, m, pivots, rank);
-    gpu_lane_release(L);
+    int rc = gpu_lane_done(L, rref_on_lane(L, m, pivots, rank));
     if (rc == 0)
         gpu_count_rr(m->rows, 1e3 * (sq_wtime() - t0));
-    else
-        gpu_count_declined();
     return rc;
 }
 
-/* The spec's "large" reductions get an rr event: min(rows, cols) >= 1024,
- * as RR_TRACE_MIN in src/fp/rref.c (whose events say path=cpu). */
-#define RR_TRACE_MIN 1024
-
-static void trace_gpu(const f2mat_t *m, int64_t mn, int64_t rank, double t0)
+/* The rr event of a reduction on the device (sq_trace_rr, path=gpu). */
+static void trace_gpu(const f2mat_t *m, int64_t rank, double t0)
 {
-    if (mn < RR_TRACE_MIN || !sq_trace_on(SQ_TRACE_RR))
-        return;
-    int32_t s, t;
-    int64_t sig;
-    sq_trace_get_context(&s, &t, &sig);
-    sq_trace_emit("event=rr rows=%lld cols=%lld min=%lld rank=%lld path=gpu ms=%.3f s=%d t=%d "
-                  "sig=%lld",
-                  (long long)m->rows, (long long)m->cols, (long long)mn, (long long)rank,
-                  1e3 * (sq_wtime() - t0), (int)s, (int)t, (long long)sig);
+    if (sq_trace_rr_on(m->rows, m->cols))
+        sq_trace_rr(m->rows, m->cols, rank, "gpu", t0);
 }
 
 typedef int64_t (*gpu_rref_cpu_fn)(f2mat_t *m, int64_t *pivots, sq_pool_t *pool);
@@ -240,8 +189,7 @@ int64_t gpu_rref_hook(f2mat_t *m, int64_t *pivots, sq_pool_t *pool, gpu_rref_cpu
 
 /* Verify mode: the device reduces a copy, the CPU reduces m; any
  * difference in rank, pivots or bits stops the program. */
-static int64_t rref_verify(f2mat_t *m, int64_t *pivots, sq_pool_t *pool, gpu_rref_cpu_fn cpu,
-                           int64_t mn)
+static int64_t rref_verify(f2mat_t *m, int64_t *pivots, sq_pool_t *pool, gpu_rref_cpu_fn cpu)
 {
     f2mat_t g = {0};
     f2mat_init_set(&g, m);
@@ -251,7 +199,7 @@ static int64_t rref_verify(f2mat_t *m, int64_t *pivots, sq_pool_t *pool, gpu_rre
     double t0 = sq_wtime();
     int rc = sq_gpu_rref(&g, pg, &rg);
     if (rc == 0)
-        trace_gpu(&g, mn, rg, t0);
+        trace_gpu(&g, rg, t0);
     int64_t r = cpu(m, pc, pool);
     if (rc == 0) {
         char detail[200];
@@ -284,11 +232,11 @@ int64_t gpu_rref_hook(f2mat_t *m, int64_t *pivots, sq_pool_t *pool, gpu_rref_cpu
     if (mn < sq_gpu_g.set.rr_min || !sq_gpu_available())
         return cpu(m, pivots, pool);
     if (sq_gpu_g.set.verify)
-        return rref_verify(m, pivots, pool, cpu, mn);
+        return rref_verify(m, pivots, pool, cpu);
     double t0 = sq_wtime();
     int64_t rank;
     if (sq_gpu_rref(m, pivots, &rank) == 0) {
-        trace_gpu(m, mn, rank, t0);
+        trace_gpu(m, rank, t0);
         return rank;
     }
     return cpu(m, pivots, pool);

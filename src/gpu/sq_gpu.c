@@ -274,12 +274,21 @@ gpu_lane_t *gpu_lane_acquire(void)
             __atomic_exchange_n(&L->busy, 1, __ATOMIC_ACQUIRE) == 0)
             return L;
     }
+    gpu_count_declined();
     return NULL;
 }
 
 void gpu_lane_release(gpu_lane_t *L)
 {
     __atomic_store_n(&L->busy, 0, __ATOMIC_RELEASE);
+}
+
+int gpu_lane_done(gpu_lane_t *L, int rc)
+{
+    gpu_lane_release(L);
+    if (rc != 0)
+        gpu_count_declined();
+    return rc;
 }
 
 void gpu_lane_cache_reset(gpu_lane_t *L)
