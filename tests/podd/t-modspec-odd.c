@@ -1,8 +1,8 @@
 /*
  * t-modspec-odd.c -- module files at odd primes: every error message, the key
  * rule, the peer's 14 odd-prime files (../shared, exit 77 when absent)
- * checked against knowledge from outside the loader, and the chart driver
- * presol_cli_resolve.
+ * checked against knowledge from outside the loader, and `adams resolve`
+ * on odd-prime files (the chart and CSV of p = 2, one-line refusals).
  */
 #define _POSIX_C_SOURCE 200809L
 #include <dirent.h>
@@ -12,7 +12,6 @@
 #include "sq_chart.h"
 #include "presol_cofiber.h"
 #include "sq_modspec.h"
-#include "sq_pmodspec.h"
 
 /* Loads json (display name my.json); returns the code and the message. */
 static int load(const char *json, fdmod_t **M, char *err, size_t errlen)
@@ -222,23 +221,25 @@ TEST(modspec_odd_warnings_and_prime)
     ASSERT(strstr(err, "cannot read") != NULL);
 }
 
-/* ---- The chart driver ---------------------------------------------------------------- */
+/* ---- adams resolve on odd-prime files ----------------------------------------------- */
 
-static char *run_cli(const char *json, int32_t N, int32_t S, int csv, int *rc, char *err,
-                     size_t errlen)
+/* Runs `adams resolve` on json (a file m.json in a fresh folder) through
+ * stem N, filtration S, as csv or the chart: the exit code in *rc, stderr
+ * (owned) in *err, stdout returned (owned). */
+static char *run_cli(const char *json, int32_t N, int32_t S, int csv, int *rc, char **err)
 {
-    char path[] = "/tmp/pmodspec-cliXXXXXX";
-    int fd = mkstemp(path);
-    ASSERT(fd >= 0);
-    ASSERT(write(fd, json, strlen(json)) == (ssize_t)strlen(json));
-    close(fd);
-    char *buf = NULL;
-    size_t len = 0;
-    FILE *out = open_memstream(&buf, &len);
-    *rc = presol_cli_resolve(path, N, S, csv, out, err, errlen);
-    fclose(out);
+    char dir[] = "/tmp/modspec-odd-cliXXXXXX", path[64];
+    ASSERT(mkdtemp(dir) != NULL);
+    snprintf(path, sizeof path, "%s/m.json", dir);
+    FILE *f = fopen(path, "w");
+    ASSERT(f != NULL && fputs(json, f) >= 0 && fclose(f) == 0);
+    sq_test_run_t r = sq_test_runf("resolve '%s' --stem %d --max-s %d --format %s --quiet", path,
+                                   (int)N, (int)S, csv ? "csv" : "chart");
     unlink(path);
-    return buf;
+    rmdir(dir);
+    *rc = r.rc;
+    *err = r.err;
+    return r.out;
 }
 
 TEST(modspec_odd_cli_formats)
@@ -246,9 +247,9 @@ TEST(modspec_odd_cli_formats)
     podd_table_t T;
     podd_table_load(&T, "ext-S3-n100-s30.csv", 100, 30);
     int rc;
-    char err[512];
-    char *csv = run_cli("{\"p\": 3, \"gens\": {\"x0\": 0}, \"actions\": []}", 40, 12, 1, &rc, err,
-                        sizeof err);
+    char *err;
+    char *csv = run_cli("{\"p\": 3, \"gens\": {\"x0\": 0}, \"actions\": []}", 40, 12, 1, &rc,
+                        &err);
     ASSERT_EQ(rc, 0);
     /* n-major, then s; every cell */
     char *want = NULL;
@@ -259,9 +260,10 @@ TEST(modspec_odd_cli_formats)
             fprintf(f, "%d,%d,%lld\n", n, s, (long long)podd_table_get(&T, n, s));
     fclose(f);
     ASSERT_STR_EQ(csv, want);
-    free(csv);
+    sq_free(csv);
+    sq_free(err);
     free(want);
-    char *dots = run_cli("{\"p\": 3, \"gens\": {\"x0\": 0}}", 30, 8, 0, &rc, err, sizeof err);
+    char *dots = run_cli("{\"p\": 3, \"gens\": {\"x0\": 0}}", 30, 8, 0, &rc, &err);
     ASSERT_EQ(rc, 0);
     f = open_memstream(&want, &wl);
     for (int s = 8; s >= 0; s--) {
@@ -272,23 +274,32 @@ TEST(modspec_odd_cli_formats)
     fputc('\n', f);
     fclose(f);
     ASSERT_STR_EQ(dots, want);
-    free(dots);
+    sq_free(dots);
+    sq_free(err);
     free(want);
-    /* errors: one line, nothing written */
-    char *none = run_cli("{\"p\": 3, \"gens\": {\"x0\": 0}, \"actions\": [\"P1 x0 = y\"]}", 10, 2,
-                         1, &rc, err, sizeof err);
-    ASSERT_EQ(rc, SQ_E_INVAL);
-    ASSERT(strstr(err, "unknown generator y") != NULL);
-    ASSERT_STR_EQ(none, "");
-    free(none);
-    none = run_cli("{\"p\": 3, \"gens\": {\"x0\": 0}}", -1, 2, 1, &rc, err, sizeof err);
-    ASSERT_EQ(rc, SQ_E_RANGE);
-    free(none);
-    none = run_cli("{\"p\": 3, \"gens\": {\"x0\": 0}, \"cofiber\": {\"s\": 2, \"t\": 2, \"idx\": 1}}",
-                   10, 4, 1, &rc, err, sizeof err);
-    ASSERT_EQ(rc, SQ_E_INVAL);
-    ASSERT(strstr(err, "does not exist") != NULL);
-    free(none);
+    /* refusals: exit 2, one line, nothing on stdout */
+    static const struct {
+        const char *json;
+        int32_t stem;
+        const char *why;
+    } bad[] = {
+        {"{\"p\": 3, \"gens\": {\"x0\": 0}, \"actions\": [\"P1 x0 = y\"]}", 10,
+         "unknown generator y"},
+        {"{\"p\": 3, \"gens\": {\"x0\": 0}}", -1, "below the bottom degree"},
+        {"{\"p\": 3, \"gens\": {\"x0\": 0}, \"cofiber\": {\"s\": 2, \"t\": 2, \"idx\": 1}}", 10,
+         "does not exist"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        char *none = run_cli(bad[i].json, bad[i].stem, 2, 1, &rc, &err);
+        ASSERT_EQ(rc, 2);
+        if (!strstr(err, bad[i].why))
+            sq_test_fail(__FILE__, __LINE__, "%s: stderr %s, want \"%s\"", bad[i].json, err,
+                         bad[i].why);
+        ASSERT_STR_EQ(none, "");
+        ASSERT_EQ(sq_test_count_lines(err), 1);
+        sq_free(none);
+        sq_free(err);
+    }
     podd_table_clear(&T);
 }
 
