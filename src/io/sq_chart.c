@@ -69,7 +69,9 @@ int sq_chart_filt1(const resol_t *R, int k, int32_t n, int32_t s, int32_t n_max,
                    int32_t *tn, fmat_t *m)
 {
     int32_t deg = resol_filt1_degree(R, k);
-    if (deg < 0 || s + 1 > s_max || (int64_t)n + deg - 1 > n_max)
+    if (deg < 0)
+        return 0; /* a later class may act: over a profile without Q_0, h_0 does */
+    if (s + 1 > s_max || (int64_t)n + deg - 1 > n_max)
         return -1;
     *tn = n + deg - 1;
     if (resol_ext_dim(R, s, n) <= 0 || resol_ext_dim(R, s + 1, *tn) <= 0)

@@ -53,10 +53,11 @@ const char *sq_chart_check_region(const resol_t *R, const char *name, int32_t n_
  * up to s_max: the one walk of the SVG and JSON writers.  *tn is the
  * target stem n + resol_filt1_degree(R, k) - 1.  Returns 1 with *m the
  * matrix of resol_filt1_matrix (rows: the classes of (*tn, s + 1); columns:
- * those of (n, s); the caller fmat_clears it); 0 when the source or the
- * target group is zero; -1 when class k does not act in R or its target
- * lies beyond n_max or s_max (the targets of the classes after k lie
- * further right, so a walk over k stops here).  On 0 and -1, *m holds
+ * those of (n, s); the caller fmat_clears it); 0 when class k does not act
+ * in R (a later one may: over a profile without Q_0 at odd p, a_0 does not
+ * act and h_0 does) or the source or target group is zero; -1 when its
+ * target lies beyond n_max or s_max (the targets of the classes after k
+ * lie further right, so a walk over k stops here).  On 0 and -1, *m holds
  * nothing to free.
  * Threads: reads R only. */
 int sq_chart_filt1(const resol_t *R, int k, int32_t n, int32_t s, int32_t n_max, int32_t s_max,

@@ -1075,6 +1075,34 @@ TEST(chart_odd_program)
     rm_dir(dir);
 }
 
+/* Over a profile without Q_0 (the algebra of the P^k alone, at p = 3) a_0
+ * does not act and h_0 does: the picture draws h_0 and no a_0 (nor its
+ * legend), and the JSON lists the h_0 products (it used to stop at the
+ * first class that does not act, and listed none). */
+TEST(chart_odd_profile_without_a0)
+{
+    char dir[64], path[128];
+    make_dir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/P3.json", dir);
+    write_file(path, "{\"p\": 3, \"type\": \"finite dimensional module\", \"gens\": {\"x0\": 0}, "
+                     "\"actions\": [], \"profile\": {\"truncated\": false, \"q_part\": 0, "
+                     "\"p_part\": []}}\n");
+    char *svg = run_ok(0, NULL, "chart %s --stem 16 --max-s 5 --quiet", path);
+    check_xml_shape(svg);
+    ASSERT_EQ(count(svg, "<g class=\"a0\""), 0);
+    ASSERT_EQ(count(svg, "<g class=\"h0\""), 1);
+    ASSERT(count(svg, "<line class=\"h0\"") > 0);
+    ASSERT(strstr(svg, "a<tspan") == NULL);
+    char *json = run_ok(0, NULL, "chart %s --stem 16 --max-s 5 --format json --quiet", path);
+    /* h_0 on 1 and the h_1 line of 1 (stem 11) are listed; no a_0. */
+    ASSERT(strstr(json, "{\"by\": \"h0\", \"from\": [0, 0, 0], \"to\": [[3, 1, 0, 1]]}") != NULL);
+    ASSERT(strstr(json, "{\"by\": \"h1\", \"from\": [0, 0, 0]") != NULL);
+    ASSERT(strstr(json, "\"a0\"") == NULL);
+    sq_free(svg);
+    sq_free(json);
+    rm_dir(dir);
+}
+
 /* A region outside the resolution's (below its bottom stem, past its stem
  * or filtration) is refused with SQ_E_RANGE and nothing written, where the
  * writers used to abort (the clear_bottom chart reached this). */
