@@ -171,6 +171,11 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
                     const sigclass_t *Tc, const sigclass_t *Nc, f2mat_t *x, f2mat_t *dx,
                     nassau_ctimes_t *ct);
 
+/* The algebra of a run of M at p = 2 through degree adeg (resol.c): over
+ * M's subalgebra, whose tables stop where its products do (twice its top
+ * degree).  resol_new and resol_estimate build the same one. */
+milnor_t *resol_algebra_f2(const fdmod_t *M, int32_t adeg);
+
 /* resol_estimate.c: x, or 1e300 when x is infinite, NaN or larger: every figure of an
  * estimate is finite, so that comparing it with a limit refuses. */
 double resol_est_finite(double x);

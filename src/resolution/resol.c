@@ -108,9 +108,7 @@ int64_t resol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n)
     return need > 1 ? need : 1;
 }
 
-/* The algebra of a run at p = 2 through degree adeg: over M's subalgebra,
- * whose tables stop where its products do. */
-static milnor_t *algebra_f2(const fdmod_t *M, int32_t adeg)
+milnor_t *resol_algebra_f2(const fdmod_t *M, int32_t adeg)
 {
     int32_t h[16];
     int hl = fdmod_profile(M, h);
@@ -145,7 +143,7 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
     R->zbudget = RESOL_CACHE_BUDGET_DEFAULT;
     int32_t adeg = (int32_t)resol_algebra_degree(R->min_n, fdmod_top(M), max_n);
     if (R->p == 2) {
-        R->A = algebra_f2(M, adeg);
+        R->A = resol_algebra_f2(M, adeg);
         R->S = stalg_new_milnor(R->A);
     } else {
         R->pA = pmilnor_new(R->p, adeg, fdmod_pprofile(M));

@@ -383,17 +383,11 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
     int64_t adeg64 = resol_algebra_degree(bottom, top, max_n);
     int32_t adeg = adeg64 > MILNOR_MAX_DEGREE ? MILNOR_MAX_DEGREE : (int32_t)adeg64;
     /* Over a subalgebra B the dimensions are B's (tiny for A(1), A(2)):
-     * the same cap as resol_new (twice B's top degree). */
+     * the algebra resol_new builds. */
     int32_t h[16];
     int hl = fdmod_profile(M, h);
-    if (hl) {
-        int64_t topB = 0;
-        for (int i = 0; i < hl && topB <= adeg; i++)
-            topB += (((int64_t)1 << (i + 1)) - 1) * (((int64_t)1 << h[i]) - 1);
-        if (2 * topB < adeg)
-            adeg = 2 * topB > 1 ? (int32_t)(2 * topB) : 1;
-    }
-    milnor_t *A = hl ? milnor_new_profile(adeg, h, hl) : milnor_new(adeg);
+    milnor_t *A = resol_algebra_f2(M, adeg);
+    adeg = milnor_max_degree(A);
     if (algo == RESOL_AUTO)
         algo = resol_auto_engine(M, max_n);
     /* Exact: the algebra, the per-bidegree tables, the signature tables. */
