@@ -30,14 +30,12 @@ static const struct {
     cli_kind_t kind;
     const char *why;
 } refusals[] = {
-    {V_ALL & ~V_RESOLVE & ~V_CHART, VERB_ITSELF, CLI_KIND_ODD,
-     "only 'adams resolve' works at odd primes so far (docs/odd-primes.md)"},
     {V_ALL & ~V_RESOLVE, VERB_ITSELF, CLI_KIND_COFIBER,
      "its Ext comes from two resolutions; only 'adams resolve' prints it so far"},
     {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_ODD, "a store keeps resolutions at p = 2 only"},
     {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_COFIBER,
      "its Ext comes from two resolutions, which a store does not keep"},
-    {V_RESOLVE | V_CHART, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},
+    {V_ALL, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},
     {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_COFIBER,
      "the progress line is not drawn for a cofiber"},
 };

@@ -141,8 +141,10 @@ static int verb_has(const char *verb, int o)
 static void region_args(char *buf, size_t n, const char *verb, int k)
 {
     int b = kinds[k].bottom;
-    if (strcmp(verb, "product") == 0)
-        snprintf(buf, n, "--class %d,0,0 --by 1,1,0", b);
+    if (strcmp(verb, "product") == 0) /* by h_1 (p = 2), h_0 (odd p) */
+        snprintf(buf, n, "--class %d,0,0 --by %s", b, k == K_ODD ? "3,1,0" : "1,1,0");
+    else if (strcmp(verb, "massey") == 0 && k == K_ODD) /* <a_0, h_0, a_0>, in (4, 2) */
+        snprintf(buf, n, "--a 0,1,0 --b 3,1,0 --c 0,1,0");
     else if (strcmp(verb, "massey") == 0)
         snprintf(buf, n, "--a 1,1,0 --b 0,1,0 --c %d,0,0", b);
     else
@@ -155,14 +157,15 @@ static void region_args(char *buf, size_t n, const char *verb, int k)
 static const char *refusal(const char *verb, int o, int k, const char **what)
 {
     int resolve = strcmp(verb, "resolve") == 0;
-    /* chart works at every prime: at odd p --gpu is refused (as for
-     * resolve), and --from while no store holds the kind. */
-    int chart_odd = strcmp(verb, "chart") == 0 && k == K_ODD;
-    if (chart_odd && (o == O_GPU || (o == O_FROM && !storable(k)))) {
+    /* chart, products, product and massey work at every prime: at odd p
+     * --gpu is refused (as for resolve), and --from while no store holds
+     * the kind. */
+    int odd_verb = !resolve && k == K_ODD;
+    if (odd_verb && (o == O_GPU || (o == O_FROM && !storable(k)))) {
         *what = opt_names[o];
         return kinds[k].words;
     }
-    if (!resolve && !chart_odd && (k == K_ODD || k == K_COFIBER)) {
+    if (!resolve && k == K_COFIBER) {
         /* The verb refuses the kind; with --from, --from refuses it (no
          * store holds it). */
         *what = o == O_FROM ? "--from" : verb;
@@ -185,7 +188,9 @@ static void option_args(char *buf, size_t n, const char *verb, int o, int k, con
     char path[160];
     snprintf(path, sizeof path, "%s/out-%s-%d", scratch, verb, k);
     switch (o) {
-    case O_STEM: snprintf(buf, n, "%s %s %s --stem 3 --quiet", verb, m, region); break;
+    case O_STEM: /* S_3 has nothing in stems 1..6 but h_0 (3, 1): stem 2 drops h_0 x_(0, 0, 0) */
+        snprintf(buf, n, "%s %s %s --stem %d --quiet", verb, m, region, k == K_ODD ? 2 : 3);
+        break;
     case O_MAXS: snprintf(buf, n, "%s %s %s --max-s 1 --quiet", verb, m, region); break;
     case O_FORMAT:
         snprintf(buf, n, "%s %s %s --format %s --quiet", verb, m, region,

@@ -9,6 +9,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdmod.h"
+#include "resol.h"
+#include "sq_products.h"
 #include "sq_test.h"
 
 static void run_is(int line, const char *args, int rc, const char *out_want, const char *err_want)
@@ -134,4 +137,83 @@ TEST(cli_chart_from_store)
     unlink(db);
     snprintf(args, sizeof args, "rm -f %s-wal %s-shm", db, db);
     ASSERT_EQ(system(args), 0);
+}
+
+/* Whether out has the line `line` (without its newline). */
+static int has_line(const char *out, const char *line)
+{
+    size_t n = strlen(line);
+    for (const char *p = out; (p = strstr(p, line)) != NULL; p++)
+        if ((p == out || p[-1] == '\n') && p[n] == '\n')
+            return 1;
+    return 0;
+}
+
+/* The verbs at p = 3 (issue 21 step 6), checked against facts about
+ * Ext(S_3) (tests/resolution/t-products-odd.c has the library's checks):
+ * the a_0-tower on 1, a_0 h_0 = 0 (no a_0 line on x_(3, 1, 0): the target
+ * is zero), h_0^2 = 0, the h_i on 1 in stems 3, 11, 35, a_0 h_1 != 0,
+ * b_0 = <h_0, h_0, h_0> at (10, 2) and a_1 = <h_0, a_0, h_0> at (7, 2),
+ * a_0 on the bottom class of C3 = S/3 is zero; entries beyond p - 1 and
+ * undefined Massey products refused. */
+TEST(cli_products_odd)
+{
+    char *out, *err;
+    ASSERT_EQ(sq_test_run_adams("products S_3 --stem 60 --max-s 20 --quiet", &out, &err), 0);
+    ASSERT_STR_EQ(err, "");
+    char line[64];
+    for (int s = 0; s < 20; s++) {
+        snprintf(line, sizeof line, "a_0 x_(0, %d, 0) = [1]", s);
+        ASSERT(has_line(out, line));
+    }
+    ASSERT(has_line(out, "h_0 x_(0, 0, 0) = [1]"));
+    ASSERT(has_line(out, "h_1 x_(0, 0, 0) = [1]"));
+    ASSERT(has_line(out, "h_2 x_(0, 0, 0) = [1]"));
+    ASSERT(strstr(out, "h_3 x_") == NULL); /* h_3 is in stem 107 */
+    ASSERT(strstr(out, "a_0 x_(3, 1, 0)") == NULL && strstr(out, "h_0 x_(3, 1, 0)") == NULL);
+    ASSERT(strstr(out, "h_1 x_(11, 1, 0)") == NULL); /* Ext^{2, 24} = 0: h_1^2 = 0 */
+    ASSERT(strstr(out, "h_0 x_(0, 1, 0)") == NULL);  /* h_0 a_0 = 0 */
+    /* The same lines as the library's writer on the same region. */
+    fdmod_t *M = fdmod_sphere_p(3);
+    resol_t *R = resol_new(M, 20, 60);
+    ASSERT_EQ(resol_run_pool(R, RESOL_CLASSICAL, NULL, NULL), 0);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ASSERT_EQ(sq_products_write(f, R, 0, 60, 20), 0);
+    ASSERT_EQ(fclose(f), 0);
+    ASSERT_STR_EQ(out, buf);
+    free(buf);
+    resol_free(R);
+    fdmod_free(M);
+    sq_free(out);
+    sq_free(err);
+    run_is(__LINE__, "product S_3 --class 0,0,0 --by 3,1,0 --quiet", 0,
+           "x_(0, 0) [1] * y_(3, 1) [1] = [1] at (3, 1)\n", "");
+    run_is(__LINE__, "product S_3 --class 3,1,0 --by 0,1,0 --quiet", 0,
+           "x_(3, 1) [1] * y_(0, 1) [1] = [] at (3, 2)\n", "");
+    run_is(__LINE__, "product S_3 --class 3,1,0 --by 3,1,0 --quiet", 0,
+           "x_(3, 1) [1] * y_(3, 1) [1] = [] at (6, 2)\n", "");
+    run_is(__LINE__, "product S_3 --class 11,1,0 --by 0,1,0 --quiet", 0,
+           "x_(11, 1) [1] * y_(0, 1) [1] = [2] at (11, 2)\n", "");
+    /* 2 a_0 times 2 . 1 is 4 a_0 = a_0. */
+    run_is(__LINE__, "product S_3 --class '0,0,[2]' --by '0,1,[2]' --quiet", 0,
+           "x_(0, 0) [2] * y_(0, 1) [2] = [1] at (0, 1)\n", "");
+    run_is(__LINE__, "product C3 --class 0,0,0 --by 0,1,0 --quiet", 0,
+           "x_(0, 0) [1] * y_(0, 1) [1] = [] at (0, 1)\n", "");
+    run_is(__LINE__, "massey S_3 --a 3,1,0 --b 3,1,0 --c 3,1,0 --quiet", 0,
+           "<a, b, c> = [2] at (10, 2)\nindeterminacy: 0\n", "");
+    run_is(__LINE__, "massey S_3 --a 3,1,0 --b 0,1,0 --c 3,1,0 --quiet", 0,
+           "<a, b, c> = [2] at (7, 2)\nindeterminacy: 0\n", "");
+    run_is(__LINE__, "massey S_3 --a 0,1,0 --b 0,1,0 --c 3,1,0 --quiet", 2, "",
+           "adams: massey: <a, b, c> is not defined: a b or b c is not zero (check with 'adams "
+           "product')\n");
+    run_is(__LINE__, "product S_3 --class '0,0,[3]' --by 0,1,0 --quiet", 2, "",
+           "adams: --class: the vector has the entry 3, but the coefficients of S_3 are 0..2 "
+           "(mod 3)\n");
+    run_is(__LINE__, "product S_5 --class 0,0,0 --by '0,1,[5]' --quiet", 2, "",
+           "adams: --by: the vector has the entry 5, but the coefficients of S_5 are 0..4 "
+           "(mod 5)\n");
+    run_is(__LINE__, "product S_3 --class 0,0,0 --by 1,1,0 --quiet", 2, "",
+           "adams: --by: Ext of S_3 at (1, 1) is zero: there is no class there\n");
 }

@@ -98,6 +98,6 @@ TEST(resolve_odd_primes)
     sq_free(err);
     one_line_error(__LINE__, "resolve S_3 --stem 20 --algorithm nassau", 2,
                    "adams: --algorithm nassau works at the prime 2 only");
-    one_line_error(__LINE__, "products S_3 --stem 20", 2,
-                   "adams: products: S_3 is a module at the odd prime 3: only 'adams resolve' ");
+    one_line_error(__LINE__, "products S_3 --stem 20 --gpu", 2,
+                   "adams: products: --gpu: S_3 is a module at the odd prime 3: the GPU path ");
 }
