@@ -1,0 +1,107 @@
+"""Bad input raises adams.Error subclasses with the library's one-line
+message; the interpreter never crashes."""
+import pytest
+
+import adams
+
+
+def one_line(e):
+    msg = str(e.value)
+    assert msg and "\n" not in msg
+    return msg
+
+
+def test_unknown_module():
+    with pytest.raises(adams.InputError) as e:
+        adams.resolve("no_such_module_xyz", stem=10)
+    assert "unknown module 'no_such_module_xyz'" in one_line(e)
+
+
+def test_bad_names():
+    with pytest.raises(adams.InputError) as e:
+        adams.resolve("C2[1", stem=10)
+    assert "'['" in one_line(e)
+    with pytest.raises(adams.InputError):
+        adams.resolve("", stem=10)
+
+
+def test_bad_file(tmp):
+    f = tmp / "bad.json"
+    f.write_text('{"p": 2, "gens": {"x0": 0, "x1": 1}, "actions": ["Sq1 x0 = x7"]}')
+    with pytest.raises(adams.InputError) as e:
+        adams.resolve(str(f), stem=10)
+    assert "bad.json" in one_line(e)
+    f.write_text('{"p": 2, "gens": {')
+    with pytest.raises(adams.InputError) as e:
+        adams.resolve(str(f), stem=10)
+    assert "bad.json" in one_line(e)
+    with pytest.raises(adams.InputError):
+        adams.resolve(str(tmp / "missing.json"), stem=10)
+
+
+def test_module_file_and_shift(tmp):
+    f = tmp / "mine.json"
+    f.write_text('{"p": 2, "gens": {"x0": 0, "x1": 1}, "actions": ["Sq1 x0 = x1"]}')
+    r = adams.resolve(str(f) + "[3]", stem=12)
+    c2 = adams.resolve("C2", stem=9)
+    assert r.min_stem == 3
+    assert [r.ext(n + 3, s) for n in range(10) for s in range(6)] == \
+        [c2.ext(n, s) for n in range(10) for s in range(6)]
+
+
+def test_region_too_large():
+    with pytest.raises(adams.InputError) as e:
+        adams.resolve("S_2", stem=10**7)
+    one_line(e)
+    with pytest.raises(adams.InputError):
+        adams.resolve("S_2", stem=-5)
+    with pytest.raises(adams.MemoryLimitError) as e:
+        adams.resolve("S_2", stem=120, max_memory=10e6)
+    assert "memory" in one_line(e)
+    with pytest.raises(adams.InputError):
+        adams.resolve("S_2", stem=10, threads=100000)
+
+
+def test_bad_classes():
+    r = adams.resolve("S_2", stem=20)
+    with pytest.raises(adams.InputError) as e:
+        r.ext(21, 0)
+    assert "outside" in one_line(e)
+    with pytest.raises(adams.InputError) as e:
+        r.products((15, 1, 1))                 # Ext there is one-dimensional
+    assert "does not exist" in one_line(e)
+    with pytest.raises(adams.InputError) as e:
+        r.products((15, 1, [1, 0]))            # too long
+    assert "entries" in one_line(e)
+    with pytest.raises(adams.InputError) as e:
+        r.products((15, 1, [2]))               # not mod 2
+    assert "0..1" in one_line(e)
+    with pytest.raises(adams.InputError) as e:
+        r.products((2, 1, [1]))                # Ext^{1,3} = 0
+    assert "zero" in one_line(e)
+    with pytest.raises(adams.InputError) as e:
+        r.product((15, 1, 0), (15, 1, 0))      # lands beyond stem 20
+    assert "outside" in one_line(e)
+    with pytest.raises(adams.InputError) as e:
+        r.product((0, 0, 0), (-1, 1, [1]))
+    one_line(e)
+    with pytest.raises(adams.InputError) as e:
+        r.massey((0, 1, 0), (0, 1, 0), (0, 0, 0))   # h0 h0 != 0
+    assert "not defined" in one_line(e)
+    with pytest.raises(adams.InputError):
+        r.products((1, 2))
+
+
+def test_store_errors(tmp):
+    with pytest.raises(adams.StoreError):
+        adams.open(tmp / "missing.db")
+    (tmp / "junk.db").write_bytes(b"not a store at all" * 100)
+    with pytest.raises(adams.StoreError) as e:
+        adams.open(tmp / "junk.db")
+    one_line(e)
+    adams.resolve("S_2", stem=8, save=tmp / "s.db")
+    with pytest.raises(adams.StoreError) as e:
+        adams.resolve("C2", stem=8, save=tmp / "s.db")     # another module
+    one_line(e)
+    with pytest.raises(adams.InputError):
+        adams.resolve("RP_inf", stem=8, save=tmp / "rp.db")
