@@ -3,22 +3,25 @@
  */
 #include "sq_products.h"
 
+#include "fdmod.h"
 #include "fmat.h"
 #include "resol_products.h"
 #include "sq_core.h"
 
 /* The lines of the filtration-one class k on Ext^{s, s+n}; returns 0 when
  * the target is outside the region (the caller stops at this k), 1
- * otherwise. */
+ * otherwise (also when the class does not act: over an odd profile without
+ * Q_0, a_0 does not and h_0 does; at p = 2 no h_i acts after one that does
+ * not, so the lines are those of the loop that stopped there). */
 static int write_class(FILE *f, const resol_t *R, int k, int32_t n, int32_t s, int32_t max_n,
                        int32_t max_s)
 {
-    int32_t deg = resol_filt1_degree(R, k);
-    if (deg < 0 || (int64_t)n + deg - 1 > max_n || s + 1 > max_s)
+    int32_t raw = fdmod_slot_degree(resol_prime(R), k); /* acting or not */
+    if (raw < 0 || (int64_t)n + raw - 1 > max_n || s + 1 > max_s)
         return 0;
     fmat_t m;
-    if (resol_filt1_matrix(R, k, s, s + n, &m) != 0)
-        return 0;
+    if (resol_filt1_degree(R, k) < 0 || resol_filt1_matrix(R, k, s, s + n, &m) != 0)
+        return 1;
     /* "h0" -> "h_0", "a0" -> "a_0": the peer's h_i. */
     char name[16];
     resol_filt1_name(R, k, name, sizeof name);

@@ -23,8 +23,8 @@ extern "C" {
  * p), where v is c x_(n, s, k) in the basis of the target (residues
  * 0..p-1 at odd p), in the peer's order: stems ascending, then s, then c
  * (by degree), then k; lines whose target is zero-dimensional are left
- * out, and c stops at the first target outside the region (or a class the
- * algebra lacks).  Returns 0 or SQ_E_IO. */
+ * out, and c stops at the first target outside the region (a class the
+ * algebra lacks has no lines).  Returns 0 or SQ_E_IO. */
 int sq_products_write(FILE *f, const resol_t *R, int32_t n_min, int32_t max_n, int32_t max_s);
 
 #ifdef __cplusplus

@@ -15,17 +15,10 @@
 
 int32_t resol_filt1_degree(const resol_t *R, int k)
 {
-    if (k < 0 || k >= 31)
+    int32_t deg = fdmod_slot_degree(R->p, k); /* 2^k; 1, 2(p - 1)p^{k-1}; -1 past INT32_MAX */
+    if (deg < 0 || deg > stalg_max_degree(R->S))
         return -1;
-    int64_t deg = 1;
-    if (R->p == 2)
-        deg = (int64_t)1 << k;
-    else if (k >= 1)
-        for (deg = 2 * (int64_t)(R->p - 1); k > 1 && deg <= INT32_MAX; k--)
-            deg *= R->p;
-    if (deg > INT32_MAX || deg > stalg_max_degree(R->S))
-        return -1;
-    return stalg_gen_index(R->S, (int32_t)deg) >= 0 ? (int32_t)deg : -1;
+    return stalg_gen_index(R->S, deg) >= 0 ? deg : -1;
 }
 
 void resol_filt1_name(const resol_t *R, int k, char *buf, size_t n)

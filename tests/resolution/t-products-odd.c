@@ -21,6 +21,9 @@
  *     filtration 2 (where the sign of the null-homotopy d H + H d = B C
  *     enters) every lift is exact and <a, b, c> = +-<c, b, a> != 0.
  */
+#define _POSIX_C_SOURCE 200809L /* open_memstream */
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fdmod.h"
@@ -28,6 +31,7 @@
 #include "resol.h"
 #include "resol_products.h"
 #include "stalg.h"
+#include "sq_products.h"
 #include "sq_test.h"
 
 enum { MAX_N = 60, MAX_S = 20 };
@@ -331,6 +335,35 @@ TEST(massey_odd_filtration_two)
         ASSERT_EQ(iy, 0);
         ASSERT(x[0] != 0 && y[0] != 0);
     }
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* Over the odd profile without Q_0 (every P(R), no Q_n), a_0 does not act
+ * and h_0 does: resol_filt1_degree says so, and the products' lines list
+ * h_0, h_1 (sq_products_write used to stop at the first class that does
+ * not act, and wrote nothing). */
+TEST(filt1_odd_profile_without_a0)
+{
+    fdmod_t *M = fdmod_new_p("P3", 3, 0, 0);
+    ASSERT_EQ(fdmod_add_basis(M, 0, "x0"), 0);
+    pmilnor_profile_t prof;
+    pmilnor_profile_full(&prof);
+    prof.q_part = 0;
+    fdmod_set_pprofile(M, &prof);
+    resol_t *R = resol_new(M, 5, 16);
+    ASSERT_EQ(resol_run_pool(R, RESOL_CLASSICAL, NULL, NULL), 0);
+    ASSERT_EQ(resol_filt1_degree(R, 0), -1);
+    ASSERT_EQ(resol_filt1_degree(R, 1), 4);
+    ASSERT_EQ(resol_filt1_degree(R, 2), 12);
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ASSERT_EQ(sq_products_write(f, R, 0, 16, 5), 0);
+    ASSERT_EQ(fclose(f), 0);
+    ASSERT(strncmp(buf, "h_0 x_(0, 0, 0) = [1]\nh_1 x_(0, 0, 0) = [1]\n", 44) == 0);
+    ASSERT(strstr(buf, "a_0") == NULL);
+    free(buf);
     resol_free(R);
     fdmod_free(M);
 }
