@@ -226,7 +226,7 @@ int pmilnor_cache_col(pmilnor_cache_t *C, int32_t adeg, int32_t bdeg, int64_t bi
         T.n = 0;
         pmilnor_get(A, adeg, ia, &a);
         pmilnor_mul_elts_terms(A, &T, &a, &b);
-        if (n + T.n > wcap) {
+        if (n + T.n > wcap || !w) { /* w + n below: never on a NULL w */
             wcap = 2 * (n + T.n) + 16;
             w = sq_realloc(w, sizeof(uint64_t) * (size_t)wcap);
         }

@@ -418,6 +418,8 @@ static void tile_fp(const walk_t *w, scratch_t *x, const run_t *u)
     const uint8_t *v = w->v ? (const uint8_t *)w->v + u->pos : NULL; /* v[a]: row a's coefficient */
     uint8_t *out = w->out;
     uint8_t *data = w->m ? w->m->fp.data : NULL;
+    if (!v && !data)
+        return; /* rows without storage: a matrix of no columns, nothing to add */
     const int64_t stride = w->m ? w->m->fp.stride : 0, drow = u->dst0 - u->a0; /* row of a */
     const int64_t a0 = u->a0, a1 = u->a0 + u->n;
     const uint32_t p = d->p;
