@@ -19,7 +19,9 @@
  *     a_1 = <h_0, a_0, h_0> (stem 7, detecting Toda's alpha_2 in
  *     <alpha_1, 3, alpha_1>) are nonzero with zero indeterminacy; for a of
  *     filtration 2 (where the sign of the null-homotopy d H + H d = B C
- *     enters) every lift is exact and <a, b, c> = +-<c, b, a> != 0.
+ *     enters) every lift is exact and <a, b, c> = +-<c, b, a> != 0;
+ *   - on C3 = S/3, <h_0, a_0, i> (i the bottom class) is the nonzero lift
+ *     of h_0 to the top cell, with zero indeterminacy.
  */
 #define _POSIX_C_SOURCE 200809L /* open_memstream */
 #include <stdio.h>
@@ -366,4 +368,34 @@ TEST(filt1_odd_profile_without_a0)
     free(buf);
     resol_free(R);
     fdmod_free(M);
+}
+
+/* A Massey product on another module: <h_0, a_0, i> for i the bottom class
+ * of C3 = S/3 (a_0 i = 0 in Ext(C3), h_0 a_0 = 0) is the lift of h_0 to
+ * the top cell, Ext^{1,5}(C3) (stem 4): by the long exact sequence that
+ * group is the kernel of a_0 on h_0, one-dimensional, and the boundary
+ * sends the bracket to +-h_0, so it is nonzero; its indeterminacy
+ * h_0 Ext^{0,1}(C3) + Ext^{1,5}(S_3) i is zero. */
+TEST(massey_odd_moore)
+{
+    fdmod_t *S;
+    resol_t *RS = sphere3(&S);
+    fdmod_t *C = moore3();
+    resol_t *R = resol_new(C, 4, 12);
+    ASSERT_EQ(resol_run_pool(R, RESOL_CLASSICAL, NULL, NULL), 0);
+    uint8_t ab[64], bb[64], cb[64], out[64] = {0};
+    fvec_t a = unit3(ab, 0), b = unit3(bb, 0), c = unit3(cb, 0);
+    ASSERT_EQ(resol_ext_dim(R, 1, 4), 1);
+    ASSERT_EQ(resol_massey(R, RS, 1, 4, a, 1, 1, b, 0, 0, c, fvec_view_bytes(out, 64, 3)), 0);
+    ASSERT(out[0] != 0);
+    fmat_t m;
+    ASSERT_EQ(resol_massey_indeterminacy(R, RS, 1, 4, a, 1, 1, 0, 0, c, &m), 0);
+    ASSERT_EQ(fmat_rows(&m), 0);
+    fmat_clear(&m);
+    /* a_0 i = 0 in Ext(C3) (Ext^{1,1}(C3) = 0), while a_0 1 != 0 in Ext(S_3). */
+    ASSERT_EQ(resol_ext_dim(R, 1, 0), 0);
+    resol_free(R);
+    fdmod_free(C);
+    resol_free(RS);
+    fdmod_free(S);
 }
