@@ -613,7 +613,7 @@ static int give_rows(const fmat_t *m, int64_t dim, int32_t *ind, int64_t ind_cap
     int64_t r = fmat_rows(m);
     if (rows)
         *rows = r;
-    if (r * dim > ind_cap && ind_cap > 0)
+    if (ind && r * dim > ind_cap)
         return fail(err, errlen, ADAMS_E_INPUT, "the indeterminacy needs %lld entries, not %lld",
                     (long long)(r * dim), (long long)ind_cap);
     for (int64_t i = 0; ind && i < r; i++)

@@ -42,3 +42,16 @@ def test_sigint_keeps_the_store(tmp):
     assert csv_of(r) == csv_of(adams.open(db))
     _, out, _ = cli("ext", str(db), "--format", "csv")
     assert out == csv_of(r)
+
+
+def test_the_gil_is_released_during_a_run():
+    box = {}
+    t = threading.Thread(target=lambda: box.setdefault("r", adams.resolve("S_2", stem=60)))
+    t.start()
+    ticks = 0
+    while t.is_alive():   # the main thread keeps running Python meanwhile
+        ticks += 1
+        time.sleep(0.001)
+    t.join()
+    assert box["r"].ext(15, 1) == 1
+    assert ticks > 20, ticks

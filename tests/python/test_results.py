@@ -83,3 +83,12 @@ def test_resolution_object():
         assert "C2" in repr(r)
     with pytest.raises(adams.StateError):
         r.ext(0, 0)
+
+
+def test_odd_prime_products_and_massey():
+    r = adams.resolve("S_3", stem=30)
+    h0 = (3, 1, 0)
+    assert r.product(h0, h0) == (6, 2, [])                      # h0^2 = 0: Ext is 0 there
+    m = r.massey(h0, h0, h0)                                    # b_0 = <h0, h0, h0>
+    assert (m.stem, m.s, m.indeterminacy) == (10, 2, []) and m.value in ([1], [2])
+    assert r.product((0, 0, 0), (10, 2, 0)) == (10, 2, [1])     # 1 . b_0 = b_0

@@ -32,3 +32,14 @@ def test_store_written_by_program(tmp):
     o = adams.open(str(db))
     assert o.ext(15, 1) == 1 and o.stem == 16
     assert o.product((14, 4, 0), (0, 1, 0)) == (14, 5, [1])
+
+
+def test_store_at_an_odd_prime(tmp):
+    db = tmp / "s3.db"
+    adams.resolve("S_3", stem=24, save=db)
+    o = adams.open(db)
+    assert (o.prime, o.stem) == (3, 24) and o.ext(10, 2) == 1   # b_0
+    r = adams.resolve("S_3", stem=32, save=db)                  # extended in place
+    _, out, _ = cli("ext", str(db), "--format", "csv")
+    _, plain, _ = cli("resolve", "S_3", "--stem", "32", "--format", "csv", "--quiet")
+    assert out == plain == csv_of(r) == csv_of(adams.open(db))
