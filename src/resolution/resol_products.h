@@ -133,7 +133,9 @@ int resol_h_matrix(const resol_t *R, int i, int32_t s, int32_t t, f2mat_t *m) SQ
  * never by a fixed bound).  Needs R computed through (s + s2, t + t2) and
  * RS through (s2, t2) -- rows 0..s2 of RS up to degree t2.  Returns 0,
  * SQ_E_RANGE when a needed bidegree is not computed or out is too short
- * or of another prime (out untouched), SQ_E_INVAL when RS is not a
+ * or of another prime (out untouched), or when a vector to lift is not a
+ * boundary (every lift is checked: a region short of what the lift reads,
+ * or a bug, never gives a wrong class), SQ_E_INVAL when RS is not a
  * resolution of the sphere at R's prime, or x or y is too short or of
  * another prime.  Cost: one quasi-inverse per bidegree (k, e - t) of RS
  * crossed, k <= s2, e <= t + t2, and one product in the algebra per term
@@ -155,7 +157,9 @@ int resol_product(const resol_t *R, const resol_t *RS, int32_t s, int32_t t, fve
  * (resol_massey_indeterminacy).  sa, sb >= 1.  Returns 0, SQ_E_INVAL
  * when a b or b c is not zero (or RS is not the sphere's resolution at R's
  * prime, or a vector is too short or of another prime), SQ_E_RANGE when
- * out is too short (out untouched) or a needed bidegree is not computed:
+ * out is too short (out untouched), a lift is not of a boundary (as in
+ * resol_product; the sign of H is what makes them boundaries at odd p), or a
+ * needed bidegree is not computed:
  * R through filtration sa + sb + sc - 1 and that stem, RS through
  * filtration sa + sb and stem (ta + tb) - (sa + sb) + 1. */
 int resol_massey(const resol_t *R, const resol_t *RS, int32_t sa, int32_t ta, fvec_t a,
