@@ -79,6 +79,7 @@ static int check_memory(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int3
                 limit / 1048576);
 }
 
+/* h->threads > 1: a pool of that many threads.  Returns 0 or ADAMS_E_THREADS. */
 static int start_pool(adams_res_t *h, char *err, size_t errlen)
 {
     if (h->threads <= 1)
@@ -465,12 +466,14 @@ static int take_out(const resol_t *R, int32_t n, int32_t s, int64_t outlen, cons
     return 0;
 }
 
+/* The entries of v into out (v.len of them). */
 static void give_out(fvec_t v, int32_t *out)
 {
     for (int64_t i = 0; i < v.len; i++)
         out[i] = (int32_t)fvec_get(v, i);
 }
 
+/* 0 when h is computed; else ADAMS_E_STATE. */
 static int need_done(const adams_res_t *h, char *err, size_t errlen)
 {
     if (!h || !h->done)
