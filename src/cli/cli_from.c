@@ -55,29 +55,24 @@ char *cli_definition_text(const cli_module_ref_t *ref)
     return b;
 }
 
-/* The identity text a store keeps for the module named spec (the canonical
- * text of a finite module, the definition of an infinite one, truncated
- * at max_degree as the store's run was): *text, or NULL with *why the
- * kind no store holds (an odd prime, a cofiber).  Returns 0, or -1 after a
+/* The identity text a store keeps for the module named spec, at any prime
+ * (the canonical text of a finite module, the definition of an infinite
+ * one, truncated at max_degree as the store's run was): *text, or NULL
+ * with *why the kind no store holds (a cofiber).  Returns 0, or -1 after a
  * one-line error (spec cannot be found or loaded). */
 static int identity_text(const char *spec, int32_t max_degree, char **text, const char **why)
 {
     cli_module_ref_t ref;
-    uint32_t p;
     sq_modspec_info_t info;
     *text = NULL;
     *why = NULL;
-    if (cli_find_module(spec, &ref, 1) || cli_module_prime(&ref, &p))
+    if (cli_find_module(spec, &ref, 1))
         return -1;
-    if (p != 2) {
-        *why = cli_kind_words(CLI_KIND_ODD, p);
-        return 0;
-    }
     fdmod_t *M = cli_open_module(&ref, max_degree, &info, 1);
     if (!M)
         return -1;
     if (info.cofiber)
-        *why = cli_kind_words(CLI_KIND_COFIBER, 2);
+        *why = cli_kind_words(CLI_KIND_COFIBER, fdmod_prime(M));
     else
         *text = info.infinite ? cli_definition_text(&ref) : sq_store_module_text(M);
     fdmod_free(M);

@@ -32,7 +32,6 @@ static const struct {
 } refusals[] = {
     {V_ALL & ~V_RESOLVE, VERB_ITSELF, CLI_KIND_COFIBER,
      "its Ext comes from two resolutions; only 'adams resolve' prints it so far"},
-    {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_ODD, "a store keeps resolutions at p = 2 only"},
     {V_RESOLVE, CLI_OPT_SAVE, CLI_KIND_COFIBER,
      "its Ext comes from two resolutions, which a store does not keep"},
     {V_ALL, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},

@@ -51,10 +51,11 @@ static const struct {
     [K_ADEM] = {"@adem", "C2@adem", 0, "@adem", NULL},
 };
 
-/* Whether a store can hold the kind (resolve --save refuses the others). */
+/* Whether a store can hold the kind (resolve --save refuses the others;
+ * odd primes since store format 3). */
 static int storable(int k)
 {
-    return k != K_COFIBER && k != K_ODD;
+    return k != K_COFIBER;
 }
 
 /* ---- Running ------------------------------------------------------------ */
@@ -174,7 +175,7 @@ static const char *refusal(const char *verb, int o, int k, const char **what)
     *what = opt_names[o];
     if (o == O_ALGO_N)
         return kinds[k].nassau;
-    if (resolve && k == K_ODD && (o == O_SAVE || o == O_GPU))
+    if (resolve && k == K_ODD && o == O_GPU)
         return kinds[k].words;
     if (resolve && k == K_COFIBER && (o == O_SAVE || o == O_PROGRESS))
         return kinds[k].words;

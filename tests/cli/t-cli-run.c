@@ -8,7 +8,8 @@
  *   - with --from, a MODULE or --algorithm that is not the store's is
  *     refused, a stem below the bottom is one line (was an abort), and
  *     product and massey read Ext(MODULE) from the store (was ignored);
- *   - `resolve S_3 --save` refuses and writes nothing (was exit 0, no store);
+ *   - `resolve S_3 --save` keeps the run (it was dropped silently: exit 0, no
+ *     store; then refused; since issue 21 step 7 a store holds odd primes);
  *   - a test of chart run against a program without the verb fails.
  */
 #define _DEFAULT_SOURCE /* mkdtemp */
@@ -235,17 +236,19 @@ TEST(cli_from_product_massey)
     scratch_remove();
 }
 
-/* ---- --save at odd primes (issue 19) ------------------------------------ */
+/* ---- --save at odd primes (issue 19, issue 21 step 7) ------------------- */
 
-TEST(cli_save_odd_prime_refused)
+TEST(cli_save_odd_prime_kept)
 {
     scratch_make();
-    run_t r = run("resolve S_3 --stem 20 --save %s/s3.db", scratch);
-    expect_line(__LINE__, &r, 2, "--save: S_3 is a module at the odd prime 3");
-    run_free(&r);
-    char path[128];
-    snprintf(path, sizeof path, "%s/s3.db", scratch);
-    ASSERT(access(path, F_OK) != 0); /* nothing written */
+    run_t r = run("resolve S_3 --stem 20 --quiet --save %s/s3.db", scratch);
+    run_t plain = run("resolve S_3 --stem 20 --quiet");
+    ASSERT_EQ(r.rc, 0);
+    ASSERT_STR_EQ(r.out, plain.out);
+    run_t e = run("ext %s/s3.db", scratch); /* the store holds the run */
+    ASSERT_EQ(e.rc, 0);
+    ASSERT_STR_EQ(e.out, plain.out);
+    run_free(&r), run_free(&plain), run_free(&e);
     scratch_remove();
 }
 

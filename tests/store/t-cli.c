@@ -3,11 +3,18 @@
  * library: ext prints exactly what `adams resolve` prints for the region;
  * check says ok, or DAMAGED with exit status 1; usage errors exit 2.
  * An adams without these commands fails them (it used to skip: a broken
- * dispatch looked like a skip).
+ * dispatch looked like a skip).  At p = 3: resolve --save, ext, check,
+ * extend, kill and resume through the program (format 3).
  */
+#define _POSIX_C_SOURCE 200809L
+#include <signal.h>
 #include <sqlite3.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "sq_store.h"
 #include "sq_test.h"
@@ -117,4 +124,214 @@ TEST(store_cli_usage)
                          e);
         sq_free(o), sq_free(e);
     }
+}
+
+/* ---- p = 3 (format 3) through the program -------------------------------- */
+
+/* The rows of a store as text (s, t, ngens, nbits, codec, rawlen, data):
+ * two stores of one run have the same rows, whatever their store_id. */
+static char *rows_text(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    ASSERT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    ASSERT_EQ(sqlite3_prepare_v2(db,
+                                 "SELECT group_concat(s || ',' || t || ',' || ngens || ',' || nbits "
+                                 "|| ',' || codec || ',' || rawlen || ',' || hex(data), ';') FROM "
+                                 "(SELECT * FROM step ORDER BY s, t)",
+                                 -1, &q, NULL),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+    const char *v = (const char *)sqlite3_column_text(q, 0);
+    char *r = sq_strdup(v ? v : "");
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return r;
+}
+
+static void same_rows(const char *a, const char *b)
+{
+    char *ra = rows_text(a), *rb = rows_text(b);
+    if (strcmp(ra, rb) != 0)
+        sq_test_fail(__FILE__, __LINE__, "the stores %s and %s hold different rows", a, b);
+    ASSERT(strlen(ra) > 100);
+    sq_free(ra);
+    sq_free(rb);
+}
+
+/* adams resolve S_3 --stem 60 --save F prints the plain run's chart, and
+ * adams ext F prints it again (chart and csv); check passes, saying the
+ * prime; a residue changed (with its checksum recomputed) makes check fail
+ * (exit 1, DAMAGED, one line on stderr). */
+TEST(store_cli_odd_save_ext_check)
+{
+    need_store_commands();
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "s3.db");
+    sq_test_run_t plain = sq_test_runf("resolve S_3 --stem 60 --quiet");
+    ASSERT_EQ(plain.rc, 0);
+    sq_test_run_t saved = sq_test_runf("resolve S_3 --stem 60 --quiet --save %s", f);
+    ASSERT_EQ(saved.rc, 0);
+    ASSERT_STR_EQ(saved.out, plain.out);
+    sq_test_run_t ext = sq_test_runf("ext %s", f);
+    ASSERT_EQ(ext.rc, 0);
+    ASSERT_STR_EQ(ext.out, plain.out);
+    sq_test_run_t pcsv = sq_test_runf("resolve S_3 --stem 60 --quiet --format csv");
+    sq_test_run_t ecsv = sq_test_runf("ext %s --format csv", f);
+    ASSERT(pcsv.rc == 0 && ecsv.rc == 0);
+    ASSERT_STR_EQ(ecsv.out, pcsv.out);
+    sq_test_run_t chk = sq_test_runf("check %s --full", f);
+    if (chk.rc != 0 || !strstr(chk.out, "engine classical, prime 3") ||
+        !strstr(chk.out, ": format 3, written by") ||
+        strcmp(chk.out + strlen(chk.out) - 3, "ok\n") != 0)
+        sq_test_fail(__FILE__, __LINE__, "check: exit %d\n%s%s", chk.rc, chk.out, chk.err);
+    /* One residue changed, its checksum recomputed: d o d or minimality
+     * fails where it is. */
+    st_row_t r;
+    int found = 0;
+    for (int32_t t = 2; t <= 60 && !found; t++)
+        for (int32_t s = 2; s <= t && !found; s++)
+            if (st_get_row(f, s, t, &r)) {
+                found = r.ngens > 0 && r.codec == 0 && r.len > 0;
+                if (!found)
+                    sq_free(r.data);
+            }
+    ASSERT(found);
+    size_t k = 0;
+    while (k + 1 < r.len && r.data[k] == 0)
+        k++;
+    r.data[k] = (unsigned char)((r.data[k] + 1) % 3);
+    st_put_row(f, r.s, r.t, r.ngens, r.nbits, 0, r.rawlen, r.data, r.len,
+               st_row_crc(f, r.s, r.t, r.ngens, r.nbits, r.data, r.len));
+    sq_free(r.data);
+    sq_test_run_t bad = sq_test_runf("check %s --full", f);
+    if (bad.rc != 1 || !strstr(bad.out, "wrong: ") || !strstr(bad.out, "DAMAGED\n") ||
+        sq_test_count_lines(bad.err) != 1)
+        sq_test_fail(__FILE__, __LINE__, "check of a changed residue: exit %d\n%s%s", bad.rc,
+                     bad.out, bad.err);
+    sq_test_run_free(&plain), sq_test_run_free(&saved), sq_test_run_free(&ext);
+    sq_test_run_free(&pcsv), sq_test_run_free(&ecsv), sq_test_run_free(&chk);
+    sq_test_run_free(&bad);
+    st_tmpdir_remove(dir);
+}
+
+/* A larger --stem and --max-s extend a p = 3 store: the same rows as a
+ * store written in one run, and the chart of the larger region. */
+TEST(store_cli_odd_extend)
+{
+    need_store_commands();
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "e.db"), *g = st_path(dir, "g.db");
+    sq_test_run_t a = sq_test_runf("resolve S_3 --stem 30 --max-s 10 --quiet --save %s", f);
+    sq_test_run_t b = sq_test_runf("resolve S_3 --stem 60 --max-s 20 --save %s", f);
+    sq_test_run_t c = sq_test_runf("resolve S_3 --stem 60 --max-s 20 --quiet --save %s", g);
+    sq_test_run_t d = sq_test_runf("resolve S_3 --stem 60 --max-s 20 --quiet");
+    ASSERT(a.rc == 0 && b.rc == 0 && c.rc == 0 && d.rc == 0);
+    ASSERT(strstr(b.err, "resumed from") != NULL);
+    ASSERT_STR_EQ(b.out, d.out);
+    same_rows(f, g);
+    sq_test_run_t e = sq_test_runf("ext %s", f);
+    ASSERT_EQ(e.rc, 0);
+    ASSERT_STR_EQ(e.out, d.out);
+    sq_test_run_free(&a), sq_test_run_free(&b), sq_test_run_free(&c);
+    sq_test_run_free(&d), sq_test_run_free(&e);
+    st_tmpdir_remove(dir);
+}
+
+/* adams resolve S_3 --save killed (SIGKILL) at several moments, then the
+ * same command: the rows of an uninterrupted run, byte for byte. */
+TEST(store_cli_odd_kill_resume)
+{
+    need_store_commands();
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "k.db"), *g = st_path(dir, "g.db");
+    sq_test_run_t ref = sq_test_runf("resolve S_3 --stem 140 --max-s 40 --quiet --save %s", g);
+    ASSERT_EQ(ref.rc, 0);
+    static const long delays_us[] = {5000, 40000, 100000, 180000};
+    int kills = 0;
+    for (size_t i = 0; i < sizeof delays_us / sizeof *delays_us; i++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        ASSERT(pid >= 0);
+        if (pid == 0) {
+            freopen("/dev/null", "w", stdout);
+            freopen("/dev/null", "w", stderr);
+            execl(SQ_ADAMS_BIN, "adams", "resolve", "S_3", "--stem", "140", "--max-s", "40",
+                  "--threads", "2", "--quiet", "--save", f, (char *)NULL);
+            _exit(127);
+        }
+        struct timespec ts = {0, delays_us[i] * 1000};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int status;
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+        ASSERT(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+        kills += WIFSIGNALED(status);
+    }
+    printf("%d of 4 runs killed\n", kills);
+    ASSERT(kills >= 1);
+    sq_test_run_t res = sq_test_runf("resolve S_3 --stem 140 --max-s 40 --quiet --save %s", f);
+    ASSERT_EQ(res.rc, 0);
+    ASSERT_STR_EQ(res.out, ref.out);
+    same_rows(f, g);
+    sq_test_run_t chk = sq_test_runf("check %s", f);
+    ASSERT_EQ(chk.rc, 0);
+    sq_test_run_free(&ref), sq_test_run_free(&res), sq_test_run_free(&chk);
+    st_tmpdir_remove(dir);
+}
+
+/* A finite module at p = 3 from its file (C3: beta on the bottom cell):
+ * saved, read back by ext, and checked (the module rebuilt from its
+ * canonical text, so d o d = 0 reaches row 0). */
+TEST(store_cli_odd_module_file)
+{
+    need_store_commands();
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "c3.db");
+    sq_test_run_t plain = sq_test_runf("resolve C3 --stem 40 --max-s 12 --quiet");
+    sq_test_run_t saved = sq_test_runf("resolve C3 --stem 40 --max-s 12 --quiet --save %s", f);
+    ASSERT(plain.rc == 0 && saved.rc == 0);
+    ASSERT_STR_EQ(saved.out, plain.out);
+    sq_test_run_t ext = sq_test_runf("ext %s", f);
+    ASSERT_EQ(ext.rc, 0);
+    ASSERT_STR_EQ(ext.out, plain.out);
+    sq_test_run_t chk = sq_test_runf("check %s --full", f);
+    if (chk.rc != 0 || strcmp(chk.out + strlen(chk.out) - 3, "ok\n") != 0)
+        sq_test_fail(__FILE__, __LINE__, "check: exit %d\n%s%s", chk.rc, chk.out, chk.err);
+    /* Another prime's run on it is refused with one line naming both. */
+    sq_test_run_t two = sq_test_runf("resolve C2 --stem 40 --max-s 12 --quiet --save %s", f);
+    ASSERT_EQ(two.rc, 2);
+    ASSERT(strstr(two.err, "at the prime 3, not C2 at the prime 2") != NULL);
+    ASSERT_EQ(sq_test_count_lines(two.err), 1);
+    sq_test_run_free(&plain), sq_test_run_free(&saved), sq_test_run_free(&ext);
+    sq_test_run_free(&chk), sq_test_run_free(&two);
+    st_tmpdir_remove(dir);
+}
+
+/* --from a p = 3 store: the chart read from it equals the computed one
+ * (cli_from.c loads the store at any prime), with or without the module
+ * named; another module named with it is refused with one line. */
+TEST(store_cli_odd_from)
+{
+    need_store_commands();
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "f.db");
+    sq_test_run_t saved = sq_test_runf("resolve S_3 --stem 40 --max-s 15 --quiet --save %s", f);
+    ASSERT_EQ(saved.rc, 0);
+    sq_test_run_t plain = sq_test_runf("chart S_3 --stem 40 --max-s 15 --format json --quiet");
+    sq_test_run_t from = sq_test_runf("chart --from %s --format json --quiet", f);
+    sq_test_run_t named = sq_test_runf("chart S_3 --from %s --format json --quiet", f);
+    if (plain.rc != 0 || from.rc != 0 || named.rc != 0)
+        sq_test_fail(__FILE__, __LINE__, "chart: exit %d, --from %d (%s), named %d (%s)",
+                     plain.rc, from.rc, from.err, named.rc, named.err);
+    ASSERT(strstr(plain.out, "\"prime\"") != NULL);
+    ASSERT_STR_EQ(from.out, plain.out);
+    ASSERT_STR_EQ(named.out, plain.out);
+    sq_test_run_t other = sq_test_runf("chart C3 --from %s --quiet", f);
+    ASSERT_EQ(other.rc, 2);
+    ASSERT(strstr(other.err, "is not the module S_3 of the store") != NULL);
+    ASSERT_EQ(sq_test_count_lines(other.err), 1);
+    sq_test_run_free(&saved), sq_test_run_free(&plain), sq_test_run_free(&from);
+    sq_test_run_free(&named), sq_test_run_free(&other);
+    st_tmpdir_remove(dir);
 }
