@@ -119,13 +119,6 @@ void fpmat_init_set(fpmat_t *m, const fpmat_t *src)
         memcpy(fpmat_row(m, i), fpmat_row(src, i), (size_t)src->cols);
 }
 
-void fpmat_swap(fpmat_t *a, fpmat_t *b)
-{
-    fpmat_t t = *a;
-    *a = *b;
-    *b = t;
-}
-
 void fpmat_zero(fpmat_t *m)
 {
     if (m->data)

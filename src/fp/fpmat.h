@@ -110,9 +110,6 @@ void fpmat_clear(fpmat_t *m);
 /* Initialises m as a copy of src (m must not alias src). */
 void fpmat_init_set(fpmat_t *m, const fpmat_t *src);
 
-/* Exchanges a and b in O(1). */
-void fpmat_swap(fpmat_t *a, fpmat_t *b);
-
 /* Sets every entry to zero. */
 void fpmat_zero(fpmat_t *m);
 
