@@ -16,6 +16,7 @@
 #include "resol_products.h"
 #include "sq_chart_svg.h"
 #include "sq_core.h"
+#include "sq_moddef.h"
 #include "sq_modspec.h"
 #include "sq_pool.h"
 #include "sq_store.h"
@@ -30,6 +31,8 @@ struct adams_res {
     int threads;
     int ran, done;
     char name[SQ_MODSPEC_NAME_CLIP + 32];
+    char path[SQ_MODSPEC_PATH_MAX]; /* the module's file ("" built in) and its shift "[k]" */
+    int32_t shift;
     fdmod_t *SM;         /* the sphere at M's prime and its resolution (products) */
     resol_t *RS;
 };
@@ -96,25 +99,27 @@ static int start_pool(adams_res_t *h, char *err, size_t errlen)
 
 /* The module named spec ("NAME", "PATH", either with "[k]") at its prime,
  * infinite ones truncated to degrees <= max_degree, as the program loads it
- * (the built-in S_2 when no file is found).  Returns 0 with *M, or
- * ADAMS_E_INPUT. */
-static int load_module(const char *spec, int32_t max_degree, fdmod_t **M, sq_modspec_info_t *info,
-                       char *err, size_t errlen)
+ * (the built-in S_2 when no file is found), into h->M (its file and shift
+ * into h->path, h->shift).  Returns 0, or ADAMS_E_INPUT. */
+static int load_module(adams_res_t *h, const char *spec, int32_t max_degree,
+                       sq_modspec_info_t *info, char *err, size_t errlen)
 {
     static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
-    char base[SQ_MODSPEC_PATH_MAX], path[SQ_MODSPEC_PATH_MAX], why[1024], q[256];
+    char base[SQ_MODSPEC_PATH_MAX], why[1024], q[256];
+    char *path = h->path;
     int32_t shift = 0;
-    *M = NULL;
+    fdmod_t **M = &h->M;
     if (sq_modspec_parse_name(base, sizeof base, spec, &shift, why, sizeof why))
         return fail(err, errlen, ADAMS_E_INPUT, "module '%s': %s", quote(q, sizeof q, spec), why);
     int builtin = 0;
-    if (sq_modspec_resolve_name(path, sizeof path, base, NULL) != 0) {
+    if (sq_modspec_resolve_name(path, sizeof h->path, base, NULL) != 0) {
         if (strcmp(base, "S_2") != 0)
             return fail(err, errlen, ADAMS_E_INPUT,
                         "unknown module '%s' (no such file here nor among the shipped modules)",
                         quote(q, sizeof q, base));
         builtin = 1;
     }
+    h->shift = shift;
     sq_modspec_opts_t mo = {
         .have_max_degree = 1, .max_degree = max_degree, .info = info, .shift = shift};
     sq_modspec_module_t m;
@@ -161,18 +166,22 @@ static int check_region(const fdmod_t *M, int32_t stem, int32_t max_s, char *err
 static int open_saving_store(adams_res_t *h, const char *save, const sq_modspec_info_t *info,
                              int32_t max_s, int32_t stem, char *err, size_t errlen)
 {
-    char why[1024];
-    if (info->infinite)
+    char why[1024], q[256];
+    /* A truncated module is identified by its definition (sq_moddef.h). */
+    char *text = info->infinite ? sq_moddef_text(h->path, h->shift) : NULL;
+    if (info->infinite && !text)
         return fail(err, errlen, ADAMS_E_INPUT,
-                    "save: %s is truncated from an infinite module, which this interface does "
-                    "not save yet (use 'adams resolve --save')",
-                    h->name);
+                    "cannot read %s to identify the module in the store",
+                    quote(q, sizeof q, h->path));
     sq_store_binding_t b = {.module = h->M,
                             .module_name = h->name,
-                            .engine = fdmod_prime(h->M) == 2 ? RESOL_AUTO : RESOL_CLASSICAL,
+                            .module_text = text,
+                            .engine = info->infinite ? RESOL_CLASSICAL : RESOL_AUTO,
                             .max_s = max_s,
                             .max_n = stem};
-    if (sq_store_open(&h->st, save, &b, why, sizeof why))
+    int rc = sq_store_open(&h->st, save, &b, why, sizeof why);
+    sq_free(text);
+    if (rc)
         return fail(err, errlen, ADAMS_E_STORE, "%s", why);
     h->algo = sq_store_engine(h->st);
     return 0;
@@ -236,7 +245,7 @@ int adams_prepare(adams_res_t **out, const char *module, int32_t stem, int32_t m
     sq_modspec_info_t info;
     memset(&info, 0, sizeof info);
     int32_t max_degree = stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE : stem + 2;
-    int rc = load_module(module, max_degree, &h->M, &info, err, errlen);
+    int rc = load_module(h, module, max_degree, &info, err, errlen);
     if (!rc) {
         snprintf(h->name, sizeof h->name, "%s", fdmod_name(h->M));
         rc = prepare(h, &info, stem, max_s, save, err, errlen);
@@ -280,16 +289,20 @@ void adams_interrupt(adams_res_t *h)
 
 /* ---- Reading a store -------------------------------------------------------------- */
 
-/* The module of a store, rebuilt from its identity text. */
+/* The module of a store, rebuilt from its identity text (a canonical text,
+ * or a definition, truncated for the completed stems). */
 static int store_module(sq_store_t *st, const sq_store_info_t *si, const char *path, fdmod_t **M,
                         char *err, size_t errlen)
 {
     char why[1024], q[256];
     const char *text = sq_store_stored_module_text(st);
-    if (!text || sq_store_module_from_text(M, text, si->module_name, why, sizeof why) || !*M)
+    int rc = !text ? SQ_E_PARSE
+             : sq_moddef_is(text)
+                 ? sq_moddef_load(M, text, si->module_name, si->done_n, why, sizeof why)
+                 : sq_store_module_from_text(M, text, si->module_name, why, sizeof why);
+    if (rc || !*M)
         return fail(err, errlen, ADAMS_E_STORE,
-                    "store %s: its module cannot be rebuilt from the store alone (a module "
-                    "truncated from an infinite one is not read by this interface yet)",
+                    "store %s: its module cannot be rebuilt from the store alone",
                     quote(q, sizeof q, path));
     return 0;
 }

@@ -74,10 +74,12 @@ int adams_api_version(void);
  * the program does when the estimate cannot fit.  save (NULL: none): a
  * store path, with the semantics of `adams resolve --save`: created, or
  * resumed and extended when it holds this module (anything else there is
- * refused: another module, engine or file).  Nothing is computed yet.
+ * refused: another module, engine or file; a module truncated from an
+ * infinite one is identified by its definition, sq_moddef.h, as the
+ * program does).  Nothing is computed yet.
  * Refused (ADAMS_E_INPUT): an unknown module or unreadable file, a module
  * file asking for a cofiber, a region outside the algebra's
- * (resol_check_range), a store for an infinite module; ADAMS_E_MEMORY,
+ * (resol_check_range); ADAMS_E_MEMORY,
  * ADAMS_E_THREADS, ADAMS_E_STORE as the codes say.  On success *out is the
  * handle (adams_free frees it); on failure *out is NULL. */
 int adams_prepare(adams_res_t **out, const char *module, int32_t stem, int32_t max_s, int threads,

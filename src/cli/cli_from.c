@@ -11,6 +11,7 @@
 #include "cli.h"
 #include "cmd_store.h"
 #include "sq_core.h"
+#include "sq_moddef.h"
 #include "sq_store.h"
 
 /* The options that only matter to a computation, refused with --from when
@@ -29,30 +30,7 @@ static int refuse_compute_opts(const cli_opts_t *o)
 
 char *cli_definition_text(const cli_module_ref_t *ref)
 {
-    FILE *f = fopen(ref->path, "rbe");
-    if (!f)
-        return NULL;
-    size_t cap = 4096, n = 0;
-    char *b = sq_malloc(cap);
-    n = (size_t)snprintf(b, cap, "adams module definition; shift %d\n", (int)ref->shift);
-    for (;;) {
-        if (n + 1024 > cap) {
-            cap *= 2;
-            b = sq_realloc(b, cap);
-        }
-        size_t k = fread(b + n, 1, cap - n - 1, f);
-        n += k;
-        if (k == 0)
-            break;
-    }
-    int bad = ferror(f);
-    fclose(f);
-    b[n] = '\0';
-    if (bad) {
-        sq_free(b);
-        return NULL;
-    }
-    return b;
+    return sq_moddef_text(ref->path, ref->shift);
 }
 
 /* The identity text a store keeps for the module named spec, at any prime

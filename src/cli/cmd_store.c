@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cmd_store.h"
 #include "sq_core.h"
+#include "sq_moddef.h"
 #include "sq_modspec.h"
 #include "sq_progress.h"
 #include "sq_store.h"
@@ -80,26 +81,12 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
 int cli_store_module_for(void *ctx, const char *text, const char *name, int32_t max_n,
                          fdmod_t **out, char *err, size_t errlen)
 {
-    static const char head[] = "adams module definition; shift ";
     (void)ctx;
     *out = NULL;
-    if (strncmp(text, head, sizeof head - 1) != 0) {
-        int rc = sq_store_module_from_text(out, text, name, err, errlen);
-        if (!rc && !*out)
-            rc = (snprintf(err, errlen, "its text is not a module this adams reads"), SQ_E_PARSE);
-        return rc;
-    }
-    int shift = 0, used = 0;
-    if (sscanf(text + sizeof head - 1, "%d%n", &shift, &used) != 1 ||
-        text[sizeof head - 1 + (size_t)used] != '\n') {
-        snprintf(err, errlen, "its module definition has no valid shift line");
-        return SQ_E_PARSE;
-    }
-    const char *json = text + sizeof head - 1 + (size_t)used + 1;
-    int64_t top = (int64_t)max_n + 2; /* as adams resolve truncates (stems <= max_n) */
-    sq_modspec_opts_t mo = {.have_max_degree = 1,
-                            .max_degree = top > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE
-                                                                      : (int32_t)top,
-                            .shift = shift};
-    return sq_modspec_load_buffer(out, json, strlen(json), name, &mo, err, errlen);
+    if (sq_moddef_is(text))
+        return sq_moddef_load(out, text, name, max_n, err, errlen);
+    int rc = sq_store_module_from_text(out, text, name, err, errlen);
+    if (!rc && !*out)
+        rc = (snprintf(err, errlen, "its text is not a module this adams reads"), SQ_E_PARSE);
+    return rc;
 }

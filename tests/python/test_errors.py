@@ -103,5 +103,6 @@ def test_store_errors(tmp):
     with pytest.raises(adams.StoreError) as e:
         adams.resolve("C2", stem=8, save=tmp / "s.db")     # another module
     one_line(e)
-    with pytest.raises(adams.InputError):
-        adams.resolve("RP_inf", stem=8, save=tmp / "rp.db")
+    with pytest.raises(adams.InputError) as e:     # C4 = the cofiber of h0^2 on C2
+        adams.resolve("C4", stem=8)
+    assert "cofiber" in one_line(e)

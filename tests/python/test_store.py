@@ -43,3 +43,14 @@ def test_store_at_an_odd_prime(tmp):
     _, out, _ = cli("ext", str(db), "--format", "csv")
     _, plain, _ = cli("resolve", "S_3", "--stem", "32", "--format", "csv", "--quiet")
     assert out == plain == csv_of(r) == csv_of(adams.open(db))
+
+
+def test_store_of_a_truncated_infinite_module(tmp):
+    db = tmp / "rp.db"
+    adams.resolve("RP_inf", stem=14, save=db)                   # identified by its definition
+    r = adams.resolve("RP_inf", stem=18, save=db)               # extended: the truncation grows
+    assert csv_of(adams.open(db)) == csv_of(r)
+    cli("resolve", "RP_inf", "--stem", "20", "--save", str(db), "--quiet")   # the program agrees
+    _, out, _ = cli("resolve", "RP_inf", "--stem", "20", "--format", "csv", "--quiet")
+    assert csv_of(adams.open(db)) == out
+    cli("check", str(db))
