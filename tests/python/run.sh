@@ -27,11 +27,12 @@ if [ -z "$py" ]; then
   exit 77
 fi
 export ADAMS_LIBRARY="$lib" ADAMS_BIN="$bin" PYTHONDONTWRITEBYTECODE=1
-if [ "$mode" = pytest ]; then
-  exec "$py" -m pytest -q -p no:cacheprovider --rootdir "$here" "$arg"
-fi
 tmp="$(mktemp -d)"
 trap 'rm -rf "$tmp"' EXIT
+if [ "$mode" = pytest ]; then  # its own temporary folder: ctest -j runs several at once
+  "$py" -m pytest -q -p no:cacheprovider --rootdir "$here" --basetemp "$tmp/pytest" "$arg"
+  exit $?
+fi
 cp -r "$arg" "$tmp/src"   # pip builds in place: keep the source tree clean
 "$py" -m pip install --quiet --no-index --no-build-isolation --disable-pip-version-check \
   --target "$tmp/site" "$tmp/src" || { echo "FAIL: pip install $arg"; exit 1; }
