@@ -126,7 +126,7 @@ def _interruptible(lib, h, err):
     return box["rc"]
 
 
-def resolve(module="S_2", stem=20, max_s=None, threads=1, save=None, max_memory=None):
+def resolve(module, stem, max_s=None, threads=1, save=None, max_memory=None):
     """Resolves `module` through `stem` and filtration `max_s` (None: the
     program's default, (stem - bottom)/2 + 3 + span) on `threads` threads.
     save: a store path (adams resolve --save): created, or resumed and
@@ -174,6 +174,7 @@ class Resolution:
     def __init__(self, lib, handle):
         self._lib = lib
         self._h = handle
+        self._lock = threading.RLock()  # one call at a time per handle (adams_api.h)
         p, lo, hi, top = ctypes.c_uint32(), ctypes.c_int32(), ctypes.c_int32(), ctypes.c_int32()
         lib.adams_region(handle, p, lo, hi, top)
         #: the prime, the stems min_stem..stem and the filtrations 0..max_s computed
@@ -183,9 +184,10 @@ class Resolution:
 
     # ---- life -------------------------------------------------------------
     def close(self):
-        if self._h:
-            self._lib.adams_free(self._h)
-            self._h = None
+        with self._lock:
+            if self._h:
+                self._lib.adams_free(self._h)
+                self._h = None
 
     def __del__(self):
         try:
@@ -203,15 +205,17 @@ class Resolution:
         return "<adams.Resolution %s p=%d stems %d..%d s<=%d>" % (
             self.module, self.prime, self.min_stem, self.stem, self.max_s)
 
-    def _handle(self):
-        if not self._h:
-            raise StateError("this resolution is closed")
-        return self._h
+    def _c(self, name, *args):
+        """The C function `name` on this handle and args, one thread at a time."""
+        with self._lock:
+            if not self._h:
+                raise StateError("this resolution is closed")
+            return getattr(self._lib, name)(self._h, *args)
 
     # ---- Ext ---------------------------------------------------------------
     def ext(self, n, s):
         """dim Ext^{s, s+n} (an int); InputError outside the region."""
-        d = self._lib.adams_ext_dim(self._handle(), int(n), int(s))
+        d = self._c("adams_ext_dim", int(n), int(s))
         if d < 0:
             raise InputError("(%d, %d) is outside the computed region of %s (stems %d..%d, "
                              "filtrations 0..%d)" % (n, s, self.module, self.min_stem,
@@ -227,7 +231,7 @@ class Resolution:
         return out
 
     def _class(self, x, dim_of):
-        if len(x) != 3:
+        if not isinstance(x, (tuple, list)) or len(x) != 3:
             raise InputError("a class is (n, s, i) or (n, s, [v0, v1, ...]), not %r" % (x,))
         n, s, v = int(x[0]), int(x[1]), x[2]
         if isinstance(v, int):
@@ -239,12 +243,12 @@ class Resolution:
         return n, s, list(v)
 
     def _dim_or_zero(self, n, s):
-        d = self._lib.adams_ext_dim(self._handle(), n, s)
+        d = self._c("adams_ext_dim", n, s)
         return max(int(d), 0)
 
     def _sphere_dim(self, n, s):
         err = _err()
-        d = self._lib.adams_sphere_dim(self._handle(), n, s, err, len(err))
+        d = self._c("adams_sphere_dim", n, s, err, len(err))
         if d < 0:
             _raise(int(d), err)
         return int(d)
@@ -256,23 +260,23 @@ class Resolution:
         out = []
         buf = ctypes.create_string_buffer(16)
         for k in range(31):
-            t = self._lib.adams_filt1_degree(self._handle(), k)
+            t = self._c("adams_filt1_degree", k)
             if t < 0:
                 continue
-            self._lib.adams_filt1_name(self._handle(), k, buf, len(buf))
+            self._c("adams_filt1_name", k, buf, len(buf))
             out.append((k, buf.value.decode(), int(t)))
         return out
 
     def _filt1(self, k, n, s, v):
-        t = self._lib.adams_filt1_degree(self._handle(), k)
+        t = self._c("adams_filt1_degree", k)
         tn, ts = n + t - 1, s + 1
-        d = self._lib.adams_ext_dim(self._handle(), tn, ts)
+        d = self._c("adams_ext_dim", tn, ts)
         if t < 0 or d < 0:
             return None
         xa, xl = _vec(v)
         out = (ctypes.c_int32 * max(d, 1))()
         err = _err()
-        rc = self._lib.adams_filt1_product(self._handle(), k, n, s, xa, xl, out, d, err,
+        rc = self._c("adams_filt1_product", k, n, s, xa, xl, out, d, err,
                                            len(err))
         if rc:
             _raise(rc, err)
@@ -317,7 +321,7 @@ class Resolution:
         ya, yl = _vec(yv)
         out = (ctypes.c_int32 * max(d, 1))()
         err = _err()
-        rc = self._lib.adams_product(self._handle(), n, s, xa, xl, n2, s2, ya, yl, out, d,
+        rc = self._c("adams_product", n, s, xa, xl, n2, s2, ya, yl, out, d,
                                      err, len(err))
         if rc:
             _raise(rc, err)
@@ -336,7 +340,7 @@ class Resolution:
         ind = (ctypes.c_int32 * max(d * d, 1))()
         rows = ctypes.c_int64()
         err = _err()
-        rc = self._lib.adams_massey(self._handle(), na, sa, arrs[0][0], arrs[0][1], nb, sb,
+        rc = self._c("adams_massey", na, sa, arrs[0][0], arrs[0][1], nb, sb,
                                     arrs[1][0], arrs[1][1], nc, sc, arrs[2][0], arrs[2][1],
                                     out, d, ind, d * d, ctypes.byref(rows), err, len(err))
         if rc:
@@ -349,7 +353,7 @@ class Resolution:
     def svg(self):
         """The SVG chart of the region (the library's writer, docs/charts.md)."""
         buf, n, err = ctypes.c_void_p(), ctypes.c_size_t(), _err()
-        rc = self._lib.adams_svg(self._handle(), ctypes.byref(buf), ctypes.byref(n), err,
+        rc = self._c("adams_svg", ctypes.byref(buf), ctypes.byref(n), err,
                                  len(err))
         if rc:
             _raise(rc, err)

@@ -90,6 +90,8 @@ def test_bad_classes():
     assert "not defined" in one_line(e)
     with pytest.raises(adams.InputError):
         r.products((1, 2))
+    with pytest.raises(adams.InputError):
+        r.products(5)
 
 
 def test_store_errors(tmp):
