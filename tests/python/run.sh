@@ -3,10 +3,10 @@
 # (tests/python/tests.cmake).
 #   pytest: runs pytest on the test file ARG with the package from python/,
 #           ADAMS_LIBRARY=LIBADAMS and ADAMS_BIN (the program it compares with)
-#   pip:    `pip install --no-index --no-build-isolation --target TMP ARG`
-#           (offline, the system's setuptools), then imports the installed
-#           package from TMP with LIBADAMS copied next to it (the second place
-#           the package looks) and computes h_4
+#   pip:    `ADAMS_LIBRARY=LIBADAMS pip install --no-index --no-build-isolation
+#           --target TMP ARG` (offline, the system's setuptools; setup.py
+#           bundles the library), then imports the installed package from TMP
+#           without ADAMS_LIBRARY (it finds the bundled copy) and computes h_4
 # The interpreter: $ADAMS_PYTHON, else the first python3 on PATH that has
 # pytest (pip mode: pip and setuptools), else /usr/bin/python3.  Exit 77, with
 # a line saying what is missing, when there is none.
@@ -36,7 +36,7 @@ fi
 cp -r "$arg" "$tmp/src"   # pip builds in place: keep the source tree clean
 "$py" -m pip install --quiet --no-index --no-build-isolation --disable-pip-version-check \
   --target "$tmp/site" "$tmp/src" || { echo "FAIL: pip install $arg"; exit 1; }
-cp "$lib" "$tmp/site/adams/"
+[ -f "$tmp/site/adams/libadams.so" ] || { echo "FAIL: the library was not bundled"; exit 1; }
 out="$(cd "$tmp" && env -u ADAMS_LIBRARY PYTHONPATH="$tmp/site" "$py" -c \
   "import adams; r = adams.resolve('S_2', stem=40); print(r.ext(15, 1), adams.__file__)")" \
   || { echo "FAIL: the installed package did not run"; exit 1; }
