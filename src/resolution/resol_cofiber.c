@@ -1,21 +1,23 @@
 /*
- * resol_cofiber.c -- Ext of the cofiber of a class (see resol_cofiber.h for
- * the mathematics).
+ * resol_cofiber.c -- Ext of the cofiber of a class, at every prime (see
+ * resol_cofiber.h for the mathematics).
  *
- * How a run goes, for the class x_(t - s, s, idx) of M sent to M's class m0
- * in degree target, region through stem N and filtration S:
- *   1. F: the classical resolution of M through row s + 1 and stem N + 1
- *      (or further, to see every degree where f d_{s+1} can be nonzero).
- *      Rows <= s - 2 are Ext of the cofiber there; rows s - 1 and s give E,
- *      row s + 1 the cocycle check.
- *   2. E, the pushout of F_{s-1} <-d_s- F_s -f-> Sigma^D M, truncated to
- *      degrees <= N + s (E is resolved through stem N + s - 1, which needs
- *      degrees <= N + s): generators: every generator of F_{s-1} of degree
- *      <= N + s and every basis element of Sigma^D M there, merged in degree
- *      order; relations: d_s(g) (+ e_{m0} for g = g_idx) for every generator
- *      g of F_s, and the action of the presenting theta on Sigma^D M.  Each
- *      d_s(g) is split into one term per generator block of F_{s-1} (fmod's
- *      layout is fpmod's).
+ * A run for the class x_(t - s, s, idx) of M sent to M's class m0 in degree
+ * target, region through stem N and filtration S:
+ *   1. F: the classical resolution of M through row s + 1 and stem
+ *      max(N + 1, t - s) (or further, to see every degree where f d_{s+1}
+ *      can be nonzero).  Rows <= s - 2 are Ext of the cofiber there; rows
+ *      s - 1 and s give E, row s + 1 the cocycle check.
+ *   2. E, the pushout of F_{s-1} <-d_s- F_s -f-> Sigma^D M, degree d by
+ *      degree d for d <= N + s (E is resolved through stem N + s - 1, which
+ *      needs degrees <= N + s): the rows (d_s y, f y) for y the basis of
+ *      (F_s)_d over the columns (F_{s-1})_d then (Sigma^D M)_d, row reduced
+ *      (fmat_rref: M4RI at p = 2); the basis of E_d is the non-pivot
+ *      columns, in order, and the table red_d gives the class in E_d of
+ *      every column (a unit vector, or minus the pivot row's non-pivot
+ *      part).  theta times a basis element of degree d is one product in
+ *      F_{s-1} + Sigma^D M (on one generator's block, or in M), sent to
+ *      E_{d+k} by red_{d+k}: E is a module by construction.
  *   3. G: the classical resolution of E through stem N + s - 1 and row
  *      S - s + 1; Ext^{sigma, tau}(C) = Ext^{sigma - s + 1, tau}(E).
  */
@@ -24,16 +26,19 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "fpmod.h"
-#include "internal.h"
+#include "fmat.h"
+#include "fhom.h"
+#include "fmod.h"
+#include "resol.h"
 #include "sq_core.h"
+#include "stalg.h"
 
 struct resol_cofiber {
-    int32_t s, max_s, max_n;
-    resol_t *F;  /* resolution of M */
-    fdmod_t *E;  /* the pushout E (resol_cofiber.h), or NULL */
-    resol_t *G;  /* resolution of E, or NULL */
-    int zero_top; /* rows >= s - 1 are zero (E is zero in the region) */
+    int32_t s, max_s, max_n, bottom;
+    resol_t *F;   /* resolution of M */
+    fdmod_t *E;   /* the pushout E (resol_cofiber.h), or NULL */
+    resol_t *G;   /* resolution of E, or NULL */
+    int zero_top; /* rows >= s - 1 are zero in the region (E is zero there) */
 };
 
 void resol_cofiber_free(resol_cofiber_t *C)
@@ -53,7 +58,7 @@ const fdmod_t *resol_cofiber_module(const resol_cofiber_t *C)
 
 int64_t resol_cofiber_ext_dim(const resol_cofiber_t *C, int32_t s, int32_t n)
 {
-    if (s < 0 || s > C->max_s || n > C->max_n)
+    if (s < 0 || s > C->max_s || n > C->max_n || n < C->bottom)
         return -1;
     if (s <= C->s - 2)
         return resol_ext_dim(C->F, s, n);
@@ -61,283 +66,62 @@ int64_t resol_cofiber_ext_dim(const resol_cofiber_t *C, int32_t s, int32_t n)
         return 0;
     if (!C->G)
         return -1;
-    return resol_ext_dim(C->G, s - C->s + 1, n + C->s - 1);
+    int32_t ne = n + C->s - 1;
+    if (ne < resol_min_n(C->G))
+        return 0;
+    return resol_ext_dim(C->G, s - C->s + 1, ne);
 }
 
-/* A growing list of relations whose terms and op vectors it owns. */
-typedef struct {
-    fpmod_rel_t *rels;
-    int64_t n, cap;
-} rel_list_t;
-
-static void rel_list_clear(rel_list_t *L)
+/* The stored image d(g) as a read-only view in the field's encoding. */
+static fvec_t image_view(const fhom_t *d, int64_t g)
 {
-    for (int64_t i = 0; i < L->n; i++) {
-        for (int64_t k = 0; k < L->rels[i].nterms; k++)
-            sq_free((void *)L->rels[i].terms[k].op);
-        sq_free((void *)L->rels[i].terms);
-    }
-    sq_free(L->rels);
-    memset(L, 0, sizeof *L);
-}
-
-/* The generators of E: those of F_{s-1}, then the basis of Sigma^D M
- * (D = t - target: M's target class sits in degree t), merged into one
- * non-decreasing order as fpmod_build wants.  fgen[g] and mgen[b] (b the
- * global basis index of M, degree-major) are the merged indices. */
-typedef struct {
-    int64_t ngen;
-    int32_t *deg;   /* ngen degrees */
-    int64_t *fgen;  /* generator of F_{s-1} -> merged index */
-    int64_t *mgen;  /* basis element of M -> merged index (-1: above max_deg) */
-    int64_t *mbase; /* mbase[e - bottom(M)]: global index of M's first basis element of degree e */
-    int32_t D;
-} egens_t;
-
-static void egens_clear(egens_t *G)
-{
-    sq_free(G->deg);
-    sq_free(G->fgen);
-    sq_free(G->mgen);
-    sq_free(G->mbase);
-    memset(G, 0, sizeof *G);
-}
-
-static void egens_build(egens_t *G, const fmod_t *T, const fdmod_t *M, int32_t D, int32_t max_deg)
-{
-    memset(G, 0, sizeof *G);
-    G->D = D;
-    int32_t lo = fdmod_bottom(M), hi = fdmod_top(M);
-    int64_t nf = 0, nm = 0;
-    while (nf < fmod_total_gens(T) && fmod_gen_degree(T, nf) <= max_deg)
-        nf++;
-    int32_t nd = hi >= lo ? hi - lo + 1 : 0;
-    G->mbase = sq_calloc((size_t)nd + 1, sizeof *G->mbase);
-    for (int32_t e = lo; e <= hi; e++) {
-        G->mbase[e - lo] = nm;
-        nm += fdmod_dim(M, e);
-    }
-    G->mbase[nd] = nm;
-    G->fgen = sq_calloc((size_t)nf + 1, sizeof *G->fgen);
-    G->mgen = sq_calloc((size_t)nm + 1, sizeof *G->mgen);
-    G->deg = sq_calloc((size_t)(nf + nm) + 1, sizeof *G->deg);
-    int64_t f = 0, n = 0;
-    int32_t e = lo;
-    int64_t b = 0, mi = 0;
-    for (;;) {
-        while (e <= hi && b >= fdmod_dim(M, e)) {
-            e++;
-            b = 0;
-        }
-        int have_m = e <= hi && (int64_t)e + D <= max_deg;
-        int have_f = f < nf;
-        if (!have_m && !have_f)
-            break;
-        if (have_f && (!have_m || fmod_gen_degree(T, f) <= e + D)) {
-            G->deg[n] = fmod_gen_degree(T, f);
-            G->fgen[f++] = n++;
-        } else {
-            G->deg[n] = e + D;
-            G->mgen[mi++] = n++;
-            b++;
-        }
-    }
-    for (; mi < nm; mi++)
-        G->mgen[mi] = -1;
-    G->ngen = n;
-}
-
-/* Appends an empty relation of degree deg with room for cap terms. */
-static fpmod_rel_t *rel_new(rel_list_t *L, int32_t deg, int64_t cap)
-{
-    if (L->n == L->cap) {
-        L->cap = L->cap ? 2 * L->cap : 64;
-        L->rels = sq_realloc(L->rels, sq_mul_size((size_t)L->cap, sizeof *L->rels));
-    }
-    fpmod_rel_t *r = &L->rels[L->n++];
-    r->deg = deg;
-    r->nterms = 0;
-    r->terms = sq_calloc((size_t)cap + 1, sizeof *r->terms);
-    return r;
-}
-
-/* Appends the term op * gen (op: len bits, copied) to r. */
-static void rel_term(fpmod_rel_t *r, int64_t gen, int32_t opdeg, const uint64_t *op, int64_t len)
-{
-    uint64_t *c = sq_calloc((size_t)f2_limbs(len) + 1, sizeof *c);
-    memcpy(c, op, (size_t)f2_limbs(len) * sizeof *c);
-    fpmod_term_t *t = (fpmod_term_t *)&r->terms[r->nterms++];
-    t->gen = gen;
-    t->opdeg = opdeg;
-    t->op = c;
-}
-
-/* Appends v, an element of F_{s-1} in degree e (generator-major over the
- * generators of degree < e, as fhom stores d(g)), plus the unit on the
- * merged generator extra (when >= 0), as one relation. */
-static void add_relation(rel_list_t *L, const fmod_t *T, const milnor_t *A, const egens_t *G,
-                         int32_t e, const uint64_t *v, int64_t extra)
-{
-    fpmod_rel_t *r = rel_new(L, e, fmod_total_gens(T) + 1);
-    for (int64_t g = 0; g < fmod_total_gens(T); g++) {
-        int32_t dg = fmod_gen_degree(T, g);
-        if (dg >= e)
-            break;
-        int64_t i = g - fmod_gen_global(T, dg, 0);
-        int64_t off = fmod_block_offset(T, e, dg, i), len = milnor_dim(A, e - dg);
-        uint64_t *op = sq_calloc((size_t)f2_limbs(len) + 1, sizeof *op);
-        if (f2_copy_bits(op, v, off, len))
-            rel_term(r, G->fgen[g], e - dg, op, len);
-        sq_free(op);
-    }
-    if (extra >= 0) {
-        uint64_t one = 1;
-        rel_term(r, extra, 0, &one, 1);
-    }
-}
-
-/* Whether A is the whole Steenrod algebra (no profile). */
-static int is_whole_algebra(const milnor_t *A)
-{
-    int32_t h[MILNOR_MAX_LEN];
-    return milnor_profile(A, h) == 0;
-}
-
-/* Whether basis element op of A_k is one of the generators used to present
- * Sigma^D M: the Sq^{2^j} over the whole algebra; every basis element of
- * positive degree over a subalgebra. */
-static int is_presenting_op(const milnor_t *A, int whole, int32_t k, int64_t op)
-{
-    if (!whole)
-        return 1;
-    int32_t r[MILNOR_MAX_LEN];
-    int len = milnor_get(A, k, op, r, MILNOR_MAX_LEN);
-    return len == 1 && (k & (k - 1)) == 0;
-}
-
-/* Appends the relations presenting Sigma^D M on its generators e_b:
- * theta e_b = sum_c (theta b)_c e_c for every presenting theta, up to
- * degree max_deg.  Over A these generate every relation, since the
- * Sq^{2^j} generate A as an algebra. */
-static void add_module_relations(rel_list_t *L, const fdmod_t *M, const milnor_t *A,
-                                 const egens_t *G, int32_t max_deg)
-{
-    int whole = is_whole_algebra(A);
-    int32_t lo = fdmod_bottom(M), hi = fdmod_top(M);
-    for (int32_t e = lo; e <= hi; e++) {
-        for (int32_t k = 1; (int64_t)e + G->D + k <= max_deg && k <= milnor_max_degree(A); k++) {
-            int64_t nops = milnor_dim(A, k);
-            for (int64_t op = 0; op < nops; op++) {
-                if (!is_presenting_op(A, whole, k, op))
-                    continue;
-                for (int64_t b = 0; b < fdmod_dim(M, e); b++) {
-                    fpmod_rel_t *r = rel_new(L, e + G->D + k, 1 + fdmod_dim(M, e + k));
-                    uint64_t *bit = sq_calloc((size_t)f2_limbs(nops) + 1, sizeof *bit);
-                    bit[op >> 6] = (uint64_t)1 << (op & 63);
-                    rel_term(r, G->mgen[G->mbase[e - lo] + b], k, bit, nops);
-                    sq_free(bit);
-                    const uint64_t *img = fdmod_action(M, k, op, e, b);
-                    uint64_t one = 1;
-                    for (int64_t c = 0; img && c < fdmod_dim(M, e + k); c++)
-                        if ((img[c >> 6] >> (c & 63)) & 1)
-                            rel_term(r, G->mgen[G->mbase[e + k - lo] + c], 0, &one, 1);
-                }
-            }
-        }
-    }
-}
-
-/* Builds E (step 2) into C->E: the pushout of F_{s-1} <- F_s -> Sigma^D M,
- * d_s on the left and the cocycle f (g_idx -> the target class m0, every
- * other generator -> 0) on the right. */
-static int build_quotient(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_t idx,
-                          int32_t target, int32_t max_deg, char *err, size_t errlen)
-{
-    const resol_t *F = C->F;
-    int32_t s = C->s;
-    const fmod_t *T = resol_free_module(F, s - 1), *S = resol_free_module(F, s);
-    const fhom_t *d = resol_differential(F, s);
-    const milnor_t *A = resol_algebra(F);
-    egens_t G;
-    egens_build(&G, T, M, t - target, max_deg);
-    /* Over a finite subalgebra the algebra's tables stop at twice its top
-     * degree, while E may span more degrees: build E over a larger copy
-     * with the same profile (a degree's basis does not depend on the
-     * degree the algebra is built to). */
-    milnor_t *own = NULL;
-    int32_t h[MILNOR_MAX_LEN];
-    int hl = milnor_profile(A, h);
-    if (hl && G.ngen > 0 && (int64_t)max_deg - G.deg[0] > milnor_max_degree(A) &&
-        (int64_t)max_deg - G.deg[0] <= MILNOR_MAX_DEGREE) {
-        own = milnor_new_profile(max_deg - G.deg[0], h, hl);
-        A = own;
-    }
-    rel_list_t L = {0};
-    int64_t gx = fmod_gen_global(S, t, idx);
-    int64_t m0 = G.mgen[G.mbase[target - fdmod_bottom(M)]];
-    for (int64_t g = 0; g < fmod_total_gens(S); g++) {
-        int32_t e = fmod_gen_degree(S, g);
-        if (e > max_deg)
-            break;
-        int64_t nbits;
-        const uint64_t *v = fhom_image(d, g, &nbits);
-        add_relation(&L, T, A, &G, e, v, g == gx ? m0 : -1);
-    }
-    add_module_relations(&L, M, A, &G, max_deg);
-    char name[128];
-    snprintf(name, sizeof name, "E(%s)", fdmod_name(resol_input(F)));
-    int rc = fpmod_build(&C->E, A, name, G.ngen, G.deg, NULL, L.n, L.rels, max_deg,
-                         SQ_MODULE_TABLE_LIMIT, err, errlen);
-    rel_list_clear(&L);
-    egens_clear(&G);
-    if (!rc && hl)
-        fdmod_set_profile(C->E, h, hl);
-    milnor_free(own);
-    return rc;
+    int64_t len;
+    const void *v = fhom_image_enc(d, g, &len);
+    uint32_t p = fhom_prime(d);
+    return p == 2 ? fvec_view_limbs((uint64_t *)(uintptr_t)v, len)
+                  : fvec_view_bytes((uint8_t *)(uintptr_t)v, len, p);
 }
 
 /* Whether f: F_s -> Sigma^D M (g_idx -> m0) is a cocycle: f(d_{s+1} h) = 0
- * for every generator h of F_{s+1} of degree <= t + top(M) - target (above,
- * the image lies beyond M).  f(d h) = a m0 for a the coefficient of g_idx
- * in d h.  On failure writes the offending generator's degree to *bad. */
+ * for every generator h of F_{s+1} of degree in (t, t + top(M) - target]
+ * (above, the image lies beyond M; at t it is a multiple of the unit on
+ * g_idx, which minimality excludes).  f(d h) = a m0 for a the coefficient
+ * of g_idx in d h.  On failure writes h's degree to *bad. */
 static int is_cocycle(const resol_t *F, const fdmod_t *M, int32_t s, int32_t t, int64_t idx,
                       int32_t target, int32_t *bad)
 {
     const fmod_t *S = resol_free_module(F, s), *U = resol_free_module(F, s + 1);
     const fhom_t *d = resol_differential(F, s + 1);
-    const milnor_t *A = resol_algebra(F);
+    const stalg_t *A = resol_stalg(F);
+    uint32_t p = resol_prime(F);
     int32_t lim = t + fdmod_top(M) - target;
-    uint64_t one = 1;
-    for (int64_t h = 0; h < fmod_total_gens(U); h++) {
+    fvec_t unit;
+    fvec_init(&unit, 1, p);
+    fvec_set(unit, 0, 1);
+    int ok = 1;
+    for (int64_t h = 0; h < fmod_total_gens(U) && ok; h++) {
         int32_t e = fmod_gen_degree(U, h);
         if (e > lim)
             break;
-        if (e <= t)
+        int64_t dim = fdmod_dim(M, target + e - t);
+        if (e <= t || dim == 0)
             continue;
-        int64_t nbits, len = milnor_dim(A, e - t), dim = fdmod_dim(M, target + e - t);
-        const uint64_t *v = fhom_image(d, h, &nbits);
-        int64_t off = fmod_block_offset(S, e, t, idx);
-        if (dim == 0 || off >= nbits)
-            continue;
-        uint64_t *op = sq_calloc((size_t)f2_limbs(len) + 1, sizeof *op);
-        uint64_t *out = sq_calloc((size_t)f2_limbs(dim) + 1, sizeof *out);
-        int64_t n = off + len <= nbits ? len : nbits - off;
-        int nz = 0;
-        if (f2_copy_bits(op, v, off, n)) {
-            for (int64_t i = 0; i < len; i++)
-                if ((op[i >> 6] >> (i & 63)) & 1)
-                    fdmod_act_add(M, out, 0, e - t, i, target, &one);
-            for (int64_t w = 0; w < f2_limbs(dim); w++)
-                nz |= out[w] != 0;
+        fvec_t v = image_view(d, h), out;
+        int64_t off = fmod_block_offset(S, e, t, idx), nops = stalg_dim(A, e - t);
+        fvec_init(&out, dim, p);
+        for (int64_t i = 0; i < nops && off + i < v.len; i++) {
+            uint32_t c = fvec_get(v, off + i);
+            if (c)
+                fdmod_act_addf(M, out, 0, c, e - t, i, target, unit);
         }
-        sq_free(op);
-        sq_free(out);
-        if (nz) {
+        if (!fvec_is_zero(out)) {
             *bad = e;
-            return 0;
+            ok = 0;
         }
+        fvec_clear(&out);
     }
-    return 1;
+    fvec_clear(&unit);
+    return ok;
 }
 
 /* Refuses (SQ_E_INVAL, one line) a module whose target degree does not
@@ -354,12 +138,21 @@ static int check_target(const fdmod_t *M, int32_t target, char *err, size_t errl
     return SQ_E_INVAL;
 }
 
-/* Resolves F (the resolution of M through row s + 1) and checks the class:
- * that it exists and that it gives a cocycle F_s -> Sigma^D M. */
+/* Resolves F through row s + 1 and checks the class (it lies in the
+ * module's stems, exists, and gives a cocycle F_s -> Sigma^D M); a
+ * one-line message in err when it fails. */
 static int resolve_base(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_t idx,
                         int32_t target, sq_pool_t *pool, char *err, size_t errlen)
 {
     int32_t s = C->s;
+    if ((int64_t)t - s < C->bottom) {
+        snprintf(err, errlen,
+                 "\"cofiber\": the class x_(%d, %d, %lld) does not exist: stem %d is below the "
+                 "bottom degree %d of %s",
+                 (int)(t - s), (int)s, (long long)idx, (int)(t - s), (int)C->bottom,
+                 fdmod_name(M));
+        return SQ_E_INVAL;
+    }
     int64_t n = C->max_n + 1 > t - s ? (int64_t)C->max_n + 1 : t - s;
     int64_t ncoc = (int64_t)t + fdmod_top(M) - target - (s + 1);
     if (ncoc > n)
@@ -370,7 +163,7 @@ static int resolve_base(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_t
     C->F = resol_new(M, s + 1, (int32_t)n);
     resol_run_pool(C->F, RESOL_CLASSICAL, pool, NULL);
     int64_t dim = resol_ext_dim(C->F, s, t - s);
-    if (idx >= dim) {
+    if (idx < 0 || idx >= dim) {
         snprintf(err, errlen,
                  "\"cofiber\": the class x_(%d, %d, %lld) does not exist: Ext^{%d,%d} of %s has "
                  "dimension %lld",
@@ -378,7 +171,7 @@ static int resolve_base(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_t
                  (long long)(dim < 0 ? 0 : dim));
         return SQ_E_INVAL;
     }
-    int32_t bad;
+    int32_t bad = 0;
     if (!is_cocycle(C->F, M, s, t, idx, target, &bad)) {
         snprintf(err, errlen,
                  "\"cofiber\": the class x_(%d, %d, %lld) does not give a map of %s to itself: "
@@ -391,13 +184,382 @@ static int resolve_base(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_t
     return 0;
 }
 
+/* ---- The pushout, degree by degree ---------------------------------------- */
+
+/* The pushout's data: F_{s-1} <-d_s- F_s -f-> Sigma^D M, M's target class
+ * m0 in degree target (unit: the vector 1 on it), D = t - target. */
+typedef struct {
+    const stalg_t *A;
+    const fmod_t *F0, *F1; /* F_s, F_{s-1} */
+    const fhom_t *ds;
+    const fdmod_t *M;
+    uint32_t p;
+    int32_t t, target, D;
+    int64_t idx;
+    fvec_t unit;
+} pushout_t;
+
+/* One degree d of E: columns (F_{s-1})_d (nf of them) then (Sigma^D M)_d. */
+typedef struct {
+    int64_t nf, ncols, dimE;
+    int64_t *eidx; /* column -> index in E_d, or -1 (a pivot column) */
+    fmat_t red;    /* ncols x dimE: row c is the class of column c in E_d */
+} edeg_t;
+
+static double mib(double bytes)
+{
+    return bytes / 1048576.0;
+}
+
+/* Adds f's part of the rows: f(theta g_idx) = theta m0 on the M columns,
+ * for theta the basis of A_{d - t} (rows of g_idx's block of (F_s)_d). */
+static void add_f_rows(const pushout_t *P, fmat_t *rel, int32_t d, int64_t nf)
+{
+    if (d < P->t || fdmod_dim(P->M, d - P->D) == 0)
+        return;
+    int64_t r0 = fmod_block_offset(P->F0, d, P->t, P->idx);
+    for (int64_t i = 0; i < stalg_dim(P->A, d - P->t); i++)
+        fdmod_act_addf(P->M, fmat_row(rel, r0 + i), nf, 1, d - P->t, i, P->target, P->unit);
+}
+
+/* red's row for the pivot column whose reduced row is r: minus r's entries
+ * on the non-pivot columns (r is 1 on its pivot and 0 on the others). */
+static void red_pivot_row(fvec_t out, fvec_t r, const int64_t *eidx, int64_t ncols)
+{
+    if (r.p == 2) {
+        for (int64_t l = 0; l < f2_limbs(ncols); l++)
+            for (uint64_t w = r.limbs[l]; w; w &= w - 1) {
+                int64_t c = l * 64 + __builtin_ctzll(w);
+                if (eidx[c] >= 0)
+                    out.limbs[eidx[c] >> 6] |= (uint64_t)1 << (eidx[c] & 63);
+            }
+        return;
+    }
+    for (int64_t c = 0; c < ncols; c++)
+        if (r.bytes[c] && eidx[c] >= 0)
+            out.bytes[eidx[c]] = (uint8_t)(r.p - r.bytes[c]);
+}
+
+/* Builds degree d of E into x: the relations, their RREF, E_d's basis and
+ * red.  Returns 0, or SQ_E_RANGE when a matrix would take more than limit
+ * bytes (*bytes: how much). */
+static int build_degree(const pushout_t *P, edeg_t *x, int32_t d, double limit, double *bytes,
+                        sq_pool_t *pool)
+{
+    int64_t rows = fmod_dim(P->F0, d);
+    x->nf = fmod_dim(P->F1, d);
+    x->ncols = x->nf + fdmod_dim(P->M, d - P->D);
+    *bytes = (double)rows * (double)fvec_bytes_for(P->p, x->ncols);
+    if (*bytes > limit)
+        return SQ_E_RANGE;
+    fmat_t rel;
+    fmat_init(&rel, rows, x->ncols, P->p);
+    if (rows && x->ncols) {
+        fhom_build_rows_fm(P->ds, &rel, 0, d, d + 1, NULL, 0, pool);
+        add_f_rows(P, &rel, d, x->nf);
+    }
+    int64_t *piv = sq_malloc(sizeof(int64_t) * (size_t)(x->ncols + 1));
+    for (int64_t c = 0; c < x->ncols; c++)
+        piv[c] = -1;
+    if (rows && x->ncols)
+        fmat_rref_pool(&rel, piv, pool);
+    x->eidx = sq_malloc(sizeof(int64_t) * (size_t)(x->ncols + 1));
+    for (int64_t c = 0; c < x->ncols; c++)
+        x->eidx[c] = piv[c] >= 0 ? -1 : x->dimE++;
+    *bytes = (double)x->ncols * (double)fvec_bytes_for(P->p, x->dimE);
+    int rc = *bytes > limit ? SQ_E_RANGE : 0;
+    if (!rc && x->dimE) {
+        fmat_init(&x->red, x->ncols, x->dimE, P->p);
+        for (int64_t c = 0; c < x->ncols; c++) {
+            if (piv[c] < 0)
+                fmat_set(&x->red, c, x->eidx[c], 1);
+            else
+                red_pivot_row(fmat_row(&x->red, c), fmat_row(&rel, piv[c]), x->eidx, x->ncols);
+        }
+    }
+    sq_free(piv);
+    fmat_clear(&rel);
+    return rc;
+}
+
+/* ev += sum_j w_j red[off + j], for w a vector of len entries. */
+static void add_red(fvec_t ev, fvec_t w, int64_t len, const fmat_t *red, int64_t off)
+{
+    if (w.p == 2) {
+        for (int64_t l = 0; l < f2_limbs(len); l++)
+            for (uint64_t b = w.limbs[l]; b; b &= b - 1)
+                fvec_addmul(ev, fmat_row(red, off + l * 64 + __builtin_ctzll(b)), 1);
+        return;
+    }
+    for (int64_t j = 0; j < len; j++)
+        if (w.bytes[j])
+            fvec_addmul(ev, fmat_row(red, off + j), w.bytes[j]);
+}
+
+/* The product by one basis element theta = (k, th) of the algebra, on
+ * unit vectors: at p = 2 through a Milnor workspace prepared once for
+ * theta (what depends on theta is enumerated once for every degree); at
+ * odd p one product of basis elements each.  w, ev, u: scratch (a
+ * product's vector, its class in E, a unit vector over A or M). */
+typedef struct {
+    const stalg_t *A;
+    milnor_ws_t *ws; /* p = 2 */
+    int32_t k;
+    int64_t th;
+    fvec_t w, ev, u;
+} theta_t;
+
+/* Prepares T for theta = basis element th of A_k, applied to basis
+ * elements of degree <= max_sdeg; nbits: how many (a hint). */
+static void theta_prepare(theta_t *T, int32_t k, int64_t th, int32_t max_sdeg, int64_t nbits)
+{
+    T->k = k;
+    T->th = th;
+    if (T->ws && max_sdeg >= 0) {
+        milnor_op_t op;
+        milnor_op_init(&op, stalg_milnor(T->A), k, th);
+        milnor_ws_prepare(T->ws, &op, max_sdeg, nbits);
+    }
+}
+
+/* w = theta * a, a the basis element ai of degree sdeg (w.len entries:
+ * those of degree k + sdeg). */
+static void theta_mul(const theta_t *T, fvec_t w, int32_t sdeg, int64_t ai)
+{
+    fvec_zero(w);
+    if (!T->ws) {
+        stalg_mul_add(T->A, w, 0, 1, T->k, T->th, sdeg, ai);
+        return;
+    }
+    T->u.limbs[ai >> 6] |= (uint64_t)1 << (ai & 63);
+    milnor_ws_mul_vec_add(T->ws, w.limbs, 0, sdeg, T->u.limbs);
+    T->u.limbs[ai >> 6] = 0;
+}
+
+/* Sets theta e = the class of w in E_{d+k} (y), for e the basis element
+ * ie of E_d and w a vector over the columns off .. off + w.len of degree
+ * d + k. */
+static void emit(fdmod_t *E, const theta_t *T, const edeg_t *y, fvec_t w, int64_t off, int32_t d,
+                 int64_t ie)
+{
+    if (fvec_is_zero(w))
+        return;
+    fvec_t ev = T->ev;
+    ev.len = y->dimE;
+    fvec_zero(ev);
+    add_red(ev, w, w.len, &y->red, off);
+    if (!fvec_is_zero(ev))
+        fdmod_set_actionf(E, T->A, T->k, T->th, d, ie, ev);
+}
+
+/* Sets theta on E_d (x) into E_{d+k} (y).  A column of F_{s-1}, the basis
+ * element a (degree d - deg g, index ai) on the generator g, goes to
+ * theta a on g, in g's block of degree d + k; a column of M, to theta
+ * times it in M. */
+static void set_pair(const pushout_t *P, fdmod_t *E, const edeg_t *x, const edeg_t *y, int32_t d,
+                     const theta_t *T)
+{
+    int32_t k = T->k;
+    for (int64_t g = 0; g < fmod_total_gens(P->F1); g++) {
+        int32_t ge = fmod_gen_degree(P->F1, g);
+        if (ge > d)
+            break;
+        int64_t gi = g - fmod_gen_global(P->F1, ge, 0);
+        int64_t off = fmod_block_offset(P->F1, d, ge, gi), len = stalg_dim(P->A, d - ge);
+        fvec_t w = T->w;
+        w.len = stalg_dim(P->A, d + k - ge);
+        for (int64_t ai = 0; ai < len && w.len; ai++) {
+            if (x->eidx[off + ai] < 0)
+                continue;
+            theta_mul(T, w, d - ge, ai);
+            emit(E, T, y, w, fmod_block_offset(P->F1, d + k, ge, gi), d, x->eidx[off + ai]);
+        }
+    }
+    int32_t e = d - P->D;
+    fvec_t w = T->w, u = T->u;
+    w.len = fdmod_dim(P->M, e + k);
+    u.len = fdmod_dim(P->M, e);
+    for (int64_t b = 0; b < u.len && w.len; b++) {
+        if (x->eidx[x->nf + b] < 0)
+            continue;
+        fvec_set(u, b, 1);
+        fvec_zero(w);
+        fdmod_act_addf(P->M, w, 0, 1, k, T->th, e, u);
+        fvec_set(u, b, 0);
+        emit(E, T, y, w, y->nf, d, x->eidx[x->nf + b]);
+    }
+}
+
+/* Sets the action of every basis element of positive degree on E (degrees
+ * ebot..etop of D, indexed from dlo), theta by theta. */
+static void set_actions(const pushout_t *P, fdmod_t *E, const edeg_t *D, int32_t dlo,
+                        int32_t ebot, int32_t etop)
+{
+    int64_t wmax = 1, emax = 1, nbits = 0;
+    for (int32_t d = ebot; d <= etop; d++) {
+        wmax = D[d - dlo].ncols > wmax ? D[d - dlo].ncols : wmax;
+        emax = D[d - dlo].dimE > emax ? D[d - dlo].dimE : emax;
+        nbits += D[d - dlo].dimE;
+    }
+    int32_t gbot = fmod_min_degree(P->F1), amax = stalg_max_degree(P->A);
+    theta_t T = {.A = P->A, .ws = P->p == 2 ? milnor_ws_new() : NULL};
+    fvec_init(&T.w, wmax, P->p);
+    fvec_init(&T.ev, emax, P->p);
+    fvec_init(&T.u, wmax, P->p);
+    for (int32_t k = 1; k <= etop - ebot && k <= amax; k++) {
+        int32_t max_sdeg = etop - k - gbot < amax - k ? etop - k - gbot : amax - k;
+        for (int64_t th = 0; th < stalg_dim(P->A, k); th++) {
+            theta_prepare(&T, k, th, max_sdeg, nbits);
+            for (int32_t d = ebot; d + k <= etop; d++)
+                if (D[d - dlo].dimE && D[d + k - dlo].dimE)
+                    set_pair(P, E, &D[d - dlo], &D[d + k - dlo], d, &T);
+        }
+    }
+    milnor_ws_free(T.ws);
+    fvec_clear(&T.w);
+    fvec_clear(&T.ev);
+    fvec_clear(&T.u);
+}
+
+/* Names the basis element of E_d that column c is. */
+static void column_name(const pushout_t *P, int32_t s, const edeg_t *x, int32_t d, int64_t c,
+                        char *bn, size_t n)
+{
+    if (c >= x->nf) {
+        snprintf(bn, n, "[%s]", fdmod_basis_name(P->M, d - P->D, c - x->nf));
+        return;
+    }
+    for (int64_t g = 0; g < fmod_total_gens(P->F1); g++) {
+        int32_t ge = fmod_gen_degree(P->F1, g);
+        int64_t gi = g - fmod_gen_global(P->F1, ge, 0);
+        int64_t off = fmod_block_offset(P->F1, d, ge, gi), len = stalg_dim(P->A, d - ge);
+        if (c >= off + len)
+            continue;
+        char op[128];
+        stalg_format(op, sizeof op, P->A, d - ge, c - off);
+        snprintf(bn, n, "%s%sx_(%d,%d,%lld)", d == ge ? "" : op, d == ge ? "" : " ",
+                 (int)(ge - s + 1), (int)(s - 1), (long long)gi);
+        return;
+    }
+    SQ_CHECK(0, "resol_cofiber: column %lld beyond degree %d", (long long)c, (int)d);
+}
+
+/* The new module E over the degrees ebot..etop of D (indexed from dlo):
+ * its basis, named, and M's profile. */
+static fdmod_t *new_module(const pushout_t *P, int32_t s, const edeg_t *D, int32_t dlo,
+                           int32_t ebot, int32_t etop)
+{
+    char name[256], bn[256];
+    snprintf(name, sizeof name, "%s/x_(%d,%d,%lld)", fdmod_name(P->M), (int)(P->t - s), (int)s,
+             (long long)P->idx);
+    fdmod_t *E = fdmod_new_p(name, P->p, ebot, etop);
+    if (P->p == 2) {
+        int32_t h[MILNOR_MAX_LEN];
+        int hl = fdmod_profile(P->M, h);
+        if (hl)
+            fdmod_set_profile(E, h, hl);
+    } else {
+        fdmod_set_pprofile(E, fdmod_pprofile(P->M));
+    }
+    for (int32_t d = ebot; d <= etop; d++)
+        for (int64_t c = 0; c < D[d - dlo].ncols; c++)
+            if (D[d - dlo].eidx[c] >= 0) {
+                column_name(P, s, &D[d - dlo], d, c, bn, sizeof bn);
+                fdmod_add_basis(E, d, bn);
+            }
+    return E;
+}
+
+/* The bytes of E's action tables (as fdmod stores them: a vector per
+ * basis element of the algebra and of E_e, for every pair e < f). */
+static double table_bytes(const pushout_t *P, const edeg_t *D, int32_t dlo, int32_t ebot,
+                          int32_t etop)
+{
+    double table = 0;
+    for (int32_t f = ebot; f <= etop; f++)
+        for (int32_t e = ebot; e < f; e++)
+            table += (double)stalg_dim(P->A, f - e) * (double)D[e - dlo].dimE *
+                     (double)fvec_bytes_for(P->p, D[f - dlo].dimE);
+    return table;
+}
+
+/* Builds E through degree max_deg into C->E (NULL and zero_top when E is
+ * zero there).  Returns 0, or SQ_E_RANGE with one line in err when E's
+ * matrices or tables would take more than SQ_MODULE_TABLE_LIMIT. */
+static int build_pushout(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_t idx,
+                         int32_t target, int32_t max_deg, sq_pool_t *pool, char *err,
+                         size_t errlen)
+{
+    int32_t s = C->s;
+    pushout_t P = {.A = resol_stalg(C->F),
+                   .F0 = resol_free_module(C->F, s),
+                   .F1 = resol_free_module(C->F, s - 1),
+                   .ds = resol_differential(C->F, s),
+                   .M = M,
+                   .p = resol_prime(C->F),
+                   .t = t,
+                   .target = target,
+                   .D = t - target,
+                   .idx = idx};
+    fvec_init(&P.unit, 1, P.p);
+    fvec_set(P.unit, 0, 1);
+    int32_t dlo = fmod_min_degree(P.F1);
+    if (fdmod_bottom(M) + P.D < dlo)
+        dlo = fdmod_bottom(M) + P.D;
+    int32_t ndeg = max_deg >= dlo ? max_deg - dlo + 1 : 0;
+    edeg_t *D = sq_calloc((size_t)ndeg + 1, sizeof *D);
+    int32_t ebot = INT32_MAX, etop = INT32_MIN;
+    double limit = (double)SQ_MODULE_TABLE_LIMIT, bytes = 0, held = 0;
+    int rc = 0;
+    const char *what = "relations";
+    for (int32_t d = dlo; d <= max_deg && !rc; d++) {
+        rc = build_degree(&P, &D[d - dlo], d, limit, &bytes, pool);
+        held += (double)D[d - dlo].ncols * (double)fvec_bytes_for(P.p, D[d - dlo].dimE);
+        if (!rc && held > limit) {
+            rc = SQ_E_RANGE;
+            what = "reduction tables";
+            bytes = held;
+        }
+        if (!rc && D[d - dlo].dimE) {
+            ebot = ebot < d ? ebot : d;
+            etop = d;
+        }
+    }
+    if (!rc && ebot <= etop) {
+        bytes = table_bytes(&P, D, dlo, ebot, etop);
+        if (bytes > limit || etop - ebot >= FDMOD_MAX_RANGE) {
+            rc = SQ_E_RANGE;
+            what = "action tables";
+        }
+    }
+    if (rc) {
+        snprintf(err, errlen,
+                 "the module truncated to degree %d is too large: its %s would take %.1f MiB "
+                 "(at most %.1f)",
+                 (int)max_deg, what, mib(bytes), mib(limit));
+    } else if (ebot > etop) {
+        C->zero_top = 1;
+    } else {
+        C->E = new_module(&P, s, D, dlo, ebot, etop);
+        set_actions(&P, C->E, D, dlo, ebot, etop);
+    }
+    for (int32_t i = 0; i < ndeg; i++) {
+        fmat_clear(&D[i].red);
+        sq_free(D[i].eidx);
+    }
+    sq_free(D);
+    fvec_clear(&P.unit);
+    return rc;
+}
+
 int resol_cofiber_new(resol_cofiber_t **out, const fdmod_t *M, int32_t s, int32_t t, int64_t idx,
                       int32_t target, int32_t max_s, int32_t max_n, sq_pool_t *pool, char *err,
                       size_t errlen)
 {
     *out = NULL;
     if (s < 1) {
-        snprintf(err, errlen, "the cofiber of a class needs filtration s >= 1, not %d", (int)s);
+        snprintf(err, errlen, "\"cofiber\": \"s\" is %d; the class must have filtration >= 1",
+                 (int)s);
         return SQ_E_INVAL;
     }
     int rc = check_target(M, target, err, errlen);
@@ -407,17 +569,20 @@ int resol_cofiber_new(resol_cofiber_t **out, const fdmod_t *M, int32_t s, int32_
     C->s = s;
     C->max_s = max_s;
     C->max_n = max_n;
+    C->bottom = fdmod_bottom(M);
     rc = resolve_base(C, M, t, idx, target, pool, err, errlen);
-    if (!rc && max_s >= s - 1) {
-        int32_t max_deg = max_n + s;
-        rc = build_quotient(C, M, t, idx, target, max_deg, err, errlen);
-        C->zero_top = !rc && (fdmod_top(C->E) < fdmod_bottom(C->E) ||
-                              max_n + s - 1 < fdmod_bottom(C->E));
-        if (!rc && !C->zero_top)
-            rc = resol_check_range(C->E, max_s - s + 1, max_n + s - 1, err, errlen);
-        if (!rc && !C->zero_top) {
-            C->G = resol_new(C->E, max_s - s + 1, max_n + s - 1);
-            resol_run_pool(C->G, RESOL_CLASSICAL, pool, NULL);
+    if (!rc && max_s >= s - 1)
+        rc = build_pushout(C, M, t, idx, target, max_n + s, pool, err, errlen);
+    if (!rc && C->E) {
+        int32_t gs = max_s - s + 1, gn = max_n + s - 1;
+        if (gn < fdmod_bottom(C->E)) {
+            C->zero_top = 1;
+        } else {
+            rc = resol_check_range(C->E, gs, gn, err, errlen);
+            if (!rc) {
+                C->G = resol_new(C->E, gs, gn);
+                resol_run_pool(C->G, RESOL_CLASSICAL, pool, NULL);
+            }
         }
     }
     if (rc) {
