@@ -81,8 +81,24 @@ def _path(p):
     return os.fsencode(os.fspath(p))
 
 
+def _int(x, what):
+    """x as an int that fits int32_t (ctypes would wrap a larger one
+    silently): InputError otherwise."""
+    if isinstance(x, bool) or not isinstance(x, int):
+        try:
+            x = x.__index__()  # numpy integers and the like; never floats
+        except (AttributeError, TypeError):
+            raise InputError("%s: expected an integer, not %r" % (what, x)) from None
+    if not -2**31 <= x < 2**31:
+        raise InputError("%s: %d is out of range" % (what, x))
+    return x
+
+
 def _vec(values):
-    values = [int(v) for v in values]
+    try:
+        values = [_int(v, "a coefficient") for v in values]
+    except TypeError:
+        raise InputError("a class vector is a list of integers, not %r" % (values,)) from None
     return (ctypes.c_int32 * max(len(values), 1))(*values), len(values)
 
 
@@ -137,8 +153,9 @@ def resolve(module, stem, max_s=None, threads=1, save=None, max_memory=None):
     err = _err()
     h = ctypes.c_void_p()
     try:
-        rc = lib.adams_prepare(ctypes.byref(h), str(module).encode(), int(stem),
-                               -1 if max_s is None else int(max_s), int(threads),
+        rc = lib.adams_prepare(ctypes.byref(h), str(module).encode(), _int(stem, "stem"),
+                               -1 if max_s is None else _int(max_s, "max_s"),
+                               _int(threads, "threads"),
                                float(max_memory or 0), None if save is None else _path(save),
                                err, len(err))
         if rc:
@@ -215,7 +232,7 @@ class Resolution:
     # ---- Ext ---------------------------------------------------------------
     def ext(self, n, s):
         """dim Ext^{s, s+n} (an int); InputError outside the region."""
-        d = self._c("adams_ext_dim", int(n), int(s))
+        d = self._c("adams_ext_dim", _int(n, "n"), _int(s, "s"))
         if d < 0:
             raise InputError("(%d, %d) is outside the computed region of %s (stems %d..%d, "
                              "filtrations 0..%d)" % (n, s, self.module, self.min_stem,
@@ -233,8 +250,9 @@ class Resolution:
     def _class(self, x, dim_of):
         if not isinstance(x, (tuple, list)) or len(x) != 3:
             raise InputError("a class is (n, s, i) or (n, s, [v0, v1, ...]), not %r" % (x,))
-        n, s, v = int(x[0]), int(x[1]), x[2]
-        if isinstance(v, int):
+        n, s, v = _int(x[0], "n"), _int(x[1], "s"), x[2]
+        if not isinstance(v, (list, tuple)):
+            v = _int(v, "a class index")
             d = dim_of(n, s)
             if v < 0 or v >= d:
                 raise InputError("x_(%d, %d, %d) does not exist: Ext at (%d, %d) has "

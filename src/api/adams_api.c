@@ -565,8 +565,8 @@ static int need_sphere(adams_res_t *h, int32_t n, int32_t s, char *err, size_t e
     }
     sq_modspec_info_t info;
     memset(&info, 0, sizeof info);
-    resol_algo_t algo = choose_engine(h->SM, &info, n);
     int rc = check_region(h->SM, n, s, err, errlen);
+    resol_algo_t algo = rc ? RESOL_CLASSICAL : choose_engine(h->SM, &info, n);
     if (!rc)
         rc = check_memory(h->SM, algo, s, n, h->threads, h->mem_limit, err, errlen);
     if (!rc && !h->pool)
@@ -667,6 +667,11 @@ int adams_massey(adams_res_t *h, int32_t na, int32_t sa, const int32_t *a, int64
         return rc;
     if (sa < 1 || sb < 1)
         return fail(err, errlen, ADAMS_E_INPUT, "massey: a and b must have filtration >= 1");
+    const int32_t deg[6] = {na, sa, nb, sb, nc, sc};
+    for (int i = 0; i < 6; i++) /* so that the sums below cannot overflow */
+        if (deg[i] < -RESOL_MAX_T || deg[i] > RESOL_MAX_T)
+            return fail(err, errlen, ADAMS_E_INPUT, "massey: %d is not a stem or filtration",
+                        (int)deg[i]);
     int32_t n = na + nb + nc + 1, s = sa + sb + sc - 1;
     if (dim_of(h->R, nb + nc, sb + sc) < 0)
         return fail(err, errlen, ADAMS_E_INPUT,

@@ -5,6 +5,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -105,6 +106,16 @@ TEST(api_bad_input_is_an_error)
                            err, sizeof err),
               ADAMS_E_INPUT);
     ASSERT(strstr(err, "not defined"));
+    ASSERT_EQ(adams_massey(h, INT32_MAX, 1, &one, 1, INT32_MAX, 1, &one, 1, INT32_MAX, 0, &one, 1,
+                           out, 1, NULL, 0, NULL, err, sizeof err),
+              ADAMS_E_INPUT); /* no overflow on the way (UBSan) */
+    ASSERT_EQ(adams_product(h, INT32_MAX, 0, &one, 1, INT32_MAX, 1, &one, 1, out, 1, err,
+                            sizeof err),
+              ADAMS_E_INPUT);
+    ASSERT_EQ(adams_filt1_product(h, 0, INT32_MAX, 0, &one, 1, out, 1, err, sizeof err),
+              ADAMS_E_INPUT);
+    ASSERT_EQ(adams_sphere_dim(h, INT32_MAX, INT32_MAX, err, sizeof err), ADAMS_E_INPUT);
+    ASSERT_EQ(adams_ext_dim(h, INT32_MAX, INT32_MAX), -1);
     ASSERT_EQ(adams_filt1_degree(h, 99), -1);
     adams_free(h);
     adams_free(NULL);

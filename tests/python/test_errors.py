@@ -92,6 +92,14 @@ def test_bad_classes():
         r.products((1, 2))
     with pytest.raises(adams.InputError):
         r.products(5)
+    with pytest.raises(adams.InputError):
+        r.ext(2**32 + 15, 1)                   # would wrap to (15, 1) in an int32_t
+    with pytest.raises(adams.InputError):
+        r.products((15, 1, [2**32 + 1]))       # would wrap to 1
+    with pytest.raises(adams.InputError):
+        r.products((15, 1.0, 0))
+    with pytest.raises(adams.InputError):
+        adams.resolve("S_2", stem=2**32 + 10)
 
 
 def test_store_errors(tmp):
