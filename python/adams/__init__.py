@@ -149,6 +149,9 @@ def resolve(module, stem, max_s=None, threads=1, save=None, max_memory=None):
     extended.  max_memory: bytes the run may use (None: what is available;
     a region that cannot fit is refused up front, MemoryLimitError).
     Ctrl-C stops it (KeyboardInterrupt; a store keeps what finished)."""
+    if max_memory is not None and not max_memory > 0:
+        raise InputError("max_memory: %r bytes (give a positive number, or None for the "
+                         "memory available)" % (max_memory,))
     lib = _native.library()
     err = _err()
     h = ctypes.c_void_p()

@@ -31,8 +31,8 @@
  * the same way, in arrays of exactly the target's dimension.
  *
  * Threads: one thread at a time per handle, except adams_interrupt, which
- * any thread (or a signal handler) may call at any time.  Different
- * handles are independent.
+ * any thread (or a signal handler) may call at any time before adams_free
+ * begins.  Different handles are independent.
  */
 #ifndef ADAMS_API_H
 #define ADAMS_API_H
@@ -54,7 +54,8 @@ enum {
     ADAMS_E_MEMORY = -2,      /* the region does not fit in memory (resol_estimate) [3] */
     ADAMS_E_THREADS = -3,     /* the threads could not be started [4] */
     ADAMS_E_STORE = -4,       /* a store could not be opened, read or written, or is for
-                               * another module or engine [1 or 2] */
+                               * another module or engine [1 or 2]; or adams_svg's buffer
+                               * could not be written */
     ADAMS_E_INTERRUPTED = -5, /* adams_interrupt stopped the run (a store keeps what finished) */
     ADAMS_E_STATE = -6        /* the handle is not in the state the call needs (e.g. not run) */
 };

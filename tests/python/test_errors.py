@@ -60,6 +60,8 @@ def test_region_too_large():
     assert "memory" in one_line(e)
     with pytest.raises(adams.InputError):
         adams.resolve("S_2", stem=10, threads=100000)
+    with pytest.raises(adams.InputError):
+        adams.resolve("S_2", stem=10, max_memory=-1)
 
 
 def test_bad_classes():
