@@ -7,7 +7,7 @@
  * The coordinator's state (pending-predecessor counts, the ready heap, the
  * done count) is touched only in the pool source's next/done callbacks,
  * which the pool calls under its lock: one owner at a time, no locks of our
- * own.  Steps publish their results write-once (fmod/fhom, pfmod/pfhom),
+ * own.  Steps publish their results write-once (fmod/fhom at every prime),
  * and a step's successors are released only after it returned, so every
  * read of a predecessor's result happens after the write (the pool mutex
  * orders them).

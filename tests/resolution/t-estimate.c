@@ -285,9 +285,9 @@ TEST(estimate_runaways_refused)
 /* Issue 21: one estimate at every prime (resol_estimate and
  * resol_estimate_cofiber take a module of any prime; each prime's
  * calibration is data of one file).  The figures are those the two
- * estimates (resol_estimate.c at p = 2, presol_estimate.c at odd p) gave
- * before they merged, printed with %.17g: equal to 1e-12 (the odd
- * cofiber's sum is associated as at p = 2). */
+ * estimates (one for p = 2, one for odd p) gave before they merged,
+ * printed with %.17g: equal to 1e-12 (the odd cofiber's sum is associated
+ * as at p = 2). */
 TEST(estimate_every_prime_unchanged)
 {
     static const struct {
