@@ -198,9 +198,10 @@ static int prepare(adams_res_t *h, const sq_modspec_info_t *info, int32_t stem, 
     if (rc)
         return rc;
     h->algo = choose_engine(h->M, info, stem);
-    if (save && (rc = open_saving_store(h, save, info, max_s, stem, err, errlen)) != 0)
-        return rc;
+    /* The estimate first, as the program: a refused run creates no store. */
     rc = check_memory(h->M, h->algo, max_s, stem, h->threads, h->mem_limit, err, errlen);
+    if (!rc && save)
+        rc = open_saving_store(h, save, info, max_s, stem, err, errlen);
     if (!rc)
         rc = start_pool(h, err, errlen);
     if (rc)

@@ -64,6 +64,15 @@ def test_region_too_large():
         adams.resolve("S_2", stem=10, max_memory=-1)
 
 
+
+def test_refused_runs_create_no_store(tmp):
+    with pytest.raises(adams.MemoryLimitError):
+        adams.resolve("S_2", stem=120, max_memory=10e6, save=tmp / "big.db")
+    with pytest.raises(adams.InputError):
+        adams.resolve("S_2", stem=10**7, save=tmp / "huge.db")
+    assert list(tmp.iterdir()) == []
+
+
 def test_bad_classes():
     r = adams.resolve("S_2", stem=20)
     with pytest.raises(adams.InputError) as e:
