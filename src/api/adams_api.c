@@ -408,6 +408,12 @@ int adams_is_done(const adams_res_t *h)
 
 /* ---- Ext and classes -------------------------------------------------------------------- */
 
+/* The message of a product the library could not form (SQ_E_RANGE from
+ * resol_products.h after the regions were checked here). */
+static const char not_computed[] =
+    "the product needs more of the resolution than was computed, or a lift failed (please "
+    "report it)";
+
 /* dim Ext^{s,s+n} of R, or -1 outside its region. */
 static int64_t dim_of(const resol_t *R, int32_t n, int32_t s)
 {
@@ -526,7 +532,7 @@ int adams_filt1_product(const adams_res_t *h, int k, int32_t n, int32_t s, const
     rc = take_class(h->R, h->name, "x", n, s, x, xlen, &xv, err, errlen);
     if (!rc && (rc = take_out(h->R, n + deg - 1, s + 1, outlen, out, &ov, err, errlen)) == 0) {
         if (resol_filt1_product(h->R, k, s, s + n, xv, ov) != 0)
-            rc = fail(err, errlen, ADAMS_E_INPUT, "the product is outside the computed region");
+            rc = fail(err, errlen, ADAMS_E_INPUT, "%s", not_computed);
         else
             give_out(ov, out);
         fvec_clear(&ov);
@@ -613,7 +619,7 @@ int adams_product(adams_res_t *h, int32_t n, int32_t s, const int32_t *x, int64_
         rc = take_out(h->R, n + n2, s + s2, outlen, out, &ov, err, errlen);
     if (!rc) {
         if (resol_product(h->R, h->RS, s, s + n, xv, s2, s2 + n2, yv, ov) != 0)
-            rc = fail(err, errlen, ADAMS_E_INPUT, "the product is outside the computed region");
+            rc = fail(err, errlen, ADAMS_E_INPUT, "%s", not_computed);
         else
             give_out(ov, out);
     }
@@ -648,10 +654,10 @@ static int massey(adams_res_t *h, int32_t sa, int32_t ta, fvec_t a, int32_t sb, 
         return fail(err, errlen, ADAMS_E_INPUT,
                     "<a, b, c> is not defined: a b or b c is not zero (check with product)");
     if (r)
-        return fail(err, errlen, ADAMS_E_INPUT, "the Massey product is outside the computed region");
+        return fail(err, errlen, ADAMS_E_INPUT, "%s", not_computed);
     fmat_t m = {0};
     if (resol_massey_indeterminacy(h->R, h->RS, sa, ta, a, sb, tb, sc, tc, c, &m) != 0)
-        return fail(err, errlen, ADAMS_E_INPUT, "the indeterminacy is outside the computed region");
+        return fail(err, errlen, ADAMS_E_INPUT, "%s", not_computed);
     int rc = give_rows(&m, out.len, ind, ind_cap, ind_rows, err, errlen);
     fmat_clear(&m);
     return rc;
