@@ -78,7 +78,11 @@ def _raise(rc, err):
 
 
 def _path(p):
-    return os.fsencode(os.fspath(p))
+    """A module name or a path (str, bytes or os.PathLike) as bytes."""
+    try:
+        return os.fsencode(os.fspath(p))
+    except TypeError:
+        raise InputError("expected a module name or a path, not %r" % (p,)) from None
 
 
 def _int(x, what):
@@ -130,13 +134,17 @@ def _interruptible(lib, h, err):
         caught.append(signum)
         lib.adams_interrupt(h)
 
-    old = signal.signal(signal.SIGINT, on_sigint)
+    # A handler installed outside Python (getsignal None) cannot be put back:
+    # then it is left alone, and the run is waited for as it is.
+    python_handler = signal.getsignal(signal.SIGINT) is not None
+    old = signal.signal(signal.SIGINT, on_sigint) if python_handler else None
     try:
         threading.Thread(target=work, name="adams-run", daemon=True).start()
         while not done.wait(0.05):
             pass
     finally:
-        signal.signal(signal.SIGINT, old)
+        if python_handler:
+            signal.signal(signal.SIGINT, old)
     if caught:
         raise KeyboardInterrupt(err.value.decode("utf-8", "replace") or "interrupted")
     return box["rc"]
@@ -156,7 +164,7 @@ def resolve(module, stem, max_s=None, threads=1, save=None, max_memory=None):
     err = _err()
     h = ctypes.c_void_p()
     try:
-        rc = lib.adams_prepare(ctypes.byref(h), str(module).encode(), _int(stem, "stem"),
+        rc = lib.adams_prepare(ctypes.byref(h), _path(module), _int(stem, "stem"),
                                -1 if max_s is None else _int(max_s, "max_s"),
                                _int(threads, "threads"),
                                float(max_memory or 0), None if save is None else _path(save),

@@ -23,6 +23,8 @@ def test_bad_names():
     assert "'['" in one_line(e)
     with pytest.raises(adams.InputError):
         adams.resolve("", stem=10)
+    with pytest.raises(adams.InputError):
+        adams.resolve(42, stem=10)
 
 
 def test_bad_file(tmp):
@@ -42,6 +44,7 @@ def test_bad_file(tmp):
 def test_module_file_and_shift(tmp):
     f = tmp / "mine.json"
     f.write_text('{"p": 2, "gens": {"x0": 0, "x1": 1}, "actions": ["Sq1 x0 = x1"]}')
+    assert adams.resolve(f, stem=5).module == "mine"          # a pathlib.Path too
     r = adams.resolve(str(f) + "[3]", stem=12)
     c2 = adams.resolve("C2", stem=9)
     assert r.min_stem == 3
