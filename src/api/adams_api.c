@@ -192,8 +192,7 @@ static int prepare(adams_res_t *h, const sq_modspec_info_t *info, int32_t stem, 
                    const char *save, char *err, size_t errlen)
 {
     if (max_s < 0)
-        max_s = (int32_t)((stem - info->bottom > 0 ? (stem - info->bottom) / 2 : 0) + 3 +
-                          info->span);
+        max_s = resol_default_max_s(fdmod_prime(h->M), stem, info->bottom, info->span);
     int rc = check_region(h->M, stem, max_s, err, errlen);
     if (rc)
         return rc;

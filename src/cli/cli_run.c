@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "cli.h"
-#include "presol.h"
+#include "resol.h"
 #include "sq_core.h"
 #include "sq_gpu.h"
 #include "sq_progress.h"
@@ -172,39 +172,25 @@ static int est_threads(const cli_opts_t *o)
     return (int)(o->threads > 0 ? o->threads : 1);
 }
 
-/* The estimate of a resolution of M at its prime (resol_estimate,
- * presol_estimate). */
-static void estimate(const fdmod_t *M, int algo, int32_t stem, int32_t max_s, int th,
-                     resol_estimate_t *e)
-{
-    if (fdmod_prime(M) != 2)
-        presol_estimate(M, max_s, stem, th, e);
-    else
-        resol_estimate(M, (resol_algo_t)algo, max_s, stem, th, e);
-}
-
 int cli_check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t stem, int32_t max_s,
                      int quiet)
 {
     resol_estimate_t e;
-    estimate(M, algo, stem, max_s, est_threads(o), &e);
+    resol_estimate(M, (resol_algo_t)algo, max_s, stem, est_threads(o), &e);
     return refuse_estimate(o, &e, stem, max_s, quiet);
 }
 
 /* The estimate of the prepared run r, whatever its prime and kind
- * (estimate above, or the cofiber's), refused when it cannot fit. */
+ * (resol_estimate, resol_estimate_cofiber), refused when it cannot fit. */
 static int check_run_memory(const cli_run_t *r)
 {
     resol_estimate_t e;
     int th = est_threads(r->o);
-    if (r->info.cofiber && r->prime != 2)
-        presol_estimate_cofiber(r->M, r->info.cof_s, r->info.cof_t, r->info.cof_target,
-                                r->max_s, r->stem, th, &e);
-    else if (r->info.cofiber)
+    if (r->info.cofiber)
         resol_estimate_cofiber(r->M, r->info.cof_s, r->info.cof_t, r->info.cof_target, r->max_s,
                                r->stem, th, &e);
     else
-        estimate(r->M, r->algo, r->stem, r->max_s, th, &e);
+        resol_estimate(r->M, (resol_algo_t)r->algo, r->max_s, r->stem, th, &e);
     return refuse_estimate(r->o, &e, r->stem, r->max_s, r->quiet);
 }
 
@@ -253,12 +239,6 @@ static int finish_prepare(cli_run_t *r)
 
 /* ---- Preparing a run ------------------------------------------------------- */
 
-/* The default filtration: (stem - bottom)/2 + 3 + span. */
-static int32_t default_max_s(int64_t stem, int32_t bottom, int32_t span)
-{
-    return (int32_t)((stem - bottom > 0 ? (stem - bottom) / 2 : 0) + 3 + span);
-}
-
 /* Load, kinds, engine, range, estimate: one path at every prime. */
 static int prepare(cli_run_t *r, int64_t stem, int64_t max_s)
 {
@@ -288,7 +268,8 @@ static int prepare(cli_run_t *r, int64_t stem, int64_t max_s)
     r->bottom = r->info.bottom;
     r->stem = (int32_t)stem;
     r->default_max_s = max_s < 0;
-    r->max_s = max_s < 0 ? default_max_s(stem, r->bottom, r->info.span) : (int32_t)max_s;
+    r->max_s = max_s < 0 ? resol_default_max_s(r->prime, (int32_t)stem, r->bottom, r->info.span)
+                         : (int32_t)max_s;
     if (resol_check_range(r->M, r->max_s, r->stem, err, sizeof err)) {
         cli_error("%s", err);
         return CLI_USAGE;
@@ -321,9 +302,10 @@ void cli_run_notes(const cli_run_t *r, int engine)
         return;
     int32_t span = r->info.span;
     if (r->default_max_s)
-        cli_note("--max-s not given; using %d ((stem - bottom)/2 + 3 + span %d: every nonzero "
-                 "group of stems <= %d except the h_0-tower)",
-                 (int)r->max_s, (int)span, (int)r->stem);
+        cli_note("--max-s not given; using %d ((stem - bottom)/%u + 3 + span %d: every nonzero "
+                 "group of stems <= %d except the %s-tower)",
+                 (int)r->max_s, 2 * ((unsigned)r->prime - 1), (int)span, (int)r->stem,
+                 r->prime == 2 ? "h_0" : "a_0");
     if (!engine || r->o->algo != RESOL_AUTO)
         return;
     cli_engine_note(r->o->algo, (resol_algo_t)r->algo, r->M, &r->info, 0);

@@ -42,7 +42,7 @@ static const char chart_usage[] =
     "  --from FILE          draw the resolution kept in a store (adams resolve --save\n"
     "                       FILE) instead of computing it; the region is the\n"
     "                       store's, or --stem/--max-s within it\n"
-    "  --max-s S            largest filtration (default: N/2 + 3 plus the module's\n"
+    "  --max-s S            largest filtration (default: N/(2p - 2) + 3 plus the module's\n"
     "                       span, as for 'adams resolve')\n"
     "  -o FILE              write to FILE instead of stdout\n"
     "  --format FMT         svg: the picture (default; json when FILE ends in .json)\n"

@@ -30,7 +30,7 @@ static const char products_usage[] =
     "at odd p |a_0| = 1, |h_i| = 2(p-1)p^i, and the entries are 0..p-1); lines whose\n"
     "target is zero are left out; order: stems, then s, then the class, then k.\n"
     "\n"
-    "Options: --stem N, --max-s S (default (N - bottom)/2 + 3 + span), --algorithm\n"
+    "Options: --stem N, --max-s S (default (N - bottom)/(2p - 2) + 3 + span), --algorithm\n"
     "auto|nassau|classical, --threads K, --progress, --quiet, --max-memory SIZE,\n"
     "--gpu, -h/--help (as for 'adams resolve'); --from FILE reads the resolution\n"
     "from a store (adams resolve --save FILE) instead of computing it (the region:\n"

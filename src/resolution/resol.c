@@ -108,6 +108,12 @@ int64_t resol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n)
     return need > 1 ? need : 1;
 }
 
+int32_t resol_default_max_s(uint32_t p, int32_t max_n, int32_t bottom, int32_t span)
+{
+    int64_t above = (int64_t)max_n - bottom, q = 2 * ((int64_t)p - 1);
+    return (int32_t)((above > 0 ? above / q : 0) + 3 + span);
+}
+
 milnor_t *resol_algebra_f2(const fdmod_t *M, int32_t adeg)
 {
     int32_t h[16];

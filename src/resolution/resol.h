@@ -54,6 +54,17 @@ typedef enum {
  * top - bottom, 1), whatever the filtration (resol.c says why). */
 int64_t resol_algebra_degree(int32_t bottom, int32_t top, int32_t max_n);
 
+/* The default filtration of a run through stem max_n of a module at the
+ * prime p with cells from bottom, spanning span degrees:
+ * (max_n - bottom)/(2(p - 1)) + 3 + span.  Above the vanishing line of
+ * slope 1/(2(p - 1)) (1/2 at p = 2: h_0, h_1 towers aside; 1/4 at p = 3:
+ * the a_1-towers' slope) Ext of a module over the whole algebra or a
+ * sub-Hopf algebra is zero except the tower on the bottom class (h_0 at
+ * p = 2, a_0 at odd p); 3 + span is the margin of a module's own cells.
+ * At p = 3 through stem 100 the highest nonzero class off the tower is
+ * within 1 of the line (docs/cli.md).  Cost O(1). */
+int32_t resol_default_max_s(uint32_t p, int32_t max_n, int32_t bottom, int32_t span);
+
 /* What a run will cost, from resol_estimate. */
 typedef struct {
     double exact_bytes;     /* allocated by every such run, computed exactly from the algebra's

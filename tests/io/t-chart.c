@@ -927,11 +927,12 @@ TEST(chart_golden_files_equal_writers)
         ASSERT_STR_EQ(json, want_json);
         free(svg);
         free(json);
-        char *out = run_ok(0, NULL, "chart %s --stem %d --quiet", G->module, (int)G->n_max);
+        char *out = run_ok(0, NULL, "chart %s --stem %d --max-s %d --quiet", G->module,
+                           (int)G->n_max, (int)G->s_max);
         ASSERT_STR_EQ(out, want_svg);
         sq_free(out);
-        out = run_ok(0, NULL, "chart %s --stem %d --format json --quiet", G->module,
-                     (int)G->n_max);
+        out = run_ok(0, NULL, "chart %s --stem %d --max-s %d --format json --quiet", G->module,
+                     (int)G->n_max, (int)G->s_max);
         ASSERT_STR_EQ(out, want_json);
         sq_free(out);
         sq_free(want_svg);
@@ -1042,7 +1043,7 @@ TEST(chart_odd_lines_equal_products)
 }
 
 /* The issue's commands: `adams chart S_3 --stem 60 -o FILE` (the default
- * filtration 60/2 + 3 = 33) and `--format json` at p = 5 write what the
+ * filtration at p = 3, 60/4 + 3 = 18: resol_default_max_s) and `--format json` at p = 5 write what the
  * library writes for the same region. */
 TEST(chart_odd_program)
 {
@@ -1052,9 +1053,9 @@ TEST(chart_odd_program)
     sq_free(run_ok(0, NULL, "chart S_3 --stem 60 -o %s --quiet", path));
     char *file = sq_test_slurp(path);
     fdmod_t *M = fdmod_sphere_p(3);
-    resol_t *R = resol_new(M, 33, 60);
+    resol_t *R = resol_new(M, 18, 60);
     resol_run(R, RESOL_CLASSICAL);
-    char *svg = write_to_string(sq_chart_write_svg, R, NULL, 0, 60, 33);
+    char *svg = write_to_string(sq_chart_write_svg, R, NULL, 0, 60, 18);
     ASSERT_STR_EQ(file, svg);
     ASSERT(count(svg, "<line class=\"a0\"") > 30 && count(svg, "<line class=\"h0\"") > 30);
     free(svg);
