@@ -197,11 +197,14 @@ typedef struct {
     int32_t t, target, D;
     int64_t idx;
     fvec_t unit;
+    int32_t *gdeg; /* gdeg[g]: the degree of generator g of F_{s-1} */
 } pushout_t;
 
 /* One degree d of E: columns (F_{s-1})_d (nf of them) then (Sigma^D M)_d. */
 typedef struct {
     int64_t nf, ncols, dimE;
+    int64_t ngen;  /* generators of F_{s-1} of degree <= d */
+    int64_t *goff; /* goff[g]: first column of g's block (g < ngen), goff[ngen] = nf */
     int64_t *eidx; /* column -> index in E_d, or -1 (a pivot column) */
     fmat_t red;    /* ncols x dimE: row c is the class of column c in E_d */
 } edeg_t;
@@ -263,6 +266,14 @@ static int build_degree(const pushout_t *P, edeg_t *x, int32_t d, double limit, 
         piv[c] = -1;
     if (rows && x->ncols)
         fmat_rref_pool(&rel, piv, pool);
+    x->goff = sq_malloc(sizeof(int64_t) * (size_t)(fmod_total_gens(P->F1) + 1));
+    while (x->ngen < fmod_total_gens(P->F1) && P->gdeg[x->ngen] <= d) {
+        int32_t ge = P->gdeg[x->ngen];
+        x->goff[x->ngen] =
+            fmod_block_offset(P->F1, d, ge, x->ngen - fmod_gen_global(P->F1, ge, 0));
+        x->ngen++;
+    }
+    x->goff[x->ngen] = x->nf;
     x->eidx = sq_malloc(sizeof(int64_t) * (size_t)(x->ncols + 1));
     for (int64_t c = 0; c < x->ncols; c++)
         x->eidx[c] = piv[c] >= 0 ? -1 : x->dimE++;
@@ -282,18 +293,32 @@ static int build_degree(const pushout_t *P, edeg_t *x, int32_t d, double limit, 
     return rc;
 }
 
-/* ev += sum_j w_j red[off + j], for w a vector of len entries. */
-static void add_red(fvec_t ev, fvec_t w, int64_t len, const fmat_t *red, int64_t off)
+/* ev = sum_j w_j red[off + j] (w.len entries of w; ev has red's columns);
+ * returns whether ev is nonzero.  At p = 2 the rows are XORed limb by limb
+ * (E's degrees are a few limbs wide: no call per row). */
+static int reduce_to_e(fvec_t ev, fvec_t w, const fmat_t *red, int64_t off)
 {
+    int64_t n = fmat_cols(red);
     if (w.p == 2) {
-        for (int64_t l = 0; l < f2_limbs(len); l++)
-            for (uint64_t b = w.limbs[l]; b; b &= b - 1)
-                fvec_addmul(ev, fmat_row(red, off + l * 64 + __builtin_ctzll(b)), 1);
-        return;
+        int64_t nl = f2_limbs(n);
+        uint64_t any = 0;
+        memset(ev.limbs, 0, (size_t)nl * sizeof *ev.limbs);
+        for (int64_t l = 0; l < f2_limbs(w.len); l++)
+            for (uint64_t b = w.limbs[l]; b; b &= b - 1) {
+                const uint64_t *r = f2mat_row(&red->f2, off + l * 64 + __builtin_ctzll(b));
+                for (int64_t i = 0; i < nl; i++)
+                    ev.limbs[i] ^= r[i];
+            }
+        for (int64_t i = 0; i < nl; i++)
+            any |= ev.limbs[i];
+        return any != 0;
     }
-    for (int64_t j = 0; j < len; j++)
+    ev.len = n;
+    fvec_zero(ev);
+    for (int64_t j = 0; j < w.len; j++)
         if (w.bytes[j])
             fvec_addmul(ev, fmat_row(red, off + j), w.bytes[j]);
+    return !fvec_is_zero(ev);
 }
 
 /* The product by one basis element theta = (k, th) of the algebra, on
@@ -342,13 +367,9 @@ static void theta_mul(const theta_t *T, fvec_t w, int32_t sdeg, int64_t ai)
 static void emit(fdmod_t *E, const theta_t *T, const edeg_t *y, fvec_t w, int64_t off, int32_t d,
                  int64_t ie)
 {
-    if (fvec_is_zero(w))
-        return;
     fvec_t ev = T->ev;
     ev.len = y->dimE;
-    fvec_zero(ev);
-    add_red(ev, w, w.len, &y->red, off);
-    if (!fvec_is_zero(ev))
+    if (reduce_to_e(ev, w, &y->red, off))
         fdmod_set_actionf(E, T->A, T->k, T->th, d, ie, ev);
 }
 
@@ -360,19 +381,15 @@ static void set_pair(const pushout_t *P, fdmod_t *E, const edeg_t *x, const edeg
                      const theta_t *T)
 {
     int32_t k = T->k;
-    for (int64_t g = 0; g < fmod_total_gens(P->F1); g++) {
-        int32_t ge = fmod_gen_degree(P->F1, g);
-        if (ge > d)
-            break;
-        int64_t gi = g - fmod_gen_global(P->F1, ge, 0);
-        int64_t off = fmod_block_offset(P->F1, d, ge, gi), len = stalg_dim(P->A, d - ge);
+    for (int64_t g = 0; g < x->ngen; g++) {
+        int64_t off = x->goff[g], len = x->goff[g + 1] - off;
         fvec_t w = T->w;
-        w.len = stalg_dim(P->A, d + k - ge);
+        w.len = y->goff[g + 1] - y->goff[g];
         for (int64_t ai = 0; ai < len && w.len; ai++) {
             if (x->eidx[off + ai] < 0)
                 continue;
-            theta_mul(T, w, d - ge, ai);
-            emit(E, T, y, w, fmod_block_offset(P->F1, d + k, ge, gi), d, x->eidx[off + ai]);
+            theta_mul(T, w, d - P->gdeg[g], ai);
+            emit(E, T, y, w, y->goff[g], d, x->eidx[off + ai]);
         }
     }
     int32_t e = d - P->D;
@@ -503,6 +520,9 @@ static int build_pushout(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_
                    .idx = idx};
     fvec_init(&P.unit, 1, P.p);
     fvec_set(P.unit, 0, 1);
+    P.gdeg = sq_malloc(sizeof(int32_t) * (size_t)(fmod_total_gens(P.F1) + 1));
+    for (int64_t g = 0; g < fmod_total_gens(P.F1); g++)
+        P.gdeg[g] = fmod_gen_degree(P.F1, g);
     int32_t dlo = fmod_min_degree(P.F1);
     if (fdmod_bottom(M) + P.D < dlo)
         dlo = fdmod_bottom(M) + P.D;
@@ -545,9 +565,11 @@ static int build_pushout(resol_cofiber_t *C, const fdmod_t *M, int32_t t, int64_
     }
     for (int32_t i = 0; i < ndeg; i++) {
         fmat_clear(&D[i].red);
+        sq_free(D[i].goff);
         sq_free(D[i].eidx);
     }
     sq_free(D);
+    sq_free(P.gdeg);
     fvec_clear(&P.unit);
     return rc;
 }
