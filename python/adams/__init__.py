@@ -152,7 +152,7 @@ def _interruptible(lib, h, err):
 
 def resolve(module, stem, max_s=None, threads=1, save=None, max_memory=None):
     """Resolves `module` through `stem` and filtration `max_s` (None: the
-    program's default, (stem - bottom)/2 + 3 + span) on `threads` threads.
+    program's default, (stem - bottom)/(2p - 2) + 3 + span) on `threads` threads.
     save: a store path (adams resolve --save): created, or resumed and
     extended.  max_memory: bytes the run may use (None: what is available;
     a region that cannot fit is refused up front, MemoryLimitError).

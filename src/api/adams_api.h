@@ -70,8 +70,9 @@ int adams_api_version(void);
 /* Loads the module named `module` (as on the command line; see above) at
  * its prime, and prepares its resolution through stem `stem` and
  * filtration max_s (max_s < 0: the program's default, resol_default_max_s:
- * (stem - bottom)/(2p - 2) + 3 + the module's span), on `threads` threads (<= 1: one).  max_memory: the
- * bytes the run may use (<= 0: the memory available), refused up front as
+ * (stem - bottom)/(2p - 2) + 3 + the module's span), on `threads` threads
+ * (<= 1: one).  max_memory: the bytes the run may use (<= 0: the memory
+ * available), refused up front as
  * the program does when the estimate cannot fit.  save (NULL: none): a
  * store path, with the semantics of `adams resolve --save`: created, or
  * resumed and extended when it holds this module (anything else there is
