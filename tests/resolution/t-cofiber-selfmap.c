@@ -366,6 +366,23 @@ TEST(cofiber_not_a_cocycle_refused)
     ASSERT_EQ(fdmod_complete(N, A, err, sizeof err), 0);
     ASSERT_EQ(resol_cofiber_new(&Q, N, 1, 1, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
     ASSERT(strstr(err, "2 classes in degree 0") != NULL);
+    /* A stem below the module: refused at p = 2 as at odd p (was: "does
+     * not exist ... dimension 0" at p = 2 only). */
+    ASSERT_EQ(resol_cofiber_new(&Q, M, 2, 1, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT_STR_EQ(err, "\"cofiber\": the class x_(-1, 2, 0) does not exist: stem -1 is below the "
+                       "bottom degree 0 of C2");
+    /* The same lines at p = 3: one code. */
+    const int32_t degs3[] = {0, 1}, acts3[][3] = {{1, 0, 1}};
+    fdmod_t *C3 = make_module(3, "C3", degs3, 2, acts3, 1);
+    ASSERT_EQ(resol_cofiber_new(&Q, C3, 2, 1, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT_STR_EQ(err, "\"cofiber\": the class x_(-1, 2, 0) does not exist: stem -1 is below the "
+                       "bottom degree 0 of C3");
+    ASSERT_EQ(resol_cofiber_new(&Q, C3, 1, 1, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT_STR_EQ(err, "\"cofiber\": the class x_(0, 1, 0) does not exist: Ext^{1,1} of C3 has "
+                       "dimension 0");
+    ASSERT_EQ(resol_cofiber_new(&Q, C3, 0, 1, 0, 0, 10, 10, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT(Q == NULL);
+    fdmod_free(C3);
     fdmod_free(N);
     fdmod_free(M);
     milnor_free(A);
