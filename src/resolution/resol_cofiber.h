@@ -32,7 +32,7 @@
  *
  * Tests check the result against the peer's tables for its corpus and
  * against the long exact sequence of the self-map computed separately
- * (v_1^4 on C2, v_1 on C3v1, h_0 on C5).
+ * (v_1^4 on C2, x_(10, 2, 0) on C3v1, v_1 on C5).
  */
 #ifndef RESOL_COFIBER_H
 #define RESOL_COFIBER_H
