@@ -10,7 +10,7 @@
 
 #include "podd_util.h"
 #include "sq_chart.h"
-#include "presol_cofiber.h"
+#include "resol_cofiber.h"
 #include "sq_modspec.h"
 
 /* Loads json (display name my.json); returns the code and the message. */
@@ -194,7 +194,7 @@ TEST(modspec_odd_one_reader)
 TEST(modspec_odd_warnings_and_prime)
 {
     const char *json = "{\"p\": 3, \"gens\": {\"x0\": 0},\n \"actionz\": []}";
-    char path[] = "/tmp/pmodspec-warnXXXXXX";
+    char path[] = "/tmp/modspec-odd-warnXXXXXX";
     int fd = mkstemp(path);
     ASSERT(fd >= 0);
     FILE *w = fdopen(fd, "w+");
@@ -336,7 +336,7 @@ static int64_t indecomposable_cells(const fdmod_t *M, const pmilnor_t *A, int32_
 
 static int64_t ext_cof(const void *C, int32_t s, int32_t n)
 {
-    return presol_cofiber_ext_dim((const presol_cofiber_t *)C, s, n);
+    return resol_cofiber_ext_dim((const resol_cofiber_t *)C, s, n);
 }
 
 TEST(modspec_odd_peer_files)
@@ -377,8 +377,8 @@ TEST(modspec_odd_peer_files)
             sq_test_fail(__FILE__, __LINE__, "%s: %s", peer_odd[i], err);
         uint32_t p = fdmod_prime(M);
         if (info.cofiber) {
-            presol_cofiber_t *C = NULL;
-            rc = presol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, info.cof_target,
+            resol_cofiber_t *C = NULL;
+            rc = resol_cofiber_new(&C, M, info.cof_s, info.cof_t, info.cof_idx, info.cof_target,
                                     S, N, NULL, err, sizeof err);
             if (rc)
                 sq_test_fail(__FILE__, __LINE__, "%s: %s", peer_odd[i], err);
@@ -391,13 +391,13 @@ TEST(modspec_odd_peer_files)
                 for (int32_t s = 0; s <= S; s++)
                     ASSERT_EQ(ext_cof(C, s, 0), s <= 1);
             char why[256];
-            if (presol_cofiber_module(C)) {
-                ASSERT_EQ(fdmod_check_module_all(presol_cofiber_module(C), resol_stalg(R), why,
+            if (resol_cofiber_module(C)) {
+                ASSERT_EQ(fdmod_check_module_all(resol_cofiber_module(C), resol_stalg(R), why,
                                               sizeof why),
                           0);
             }
             resol_free(R);
-            presol_cofiber_free(C);
+            resol_cofiber_free(C);
             fdmod_free(M);
             continue;
         }

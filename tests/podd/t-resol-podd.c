@@ -5,7 +5,7 @@
  * h_0 read off the sphere's resolution).
  */
 #include "podd_util.h"
-#include "presol_cofiber.h"
+#include "resol_cofiber.h"
 
 static void check_against_table(const resol_t *R, const podd_table_t *T, int32_t N, int32_t S)
 {
@@ -227,7 +227,7 @@ static int64_t ext_of_resol(const void *ctx, int32_t s, int32_t n)
 
 static int64_t ext_of_cofiber(const void *ctx, int32_t s, int32_t n)
 {
-    return presol_cofiber_ext_dim((const presol_cofiber_t *)ctx, s, n);
+    return resol_cofiber_ext_dim((const resol_cofiber_t *)ctx, s, n);
 }
 
 static const stalg_t *alg_for(uint32_t p, int32_t deg)
@@ -278,24 +278,24 @@ TEST(resol_odd_cofiber_C9)
 {
     const int32_t N = 36, S = 12;
     fdmod_t *M = fdmod_sphere_p(3);
-    presol_cofiber_t *C = NULL;
+    resol_cofiber_t *C = NULL;
     char err[512];
-    int rc = presol_cofiber_new(&C, M, 2, 2, 0, 0, S, N, NULL, err, sizeof err);
+    int rc = resol_cofiber_new(&C, M, 2, 2, 0, 0, S, N, NULL, err, sizeof err);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "%s", err);
     check_les("C9", 3, 2, 2, mult_a0sq, ext_of_cofiber, C, N, S);
     /* A class that does not exist. */
-    presol_cofiber_t *D = NULL;
-    rc = presol_cofiber_new(&D, M, 2, 2, 1, 0, S, N, NULL, err, sizeof err);
+    resol_cofiber_t *D = NULL;
+    rc = resol_cofiber_new(&D, M, 2, 2, 1, 0, S, N, NULL, err, sizeof err);
     ASSERT_EQ(rc, SQ_E_INVAL);
     ASSERT(strstr(err, "does not exist") != NULL);
     ASSERT(D == NULL);
-    presol_cofiber_free(C);
+    resol_cofiber_free(C);
     fdmod_free(M);
 }
 
 /* The cofiber of alpha_1 (h_0): P1 x0 = x4, against the LES of h_0; and
- * the same as the cofiber of the class x_(3,1,0) built by presol_cofiber. */
+ * the same as the cofiber of the class x_(3,1,0) built by resol_cofiber. */
 TEST(resol_odd_calpha)
 {
     const int32_t N = 40, S = 12;
@@ -311,12 +311,12 @@ TEST(resol_odd_calpha)
     resol_run(R, RESOL_CLASSICAL);
     check_les("Calpha", 3, 1, 4, mult_h0, ext_of_resol, R, N, S);
     fdmod_t *Sph = fdmod_sphere_p(3);
-    presol_cofiber_t *C = NULL;
-    ASSERT_EQ(presol_cofiber_new(&C, Sph, 1, 4, 0, 0, S, N, NULL, err, sizeof err), 0);
+    resol_cofiber_t *C = NULL;
+    ASSERT_EQ(resol_cofiber_new(&C, Sph, 1, 4, 0, 0, S, N, NULL, err, sizeof err), 0);
     for (int32_t s = 0; s <= S; s++)
         for (int32_t n = 0; n <= N; n++)
-            ASSERT_EQ(presol_cofiber_ext_dim(C, s, n), resol_ext_dim(R, s, n));
-    presol_cofiber_free(C);
+            ASSERT_EQ(resol_cofiber_ext_dim(C, s, n), resol_ext_dim(R, s, n));
+    resol_cofiber_free(C);
     fdmod_free(Sph);
     resol_free(R);
     fdmod_free(M);
