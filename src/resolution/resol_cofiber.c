@@ -243,6 +243,20 @@ static void red_pivot_row(fvec_t out, fvec_t r, const int64_t *eidx, int64_t nco
             out.bytes[eidx[c]] = (uint8_t)(r.p - r.bytes[c]);
 }
 
+/* Sets x->ngen and x->goff: where the block of each generator of F_{s-1}
+ * of degree <= d starts among the columns of degree d. */
+static void block_offsets(const pushout_t *P, edeg_t *x, int32_t d)
+{
+    x->goff = sq_malloc(sizeof(int64_t) * (size_t)(fmod_total_gens(P->F1) + 1));
+    while (x->ngen < fmod_total_gens(P->F1) && P->gdeg[x->ngen] <= d) {
+        int32_t ge = P->gdeg[x->ngen];
+        x->goff[x->ngen] =
+            fmod_block_offset(P->F1, d, ge, x->ngen - fmod_gen_global(P->F1, ge, 0));
+        x->ngen++;
+    }
+    x->goff[x->ngen] = x->nf;
+}
+
 /* Builds degree d of E into x: the relations, their RREF, E_d's basis and
  * red.  Returns 0, or SQ_E_RANGE when a matrix would take more than limit
  * bytes (*bytes: how much). */
@@ -266,14 +280,7 @@ static int build_degree(const pushout_t *P, edeg_t *x, int32_t d, double limit, 
         piv[c] = -1;
     if (rows && x->ncols)
         fmat_rref_pool(&rel, piv, pool);
-    x->goff = sq_malloc(sizeof(int64_t) * (size_t)(fmod_total_gens(P->F1) + 1));
-    while (x->ngen < fmod_total_gens(P->F1) && P->gdeg[x->ngen] <= d) {
-        int32_t ge = P->gdeg[x->ngen];
-        x->goff[x->ngen] =
-            fmod_block_offset(P->F1, d, ge, x->ngen - fmod_gen_global(P->F1, ge, 0));
-        x->ngen++;
-    }
-    x->goff[x->ngen] = x->nf;
+    block_offsets(P, x, d);
     x->eidx = sq_malloc(sizeof(int64_t) * (size_t)(x->ncols + 1));
     for (int64_t c = 0; c < x->ncols; c++)
         x->eidx[c] = piv[c] >= 0 ? -1 : x->dimE++;
