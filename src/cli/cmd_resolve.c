@@ -14,7 +14,6 @@
 #include "cli_run.h"
 #include "cmd_store.h"
 #include "fdmod.h"
-#include "presol_cofiber.h"
 #include "resol.h"
 #include "resol_cofiber.h"
 #include "sq_chart.h"
@@ -117,28 +116,11 @@ static int64_t cofiber_ext(const void *C, int32_t s, int32_t n)
     return resol_cofiber_ext_dim((const resol_cofiber_t *)C, s, n);
 }
 
-static int64_t presol_cofiber_ext(const void *C, int32_t s, int32_t n)
-{
-    return presol_cofiber_ext_dim((const presol_cofiber_t *)C, s, n);
-}
-
 /* Resolves the cofiber of the class the file names and prints its chart. */
 static int run_cofiber(const cli_run_t *r)
 {
     char err[1024];
     const sq_modspec_info_t *in = &r->info;
-    if (r->prime != 2) {
-        presol_cofiber_t *C = NULL;
-        cli_run_notes(r, 1);
-        if (presol_cofiber_new(&C, r->M, in->cof_s, in->cof_t, in->cof_idx, in->cof_target,
-                               r->max_s, r->stem, r->pool, err, sizeof err)) {
-            cli_error("%s", err);
-            return CLI_USAGE;
-        }
-        int rc = write_chart(r, presol_cofiber_ext, C);
-        presol_cofiber_free(C);
-        return rc;
-    }
     resol_cofiber_t *C;
     if (resol_cofiber_new(&C, r->M, in->cof_s, in->cof_t, in->cof_idx, in->cof_target, r->max_s,
                           r->stem, r->pool, err, sizeof err)) {

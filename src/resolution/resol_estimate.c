@@ -558,21 +558,3 @@ int resol_estimate_engine_note(const fdmod_t *M, resol_algo_t store_algo, int32_
              c.seconds, n.seconds < 1 ? 1.0 : n.seconds);
     return 1;
 }
-
-/* The odd-prime names the CLI still calls (cli_run.c): they go when it
- * calls resol_estimate / resol_estimate_cofiber. */
-void presol_estimate(const fdmod_t *M, int32_t max_s, int32_t max_n, int threads,
-                     resol_estimate_t *e);
-void presol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t target,
-                             int32_t max_s, int32_t max_n, int threads, resol_estimate_t *e);
-void presol_estimate(const fdmod_t *M, int32_t max_s, int32_t max_n, int threads,
-                     resol_estimate_t *e)
-{
-    resol_estimate(M, RESOL_CLASSICAL, max_s, max_n, threads, e);
-}
-
-void presol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t target,
-                             int32_t max_s, int32_t max_n, int threads, resol_estimate_t *e)
-{
-    resol_estimate_cofiber(M, s, t, target, max_s, max_n, threads, e);
-}
