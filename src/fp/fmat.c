@@ -275,7 +275,12 @@ int64_t fmat_aug_rank(const fmat_t *m, const int64_t *pivots, int64_t a_cols)
 {
     if (m->p == 2)
         return f2mat_aug_rank(&m->f2, pivots, a_cols);
-    return m->p ? fpmat_aug_rank(&m->fp, pivots, a_cols) : 0;
+    SQ_CHECK(a_cols <= fmat_cols(m), "fmat_aug_rank: a_cols %lld > cols %lld", (long long)a_cols,
+             (long long)fmat_cols(m));
+    int64_t r = 0; /* the pivots of the first a_cols columns: no field in it */
+    for (int64_t c = 0; c < a_cols; c++)
+        r += pivots[c] >= 0;
+    return r;
 }
 
 void fmat_aug_kernel(fmat_t *ker, const fmat_t *m, const int64_t *pivots, int64_t a_cols)

@@ -556,19 +556,17 @@ void fpmat_init_aug(fpmat_t *m, int64_t rows, int64_t a_cols, uint32_t p)
         fpmat_row(m, i)[seg + i] = 1;
 }
 
-int64_t fpmat_aug_rank(const fpmat_t *m, const int64_t *pivots, int64_t a_cols)
-{
-    int64_t r = 0;
-    for (int64_t c = 0; c < a_cols; c++)
-        r += pivots[c] >= 0;
-    return r;
-}
-
 void fpmat_aug_kernel(fpmat_t *ker, const fpmat_t *m, const int64_t *pivots, int64_t a_cols)
 {
     int64_t seg = fp_seg_start(a_cols);
-    int64_t rank = fpmat_aug_rank(m, pivots, a_cols);
     int64_t n = m->rows;
+    /* The rows of the RREF of [A | I] are sorted by pivot column and each
+     * has one: those from the first pivot in the I segment on are the
+     * kernel (their A part is zero), the rank of A rows before them. */
+    int64_t rank = n;
+    for (int64_t c = seg; c < seg + n && rank == n; c++)
+        if (pivots[c] >= 0)
+            rank = pivots[c];
     fpmat_init(ker, n - rank, n, m->p);
     for (int64_t i = rank; i < n; i++)
         memcpy(fpmat_row(ker, i - rank), fpmat_row(m, i) + seg, (size_t)n);
@@ -639,8 +637,8 @@ int64_t fpmat_kernel(fpmat_t *ker, int64_t *pivots, const fpmat_t *a)
         piv[c] = -1;
     if (m.data)
         fpmat_rref(&m, piv);
-    int64_t rank = fpmat_aug_rank(&m, piv, a->cols);
     fpmat_aug_kernel(ker, &m, piv, a->cols);
+    int64_t rank = a->rows - ker->rows;
     if (pivots)
         memcpy(pivots, piv, sizeof(int64_t) * (size_t)a->cols);
     sq_free(piv);

@@ -175,9 +175,6 @@ int64_t fpmat_rank(const fpmat_t *m);
  * part (columns < a_cols). */
 void fpmat_init_aug(fpmat_t *m, int64_t rows, int64_t a_cols, uint32_t p);
 
-/* After fpmat_rref of [A | I]: the rank of A (pivots in columns < a_cols). */
-int64_t fpmat_aug_rank(const fpmat_t *m, const int64_t *pivots, int64_t a_cols);
-
 /* After fpmat_rref of [A | I]: the kernel of x -> x * A (F_p^rows ->
  * F_p^a_cols): the I-segments of the rows whose pivot lies in the I
  * segment, in order, as a (rows - rank A) x rows matrix in canonical RREF.

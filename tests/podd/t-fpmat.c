@@ -105,7 +105,8 @@ TEST(fpmat_aug_kernel_qi)
                         fpmat_set(&m, i, j, fpmat_get(&A, i, j));
                 int64_t *piv = sq_malloc(sizeof(int64_t) * (size_t)(m.cols + 1));
                 fpmat_rref(&m, piv);
-                int64_t rank = fpmat_aug_rank(&m, piv, cols);
+                fmat_t mv = fmat_view_fp(&m);
+                int64_t rank = fmat_aug_rank(&mv, piv, cols);
                 ASSERT_EQ(rank, fpmat_rank(&A));
                 fpmat_aug_kernel(&K, &m, piv, cols);
                 ASSERT_EQ(K.rows + rank, rows); /* rank + nullity */
@@ -221,7 +222,8 @@ TEST(fpmat_kernel_vs_aug)
                         fpmat_rref_naive(&m, p1);
                     fpmat_aug_kernel(&K1, &m, p1, cols);
                     int64_t r2 = fpmat_kernel(&K2, p2, &A);
-                    ASSERT_EQ(r2, fpmat_aug_rank(&m, p1, cols));
+                    fmat_t mv = fmat_view_fp(&m);
+                    ASSERT_EQ(r2, fmat_aug_rank(&mv, p1, cols));
                     ASSERT(fpmat_equal(&K1, &K2));
                     for (int64_t c = 0; c < cols; c++)
                         ASSERT_EQ(p2[c], p1[c]);
