@@ -436,7 +436,7 @@ static int check_place(const char *path, int *exists, char *err, size_t errlen)
 static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char *text,
                          const char *hash, const char *profile)
 {
-    char buf[64], id[17];
+    char format[16], prime[16], bottom[16], id[17];
     new_store_id(id);
     int rc = exec(st, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
@@ -450,31 +450,24 @@ static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char
                       "PRIMARY KEY (s, t)) WITHOUT ROWID;"
                       "CREATE VIEW ext AS SELECT t - s AS n, s, ngens AS dim FROM step "
                       "ORDER BY n, s;");
-    snprintf(buf, sizeof buf, "%d", SQ_STORE_FORMAT);
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "format", buf);
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "store_id", id);
-    snprintf(buf, sizeof buf, "%u", (unsigned)fdmod_prime(b->module));
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "prime", buf);
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "module_name",
-                               b->module_name ? b->module_name : fdmod_name(b->module));
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "module", text);
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "module_hash", hash);
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "profile", profile);
-    snprintf(buf, sizeof buf, "%d", (int)fdmod_bottom(b->module));
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "bottom", buf);
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "engine", sq_store_engine_name(st->engine));
-    if (rc == SQLITE_OK)
-        rc = sq_store_meta_put(st, "done", "none");
+    snprintf(format, sizeof format, "%d", SQ_STORE_FORMAT);
+    snprintf(prime, sizeof prime, "%u", (unsigned)fdmod_prime(b->module));
+    snprintf(bottom, sizeof bottom, "%d", (int)fdmod_bottom(b->module));
     /* program and region: written by the caller, as for an existing store */
+    const char *const meta[][2] = {
+        {"format", format},
+        {"store_id", id},
+        {"prime", prime},
+        {"module_name", b->module_name ? b->module_name : fdmod_name(b->module)},
+        {"module", text},
+        {"module_hash", hash},
+        {"profile", profile},
+        {"bottom", bottom},
+        {"engine", sq_store_engine_name(st->engine)},
+        {"done", "none"},
+    };
+    for (size_t i = 0; rc == SQLITE_OK && i < sizeof meta / sizeof *meta; i++)
+        rc = sq_store_meta_put(st, meta[i][0], meta[i][1]);
     return rc;
 }
 
