@@ -152,6 +152,17 @@ static int peek(cur_t *c, char ch)
     return !c->bad && *c->p == ch;
 }
 
+/* Whether a list continues at c: not at its closing byte `close`; past
+ * the "," before every item but the first. */
+static int next_item(cur_t *c, int first, char close)
+{
+    if (c->bad || peek(c, close))
+        return 0;
+    if (!first)
+        expect(c, ",");
+    return !c->bad;
+}
+
 static int64_t number(cur_t *c)
 {
     if (c->bad)
@@ -250,22 +261,14 @@ static int module_from_text_f2(fdmod_t **out, const char *text, const char *name
         fdmod_set_profile(M, h, (int)plen);
     milnor_t *A = algebra_for(top - bottom, h, (int)plen);
     /* Only the Sq(2^j) are set; fdmod_complete derives the rest. */
-    int first = 1;
-    while (!c.bad && !peek(&c, '}')) {
-        if (!first)
-            expect(&c, ",");
-        first = 0;
+    for (int first = 1; next_item(&c, first, '}'); first = 0) {
         expect(&c, "\"Sq(");
         int zeros = 0;
         while (strncmp(c.p, "0,", 2) == 0)
             c.p += 2, zeros++;
         int64_t op = number(&c);
         expect(&c, ")\":[");
-        int firstx = 1;
-        while (!c.bad && !peek(&c, ']')) {
-            if (!firstx)
-                expect(&c, ",");
-            firstx = 0;
+        for (int firstx = 1; next_item(&c, firstx, ']'); firstx = 0) {
             expect(&c, "[");
             int64_t x = number(&c);
             expect(&c, ",");
@@ -498,17 +501,6 @@ static int profile_odd(cur_t *c, pmilnor_profile_t *prof, int *full)
     }
     sq_free(h);
     return bad ? -1 : 0;
-}
-
-/* Whether a list continues at c: not at its closing byte `close`; past
- * the "," before every item but the first. */
-static int next_item(cur_t *c, int first, char close)
-{
-    if (c->bad || peek(c, close))
-        return 0;
-    if (!first)
-        expect(c, ",");
-    return !c->bad;
 }
 
 /* One operation's list "[[k,[[b,c],...]],...]" of an odd-prime text: when
