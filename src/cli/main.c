@@ -48,6 +48,16 @@ static const char usage[] =
     "Example:\n"
     "  adams resolve S_2 --stem 40     the E2 page of the sphere through stem 40\n";
 
+/* The verbs: argv[1] names one, which runs on argv[1..argc). */
+static const struct {
+    const char *name;
+    int (*run)(int argc, char **argv);
+} verbs[] = {
+    {"resolve", cmd_resolve},   {"modules", cmd_modules}, {"ext", cmd_ext},
+    {"check", cmd_check},       {"chart", cmd_chart},     {"products", cmd_products},
+    {"product", cmd_product},   {"massey", cmd_massey},
+};
+
 int main(int argc, char **argv)
 {
     sq_fd_reserve_std(); /* fds 0-2 closed: /dev/null, so no file lands there (sq_fd.h) */
@@ -69,22 +79,9 @@ int main(int argc, char **argv)
         return cli_write_stdout(usage);
     if (strcmp(verb, "--version") == 0)
         return cli_write_stdout("adams " ADAMS_VERSION_STRING "\n");
-    if (strcmp(verb, "resolve") == 0)
-        return cmd_resolve(argc - 1, argv + 1);
-    if (strcmp(verb, "modules") == 0)
-        return cmd_modules(argc - 1, argv + 1);
-    if (strcmp(verb, "ext") == 0)
-        return cmd_ext(argc - 1, argv + 1);
-    if (strcmp(verb, "check") == 0)
-        return cmd_check(argc - 1, argv + 1);
-    if (strcmp(verb, "chart") == 0)
-        return cmd_chart(argc - 1, argv + 1);
-    if (strcmp(verb, "products") == 0)
-        return cmd_products(argc - 1, argv + 1);
-    if (strcmp(verb, "product") == 0)
-        return cmd_product(argc - 1, argv + 1);
-    if (strcmp(verb, "massey") == 0)
-        return cmd_massey(argc - 1, argv + 1);
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++)
+        if (strcmp(verb, verbs[i].name) == 0)
+            return verbs[i].run(argc - 1, argv + 1);
 
     cli_error("unknown command '%s' (try 'adams --help')", cli_str(verb));
     return CLI_USAGE;
