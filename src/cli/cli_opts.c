@@ -201,6 +201,22 @@ static int take_operand(cli_opts_t *o, const char *v)
     return 0;
 }
 
+/* A verb whose operand is a file (a store) needs one: 0 when it was given,
+ * else -1 after a one-line error with the verb's synopsis. */
+static int need_file(const cli_opts_t *o)
+{
+    const cli_verb_t *v = o->verb;
+    if (o->operand || strcmp(v->operand, "file") != 0)
+        return 0;
+    char fmts[128] = "";
+    for (int i = 0; v->formats && v->formats[i]; i++)
+        snprintf(fmts + strlen(fmts), sizeof fmts - strlen(fmts), "%s%s",
+                 i ? "|" : " [--format ", v->formats[i]);
+    cli_error("%s: no store given (usage: adams %s FILE%s%s)", v->name, v->name, fmts,
+              *fmts ? "]" : "");
+    return -1;
+}
+
 /* --threads not given: $ADAMS_THREADS, else every core. */
 static int default_threads(cli_opts_t *o)
 {
@@ -251,6 +267,8 @@ int cli_parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv,
         if (take_operand(o, argv[optind]))
             return 1;
     if ((verb->options & CLI_BIT(CLI_OPT_THREADS)) && default_threads(o))
+        return 1;
+    if (need_file(o))
         return 1;
     *rc = CLI_OK;
     return 0;

@@ -89,7 +89,8 @@ const char *cli_opt_name(cli_opt_t id);
  * the help was printed (*rc CLI_OK, or CLI_FAIL when it could not be
  * written) or after a one-line error (*rc CLI_USAGE: an unknown option,
  * one the verb does not have, a missing or malformed value, a second
- * operand, a bad ADAMS_THREADS). */
+ * operand, a bad ADAMS_THREADS, no operand for a verb whose operand is a
+ * file). */
 int cli_parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc);
 
 #endif /* CLI_OPTS_H */

@@ -70,10 +70,6 @@ int cmd_check(int argc, char **argv)
     int rc;
     if (cli_parse_opts(&o, &check_verb, argc, argv, &rc))
         return rc;
-    if (!o.operand) {
-        cli_error("check: no store given (usage: adams check FILE)");
-        return CLI_USAGE;
-    }
     sq_store_check_opts_t co = {.full = cli_given(&o, CLI_OPT_FULL),
                                 .spots = (int)o.spots,
                                 .seed = (uint64_t)o.seed,

@@ -114,10 +114,6 @@ int cmd_ext(int argc, char **argv)
     int rc;
     if (cli_parse_opts(&o, &ext_verb, argc, argv, &rc))
         return rc;
-    if (!o.operand) {
-        cli_error("ext: no store given (usage: adams ext FILE [--format chart|csv])");
-        return CLI_USAGE;
-    }
     char err[1024];
     sq_store_t *st;
     if (sq_store_open_read(&st, o.operand, err, sizeof err)) {
