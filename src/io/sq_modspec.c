@@ -265,17 +265,29 @@ static int check_key(spec_t *S, json_t *root, const char *key, json_t *v)
     (void)root;
 }
 
+/* The value of root's optional key into *v: NULL when the key is absent,
+ * else a value of the JSON type `type`, *pos where the key stands.  0, or
+ * spec_fail's code after "\"key\" must be <what>, not <its type>". */
+static int optional_key(spec_t *S, json_t *root, const char *key, json_type type,
+                        const char *what, json_t **v, size_t *pos)
+{
+    *v = json_object_get(root, key);
+    *pos = *v ? spec_key_pos(S, key, 0) : SPEC_NOPOS;
+    if (*v && json_typeof(*v) != type)
+        return spec_fail(S, SQ_E_INVAL, *pos, "\"%s\" must be %s, not %s", key, what,
+                         spec_type_name(*v));
+    return 0;
+}
+
 /* "p" into S->p: 2 when absent, else a prime below 256. */
 static int read_prime(spec_t *S, json_t *root)
 {
-    json_t *v = json_object_get(root, "p");
+    json_t *v;
+    size_t pos;
     S->p = 2;
-    if (!v)
-        return 0;
-    size_t pos = spec_key_pos(S, "p", 0);
-    if (!json_is_integer(v))
-        return spec_fail(S, SQ_E_INVAL, pos, "\"p\" must be a prime number, not %s",
-                         spec_type_name(v));
+    int rc = optional_key(S, root, "p", JSON_INTEGER, "a prime number", &v, &pos);
+    if (rc || !v)
+        return rc;
     json_int_t p = json_integer_value(v);
     if (p > 255)
         return spec_fail(S, SQ_E_RANGE, pos, "\"p\" is %lld: adams supports the primes below 256",
@@ -337,13 +349,12 @@ static int check_header(spec_t *S, json_t *root)
 /* An integer in [-SQ_MODSPEC_MAX_DEGREE, SQ_MODSPEC_MAX_DEGREE] for "shift". */
 static int read_shift(spec_t *S, json_t *root, int32_t *shift)
 {
-    json_t *v = json_object_get(root, "shift");
+    json_t *v;
+    size_t pos;
     *shift = 0;
-    if (!v)
-        return 0;
-    size_t pos = spec_key_pos(S, "shift", 0);
-    if (!json_is_integer(v))
-        return spec_fail(S, SQ_E_INVAL, pos, "\"shift\" must be an integer, not %s", spec_type_name(v));
+    int rc = optional_key(S, root, "shift", JSON_INTEGER, "an integer", &v, &pos);
+    if (rc || !v)
+        return rc;
     json_int_t k = json_integer_value(v);
     if (k < -SQ_MODSPEC_MAX_DEGREE || k > SQ_MODSPEC_MAX_DEGREE)
         return spec_fail(S, SQ_E_RANGE, pos, "\"shift\" %lld is out of range (|shift| <= %d)",
@@ -547,15 +558,12 @@ static int read_profile_odd(spec_t *S, json_t *prof, size_t pos)
 
 static int read_profile(spec_t *S, json_t *root)
 {
-    json_t *prof = json_object_get(root, "profile");
-    if (!prof)
-        return 0;
-    size_t pos = spec_key_pos(S, "profile", 0);
-    if (!json_is_object(prof))
-        return spec_fail(S, SQ_E_INVAL, pos,
-                         "\"profile\" must be an object {\"truncated\": true, \"p_part\": [...]}, "
-                         "not %s",
-                         spec_type_name(prof));
+    json_t *prof;
+    size_t pos;
+    int rc = optional_key(S, root, "profile", JSON_OBJECT,
+                          "an object {\"truncated\": true, \"p_part\": [...]}", &prof, &pos);
+    if (rc || !prof)
+        return rc;
     const char *key;
     json_t *v;
     json_object_foreach(prof, key, v)
@@ -579,14 +587,13 @@ static int read_profile(spec_t *S, json_t *root)
 static int read_actions(spec_t *S, json_t *root)
 {
     const char *eg = S->p == 2 ? "Sq1 x0 = x1" : "b x0 = x1";
-    json_t *acts = json_object_get(root, "actions");
-    if (!acts)
-        return 0;
-    size_t pos = spec_key_pos(S, "actions", 0);
-    if (!json_is_array(acts))
-        return spec_fail(S, SQ_E_INVAL, pos,
-                         "\"actions\" must be a list of strings like \"%s\", not %s", eg,
-                         spec_type_name(acts));
+    json_t *acts;
+    size_t pos;
+    char what[64];
+    snprintf(what, sizeof what, "a list of strings like \"%s\"", eg);
+    int rc = optional_key(S, root, "actions", JSON_ARRAY, what, &acts, &pos);
+    if (rc || !acts)
+        return rc;
     size_t n = json_array_size(acts);
     const char **strs = sq_calloc(n + 1, sizeof *strs);
     for (size_t i = 0; i < n; i++) {
@@ -599,7 +606,7 @@ static int read_actions(spec_t *S, json_t *root)
         }
         strs[i] = json_string_value(a);
     }
-    int rc = spec_parse_actions(S, strs, (int64_t)n, pos);
+    rc = spec_parse_actions(S, strs, (int64_t)n, pos);
     sq_free(strs);
     return rc;
 }
