@@ -6,8 +6,9 @@
 set -euo pipefail
 pkgs=(build-essential cmake pkg-config libjansson-dev libm4ri-dev libsqlite3-dev libzstd-dev)
 # The test command also fuzzes the module reader for a short while (clang's libFuzzer).
-# and renders a chart in headless Chromium (tests/cli/t-chart-browser.c).
-[ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(clang libclang-rt-14-dev chromium)
+# and renders a chart in headless Chromium (tests/cli/t-chart-browser.c), and drives the
+# interactive one through Selenium (tests/browser/chart_html.py).
+[ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(clang libclang-rt-14-dev chromium chromium-driver python3-selenium)
 # The Python package's tests (tests/python, docs/python.md): pytest, and pip install ./python.
 [ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(python3 python3-pytest python3-pip python3-wheel)
 missing=()

@@ -29,7 +29,7 @@ ctest --test-dir build-ci -j"$jobs" --output-on-failure
 stage_end
 
 stage_start generic "release build, portable kernels (SQ_SIMD=generic)"
-SQ_SIMD=generic ctest --test-dir build-ci -j"$jobs" --output-on-failure -LE 'slow|layering'
+SQ_SIMD=generic ctest --test-dir build-ci -j"$jobs" --output-on-failure -LE 'slow|layering|browser'
 # The fp layer as on a target without AVX2 (kernels_avx2.c reduced to its stub).
 cmake -S . -B build-noavx2 -DCMAKE_BUILD_TYPE=Release "${strict[@]}" -DADAMS_AVX2=OFF \
   -DADAMS_BUILD_TESTS=OFF -DADAMS_BUILD_BENCH=OFF -DADAMS_BUILD_SHARED=OFF >/dev/null

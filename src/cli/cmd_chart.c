@@ -3,8 +3,9 @@
  *
  * Resolves a module the way `adams resolve` does (the options are
  * cli_opts.c's, the checks before the run cli_run.c's), or reads it from a
- * store (--from), and writes the chart of sq_chart_svg.h, or
- * the JSON document of sq_chart_json.h, to stdout or to the file of -o.
+ * store (--from), and writes the chart of sq_chart_svg.h, the JSON
+ * document of sq_chart_json.h, or the interactive page of sq_chart_html.h,
+ * to stdout or to the file of -o.
  */
 #define _POSIX_C_SOURCE 200809L
 #include <errno.h>
@@ -18,6 +19,7 @@
 #include "cmd_chart.h"
 #include "fdmod.h"
 #include "resol.h"
+#include "sq_chart_html.h"
 #include "sq_chart_json.h"
 #include "sq_chart_svg.h"
 #include "sq_core.h"
@@ -45,10 +47,14 @@ static const char chart_usage[] =
     "  --max-s S            largest filtration (default: N/(2p - 2) + 3 plus the module's\n"
     "                       span, as for 'adams resolve')\n"
     "  -o FILE              write to FILE instead of stdout\n"
-    "  --format FMT         svg: the picture (default; json when FILE ends in .json)\n"
+    "  --format FMT         svg: the picture (default; json or html when FILE ends\n"
+    "                         in .json or .html)\n"
     "                       json: the classes and the products by every\n"
     "                         filtration-one class (h_i; a_0, h_i at odd p) whose\n"
     "                         target lies in the chart, for other tools\n"
+    "                       html: one self-contained page for a browser: the json\n"
+    "                         data drawn with pan, zoom, the h_i lines toggled,\n"
+    "                         names on hover, products of a clicked class, search\n"
     "  --algorithm ALG      classical, nassau or auto (default), as for 'adams resolve'\n"
     "  --threads K          worker threads (default: $ADAMS_THREADS, else all cores)\n"
     "  --progress           show progress on stderr even when it is not a terminal\n"
@@ -61,13 +67,14 @@ static const char chart_usage[] =
     "Examples:\n"
     "  adams chart S_2 --stem 60 -o S2.svg\n"
     "  adams chart Ceta --stem 40 --format json > Ceta.json\n"
+    "  adams chart S_2 --stem 150 --max-s 78 -o S2.html\n"
     "  adams chart S_3 --stem 100 --max-s 27 -o S3.svg\n"
     "\n"
     "Exit status: 0 on success, 1 if the output could not be written, 2 on a bad\n"
     "argument, 3 when the region does not fit in memory, 4 when the threads\n"
     "cannot be started (docs/cli.md).\n";
 
-static const char *const chart_formats[] = {"svg", "json", NULL};
+static const char *const chart_formats[] = {"svg", "json", "html", NULL};
 
 static const cli_verb_t chart_verb = {
     "chart", chart_usage,
@@ -83,12 +90,17 @@ static int ends_with(const char *s, const char *suffix)
     return a >= b && strcmp(s + a - b, suffix) == 0;
 }
 
-/* The format: --format, else json when -o FILE ends in .json, else svg. */
+/* The format (an index of chart_formats): --format, else json when -o
+ * FILE ends in .json, html when it ends in .html or .htm, else svg. */
 static int chart_format(const cli_opts_t *o)
 {
     if (cli_given(o, CLI_OPT_FORMAT))
         return o->format;
-    return o->output && ends_with(o->output, ".json") ? 1 : 0;
+    if (!o->output)
+        return 0;
+    if (ends_with(o->output, ".json"))
+        return 1;
+    return ends_with(o->output, ".html") || ends_with(o->output, ".htm") ? 2 : 0;
 }
 
 /* Opens the output (stdout or -o FILE), refusing a file that is one of
@@ -112,8 +124,13 @@ static int write_chart(const cli_opts_t *o, FILE *f, const resol_t *R, const fdm
                        int32_t stem, int32_t max_s)
 {
     int32_t bottom = fdmod_bottom(M);
-    int rc = chart_format(o) == 1 ? sq_chart_write_json(f, R, fdmod_name(M), bottom, stem, max_s)
-                                  : sq_chart_write_svg(f, R, fdmod_name(M), bottom, stem, max_s);
+    int fmt = chart_format(o), rc;
+    if (fmt == 1)
+        rc = sq_chart_write_json(f, R, fdmod_name(M), bottom, stem, max_s);
+    else if (fmt == 2)
+        rc = sq_chart_write_html(f, R, fdmod_name(M), bottom, stem, max_s);
+    else
+        rc = sq_chart_write_svg(f, R, fdmod_name(M), bottom, stem, max_s);
     if (f == stdout)
         return cli_finish_output(rc);
     int e = errno;

@@ -218,6 +218,21 @@ static void option_args(char *buf, size_t n, const char *verb, int o, int k, con
 
 /* Checks that the implemented cell's output is what the option says,
  * against base (the verb on the kind with --quiet alone). */
+/* chart --format html for the run args (which has --format json, output
+ * r): a page that holds the json output byte for byte (sq_chart_html.h). */
+static void check_chart_html(int line, const char *args, const run_t *r)
+{
+    char html[1100];
+    const char *f = strstr(args, "--format json");
+    ASSERT(f != NULL);
+    snprintf(html, sizeof html, "%.*s--format html%s", (int)(f - args), args,
+             f + strlen("--format json"));
+    run_t h = run("%s", html);
+    if (h.rc != 0 || strncmp(h.out, "<!DOCTYPE html>", 15) != 0 || !strstr(h.out, r->out))
+        sq_test_fail(__FILE__, line, "adams %s: not a page holding the json data", html);
+    run_free(&h);
+}
+
 static void check_effect(int line, const char *args, const char *verb, int o, int k,
                          const run_t *r, const run_t *base)
 {
@@ -254,6 +269,8 @@ static void check_effect(int line, const char *args, const char *verb, int o, in
     case O_FORMAT:
         if (strcmp(verb, "chart") == 0 ? r->out[0] != '{' : !strstr(r->out, ",0,"))
             sq_test_fail(__FILE__, line, "adams %s: not the format asked:\n%.200s", args, r->out);
+        if (strcmp(verb, "chart") == 0)
+            check_chart_html(line, args, r);
         break;
     case O_QUIET:
         if (r->err[0])

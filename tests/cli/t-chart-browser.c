@@ -421,7 +421,7 @@ TEST(chart_cli_errors)
 {
     expect_error("chart --bogus", 2, "chart: unknown option '--bogus'");
     expect_error("chart --stem abc", 2, "--stem: expected an integer, got 'abc'");
-    expect_error("chart --format png", 2, "--format: expected 'svg' or 'json', got 'png'");
+    expect_error("chart --format png", 2, "--format: expected 'svg', 'json' or 'html', got 'png'");
     expect_error("chart -o", 2, "-o: missing value");
     expect_error("chart S_2 C2", 2, "more than one module");
     expect_error("chart NoSuchModule", 2, "unknown module 'NoSuchModule'");
