@@ -74,6 +74,19 @@ static resol_t *resolved(fdmod_t *M, int32_t n_max, int32_t s_max)
     return R;
 }
 
+/* Ext of the sphere S_2 through (n_max, s_max); *M its module. */
+static resol_t *sphere_through(fdmod_t **M, int32_t n_max, int32_t s_max)
+{
+    *M = fdmod_sphere();
+    return resolved(*M, n_max, s_max);
+}
+
+static void release(resol_t *R, fdmod_t *M)
+{
+    resol_free(R);
+    fdmod_free(M);
+}
+
 /* The page's data is the JSON export, byte for byte, and the page is a
  * whole document, the same on a second write. */
 static void check_same_as_json(fdmod_t *M, int32_t n_max, int32_t s_max)
@@ -118,8 +131,8 @@ TEST(chart_html_holds_the_json_S3)
 TEST(chart_html_escapes_a_hostile_name)
 {
     static const char name[] = "</script><script>alert(1)</script><i>\"q'&amp;\\";
-    fdmod_t *M = fdmod_sphere();
-    resol_t *R = resolved(M, 10, 6);
+    fdmod_t *M;
+    resol_t *R = sphere_through(&M, 10, 6);
     int rc;
     char *plain = output_of(sq_chart_write_html, R, "S_2", 10, 6, &rc);
     ASSERT_EQ(rc, 0);
@@ -141,14 +154,13 @@ TEST(chart_html_escapes_a_hostile_name)
     free(data);
     free(html);
     free(plain);
-    resol_free(R);
-    fdmod_free(M);
+    release(R, M);
 }
 
 TEST(chart_html_region_and_write_errors)
 {
-    fdmod_t *M = fdmod_sphere();
-    resol_t *R = resolved(M, 20, 10);
+    fdmod_t *M;
+    resol_t *R = sphere_through(&M, 20, 10);
     int rc;
     char *out = output_of(sq_chart_write_html, R, NULL, 21, 10, &rc);
     ASSERT_EQ(rc, SQ_E_RANGE);
@@ -163,8 +175,7 @@ TEST(chart_html_region_and_write_errors)
         ASSERT_EQ(sq_chart_write_html(f, R, NULL, 0, 20, 10), SQ_E_IO);
         fclose(f);
     }
-    resol_free(R);
-    fdmod_free(M);
+    release(R, M);
 }
 
 /* `adams chart -o FILE.html` writes html (the extension chooses it), equal
