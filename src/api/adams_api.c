@@ -17,6 +17,7 @@
 #include "sq_chart_svg.h"
 #include "sq_core.h"
 #include "sq_moddef.h"
+#include "sq_modname.h"
 #include "sq_modspec.h"
 #include "sq_pool.h"
 #include "sq_store.h"
@@ -97,19 +98,22 @@ static int start_pool(adams_res_t *h, char *err, size_t errlen)
 
 /* ---- Loading a module ---------------------------------------------------------- */
 
-/* The module named spec ("NAME", "PATH", either with "[k]") at its prime,
- * infinite ones truncated to degrees <= max_degree, as the program loads it
- * (the built-in S_2 when no file is found), into h->M (its file and shift
- * into h->path, h->shift).  Returns 0, or ADAMS_E_INPUT. */
+/* The module named spec ("NAME", "PATH", either with "[k]" and "@milnor" or
+ * "@adem") at its prime, infinite ones truncated to degrees <= max_degree,
+ * as the program loads it (the built-in S_2 when no file is found), into
+ * h->M (its file and shift into h->path, h->shift).  Returns 0, or
+ * ADAMS_E_INPUT. */
 static int load_module(adams_res_t *h, const char *spec, int32_t max_degree,
                        sq_modspec_info_t *info, char *err, size_t errlen)
 {
     static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
-    char base[SQ_MODSPEC_PATH_MAX], why[1024], q[256];
+    char named[SQ_MODSPEC_PATH_MAX], base[SQ_MODSPEC_PATH_MAX], why[1024], q[256];
     char *path = h->path;
     int32_t shift = 0;
+    int adem; /* @adem names basis elements differently: no number changes */
     fdmod_t **M = &h->M;
-    if (sq_modspec_parse_name(base, sizeof base, spec, &shift, why, sizeof why))
+    if (sq_modname_split_basis(named, sizeof named, spec, &adem, why, sizeof why) ||
+        sq_modspec_parse_name(base, sizeof base, named, &shift, why, sizeof why))
         return fail(err, errlen, ADAMS_E_INPUT, "module '%s': %s", quote(q, sizeof q, spec), why);
     int builtin = 0;
     if (sq_modspec_resolve_name(path, sizeof h->path, base, NULL) != 0) {

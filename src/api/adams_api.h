@@ -15,7 +15,9 @@
  *
  * or read from a store with adams_open_store.  Modules are named as on the
  * command line (docs/cli.md): a shipped module ("S_2", "C2", "ko", "S_3"),
- * a file path (with '/' or ending in ".json"), either with a shift "[k]".
+ * a file path (with '/' or ending in ".json"), either with a shift "[k]"
+ * and the peer's basis suffix "@milnor" or "@adem" (which changes no
+ * number).
  *
  * Errors.  Every function that can fail returns 0 or one of the ADAMS_E_*
  * codes below and writes a one-line message (no "adams: " prefix, no

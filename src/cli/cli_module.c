@@ -9,28 +9,19 @@
 
 #include "cli.h"
 #include "cmd_store.h"
+#include "sq_modname.h"
 #include "sq_store.h"
 #include "sq_core.h"
 
-/* The basis suffix of a module spec, the peer's "NAME@milnor" or
- * "NAME@adem" (also after a shift: "Ceta[2]@adem"): cut from spec into
- * base (n bytes).  Returns 0 (*adem set), or -1 after a one-line error. */
+/* The basis suffix of a module spec (sq_modname_split_basis).  Returns 0
+ * (*adem set), or -1 after a one-line error. */
 static int split_basis(char *base, size_t n, const char *spec, int *adem)
 {
-    *adem = 0;
-    const char *at = strrchr(spec, '@');
-    if (!at || strchr(at, '/')) {
-        snprintf(base, n, "%s", spec);
+    char err[512];
+    if (sq_modname_split_basis(base, n, spec, adem, err, sizeof err) == 0)
         return 0;
-    }
-    if (strcmp(at + 1, "milnor") != 0 && strcmp(at + 1, "adem") != 0) {
-        cli_error("module '%s': unknown basis '%s' after '@' (expected milnor or adem)",
-                  cli_str(spec), cli_str(at + 1));
-        return -1;
-    }
-    *adem = strcmp(at + 1, "adem") == 0;
-    snprintf(base, n, "%.*s", (int)(at - spec), spec);
-    return 0;
+    cli_error("module '%s': %s", cli_str(spec), err);
+    return -1;
 }
 
 int cli_find_module(const char *spec, cli_module_ref_t *ref, int quiet)

@@ -25,6 +25,10 @@ def test_bad_names():
         adams.resolve("", stem=10)
     with pytest.raises(adams.InputError):
         adams.resolve(42, stem=10)
+    with pytest.raises(adams.InputError) as e:
+        adams.resolve("Ceta@serre", stem=10)
+    assert one_line(e) == ("module 'Ceta@serre': unknown basis 'serre' after '@' (expected "
+                           "milnor or adem)")
 
 
 def test_bad_file(tmp):
