@@ -209,6 +209,8 @@ class Resolution:
         self.prime, self.min_stem, self.stem, self.max_s = p.value, lo.value, hi.value, top.value
         self.module = lib.adams_module_name(handle).decode("utf-8", "replace")
         self.engine = lib.adams_engine(handle).decode()
+        #: the cofiber of a class (a module file with "cofiber"): Ext only
+        self.cofiber = bool(lib.adams_is_cofiber(handle))
 
     # ---- life -------------------------------------------------------------
     def close(self):
@@ -283,6 +285,11 @@ class Resolution:
         return int(d)
 
     # ---- products ------------------------------------------------------------
+    def _no_cofiber(self):
+        if self.cofiber:
+            raise InputError("%s is the cofiber of a class: its products and chart are not "
+                             "available (its Ext comes from two resolutions)" % self.module)
+
     def filtration_one(self):
         """The filtration-one classes that act: [(k, name, t)] (h_k at p = 2;
         a_0, h_0, ... at odd p), t the internal degree."""
@@ -315,6 +322,7 @@ class Resolution:
         """With a class x: {name: (n', s', vector)} for every filtration-one
         class whose target lies in the region.  Without: every nonzero-target
         line of `adams products` as (name, (n, s, i), vector), in its order."""
+        self._no_cofiber()
         if x is not None:
             n, s, v = self._class(x, self._dim_or_zero)
             out = {}
@@ -392,4 +400,4 @@ class Resolution:
             self._lib.adams_free_buffer(buf)
 
     def _repr_svg_(self):
-        return self.svg()
+        return None if self.cofiber else self.svg()

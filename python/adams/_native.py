@@ -45,6 +45,7 @@ _SIGNATURES = {
     "adams_module_name": (_s, [_p]),
     "adams_engine": (_s, [_p]),
     "adams_is_done": (ctypes.c_int, [_p]),
+    "adams_is_cofiber": (ctypes.c_int, [_p]),
     "adams_ext_dim": (_i64, [_p, _i32, _i32]),
     "adams_filt1_degree": (_i32, [_p, ctypes.c_int]),
     "adams_filt1_name": (None, [_p, ctypes.c_int, _s, _sz]),

@@ -12,7 +12,10 @@
 #include <string.h>
 
 #include "fmat.h"
+#include <signal.h>
+
 #include "resol.h"
+#include "resol_cofiber.h"
 #include "resol_products.h"
 #include "sq_chart_svg.h"
 #include "sq_core.h"
@@ -24,7 +27,11 @@
 
 struct adams_res {
     fdmod_t *M;
-    resol_t *R;
+    resol_t *R;                /* NULL for a cofiber, whose Ext is C's */
+    resol_cofiber_t *C;
+    sq_modspec_info_t info;    /* the module file's kind; cofiber: which class */
+    volatile sig_atomic_t stop; /* adams_interrupt on a cofiber before it runs */
+    int32_t min_n, max_n, max_s; /* the region */
     resol_algo_t algo;
     sq_pool_t *pool;
     sq_store_t *st;      /* the store of a saving run, open from prepare to run */
@@ -66,21 +73,28 @@ static const char *quote(char *buf, size_t n, const char *s)
 
 /* ---- Memory and threads ------------------------------------------------------ */
 
-/* Refuses a run of M through (max_s, stem) whose estimate cannot fit in
- * limit bytes, as the program does (docs/limits.md): the exact part above
- * the limit, or a third of the modelled peak.  Returns 0 or ADAMS_E_MEMORY. */
+/* Refuses a run through (max_s, stem) whose estimate e cannot fit in limit
+ * bytes, as the program does (docs/limits.md): the exact part above the
+ * limit, or a third of the modelled peak.  Returns 0 or ADAMS_E_MEMORY. */
+static int refuse_estimate(const resol_estimate_t *e, int32_t max_s, int32_t stem, double limit,
+                           char *err, size_t errlen)
+{
+    if (limit <= 0 || (e->exact_bytes <= limit && e->model_bytes / 3 <= limit))
+        return 0;
+    return fail(err, errlen, ADAMS_E_MEMORY,
+                "stem %d with filtration %d needs about %.3g MB of memory (at least %.3g MB); "
+                "%.3g MB allowed: resolve a smaller region, or raise max_memory",
+                (int)stem, (int)max_s, e->model_bytes / 1048576, e->exact_bytes / 1048576,
+                limit / 1048576);
+}
+
+/* refuse_estimate of resol_estimate's figures for a run of M. */
 static int check_memory(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t stem,
                         int threads, double limit, char *err, size_t errlen)
 {
     resol_estimate_t e;
     resol_estimate(M, algo, max_s, stem, threads, &e);
-    if (limit <= 0 || (e.exact_bytes <= limit && e.model_bytes / 3 <= limit))
-        return 0;
-    return fail(err, errlen, ADAMS_E_MEMORY,
-                "stem %d with filtration %d needs about %.3g MB of memory (at least %.3g MB); "
-                "%.3g MB allowed: resolve a smaller region, or raise max_memory",
-                (int)stem, (int)max_s, e.model_bytes / 1048576, e.exact_bytes / 1048576,
-                limit / 1048576);
+    return refuse_estimate(&e, max_s, stem, limit, err, errlen);
 }
 
 /* h->threads > 1: a pool of that many threads.  Returns 0 or ADAMS_E_THREADS. */
@@ -133,14 +147,6 @@ static int load_module(adams_res_t *h, const char *spec, int32_t max_degree,
     if (rc)
         return fail(err, errlen, ADAMS_E_INPUT, "%s", why);
     *M = m.p == 2 ? m.m2 : m.modd;
-    if (info->cofiber) {
-        fdmod_free(*M);
-        *M = NULL;
-        return fail(err, errlen, ADAMS_E_INPUT,
-                    "module '%s' is the cofiber of a class, which this interface does not "
-                    "resolve yet (use 'adams resolve')",
-                    quote(q, sizeof q, spec));
-    }
     return 0;
 }
 
@@ -191,6 +197,24 @@ static int open_saving_store(adams_res_t *h, const char *save, const sq_modspec_
     return 0;
 }
 
+/* The cofiber of the class the module file names (resol_cofiber.h): its
+ * estimate and threads; adams_run computes it. */
+static int prepare_cofiber(adams_res_t *h, int32_t stem, int32_t max_s, const char *save,
+                           char *err, size_t errlen)
+{
+    if (save)
+        return fail(err, errlen, ADAMS_E_INPUT,
+                    "save: %s is the cofiber of a class, whose Ext comes from two "
+                    "resolutions, which a store does not keep",
+                    h->name);
+    resol_estimate_t e;
+    const sq_modspec_info_t *in = &h->info;
+    resol_estimate_cofiber(h->M, in->cof_s, in->cof_t, in->cof_target, max_s, stem, h->threads,
+                           &e);
+    int rc = refuse_estimate(&e, max_s, stem, h->mem_limit, err, errlen);
+    return rc ? rc : start_pool(h, err, errlen);
+}
+
 /* What adams_prepare does once h holds the module and its info. */
 static int prepare(adams_res_t *h, const sq_modspec_info_t *info, int32_t stem, int32_t max_s,
                    const char *save, char *err, size_t errlen)
@@ -200,6 +224,11 @@ static int prepare(adams_res_t *h, const sq_modspec_info_t *info, int32_t stem, 
     int rc = check_region(h->M, stem, max_s, err, errlen);
     if (rc)
         return rc;
+    h->min_n = fdmod_bottom(h->M);
+    h->max_n = stem;
+    h->max_s = max_s;
+    if (info->cofiber)
+        return prepare_cofiber(h, stem, max_s, save, err, errlen);
     h->algo = choose_engine(h->M, info, stem);
     /* The estimate first, as the program: a refused run creates no store. */
     rc = check_memory(h->M, h->algo, max_s, stem, h->threads, h->mem_limit, err, errlen);
@@ -246,25 +275,38 @@ int adams_prepare(adams_res_t **out, const char *module, int32_t stem, int32_t m
     adams_res_t *h = sq_calloc(1, sizeof *h);
     h->threads = threads > 1 ? threads : 1;
     h->mem_limit = max_memory > 0 ? max_memory : sq_mem_available();
-    sq_modspec_info_t info;
-    memset(&info, 0, sizeof info);
     int32_t max_degree = stem + 2 > SQ_MODSPEC_MAX_DEGREE ? SQ_MODSPEC_MAX_DEGREE : stem + 2;
-    int rc = load_module(h, module, max_degree, &info, err, errlen);
+    int rc = load_module(h, module, max_degree, &h->info, err, errlen);
     if (!rc) {
         snprintf(h->name, sizeof h->name, "%s", fdmod_name(h->M));
-        rc = prepare(h, &info, stem, max_s, save, err, errlen);
+        rc = prepare(h, &h->info, stem, max_s, save, err, errlen);
     }
     return give_handle(out, h, rc);
 }
 
+/* adams_run of a cofiber: resol_cofiber_new, which cannot stop midway. */
+static int run_cofiber(adams_res_t *h, char *err, size_t errlen)
+{
+    char why[1024];
+    const sq_modspec_info_t *in = &h->info;
+    if (h->stop)
+        return fail(err, errlen, ADAMS_E_INTERRUPTED, "interrupted");
+    if (resol_cofiber_new(&h->C, h->M, in->cof_s, in->cof_t, in->cof_idx, in->cof_target,
+                          h->max_s, h->max_n, h->pool, why, sizeof why))
+        return fail(err, errlen, ADAMS_E_INPUT, "%s", why);
+    return 0;
+}
+
 int adams_run(adams_res_t *h, char *err, size_t errlen)
 {
-    if (!h || !h->R || h->ran)
+    if (!h || h->ran || (!h->R && !h->info.cofiber))
         return fail(err, errlen, ADAMS_E_STATE, "this resolution was already run");
     h->ran = 1;
     int rc;
     char why[1024];
-    if (h->st) {
+    if (h->info.cofiber) {
+        rc = run_cofiber(h, err, errlen);
+    } else if (h->st) {
         sq_store_run_result_t res;
         rc = sq_store_run(h->st, h->R, h->pool, NULL, 0, &res, NULL, why, sizeof why);
         const char *path = sq_store_path(h->st);
@@ -289,6 +331,8 @@ void adams_interrupt(adams_res_t *h)
 {
     if (h && h->R)
         resol_request_stop(h->R);
+    else if (h)
+        h->stop = 1;
 }
 
 /* ---- Reading a store -------------------------------------------------------------- */
@@ -334,6 +378,9 @@ static int load_store(adams_res_t *h, sq_store_t *st, const char *path, char *er
     if (rc)
         return rc;
     h->R = resol_new(h->M, si.done_s, si.done_n);
+    h->min_n = si.bottom;
+    h->max_n = si.done_n;
+    h->max_s = si.done_s;
     h->ran = 1;
     if (sq_store_load(st, h->R, 0, NULL, NULL, why, sizeof why))
         return fail(err, errlen, ADAMS_E_STORE, "%s", why);
@@ -377,6 +424,7 @@ void adams_free(adams_res_t *h)
     if (h) {
         sq_store_close(h->st);
         free_resolution(h->RS, h->SM);
+        resol_cofiber_free(h->C);
         free_resolution(h->R, h->M);
         sq_pool_free(h->pool);
     }
@@ -389,9 +437,9 @@ void adams_region(const adams_res_t *h, uint32_t *prime, int32_t *min_stem, int3
                   int32_t *max_s)
 {
     *prime = fdmod_prime(h->M);
-    *min_stem = resol_min_n(h->R);
-    *max_stem = resol_max_n(h->R);
-    *max_s = resol_max_s(h->R);
+    *min_stem = h->min_n;
+    *max_stem = h->max_n;
+    *max_s = h->max_s;
 }
 
 const char *adams_module_name(const adams_res_t *h)
@@ -407,6 +455,11 @@ const char *adams_engine(const adams_res_t *h)
 int adams_is_done(const adams_res_t *h)
 {
     return h && h->done;
+}
+
+int adams_is_cofiber(const adams_res_t *h)
+{
+    return h && h->info.cofiber;
 }
 
 /* ---- Ext and classes -------------------------------------------------------------------- */
@@ -427,7 +480,12 @@ static int64_t dim_of(const resol_t *R, int32_t n, int32_t s)
 
 int64_t adams_ext_dim(const adams_res_t *h, int32_t n, int32_t s)
 {
-    return h && h->done ? dim_of(h->R, n, s) : -1;
+    if (!h || !h->done)
+        return -1;
+    if (h->R)
+        return dim_of(h->R, n, s);
+    int in = s >= 0 && s <= h->max_s && n >= h->min_n && n <= h->max_n;
+    return in ? resol_cofiber_ext_dim(h->C, s, n) : -1;
 }
 
 /* "ARG: (n, s) is outside the computed region of WHAT (...)" (what may be
@@ -496,17 +554,23 @@ static void give_out(fvec_t v, int32_t *out)
         out[i] = (int32_t)fvec_get(v, i);
 }
 
-/* 0 when h is computed; else ADAMS_E_STATE. */
+/* 0 when h is computed and holds a resolution; else ADAMS_E_STATE (not
+ * computed) or ADAMS_E_INPUT (a cofiber: no products, no chart). */
 static int need_done(const adams_res_t *h, char *err, size_t errlen)
 {
     if (!h || !h->done)
         return fail(err, errlen, ADAMS_E_STATE, "this resolution has not been computed");
+    if (!h->R)
+        return fail(err, errlen, ADAMS_E_INPUT,
+                    "%s is the cofiber of a class: its products and chart are not available "
+                    "(its Ext comes from two resolutions)",
+                    h->name);
     return 0;
 }
 
 int32_t adams_filt1_degree(const adams_res_t *h, int k)
 {
-    if (!h || !h->done || k < 0 || k > 30)
+    if (!h || !h->done || !h->R || k < 0 || k > 30)
         return -1;
     return resol_filt1_degree(h->R, k);
 }
@@ -516,7 +580,7 @@ void adams_filt1_name(const adams_res_t *h, int k, char *buf, size_t n)
     if (n == 0)
         return;
     buf[0] = '\0';
-    if (h && h->done && k >= 0 && k <= 30 && n >= 8)
+    if (h && h->done && h->R && k >= 0 && k <= 30 && n >= 8)
         resol_filt1_name(h->R, k, buf, n);
 }
 

@@ -81,9 +81,11 @@ int adams_api_version(void);
  * refused: another module, engine or file; a module truncated from an
  * infinite one is identified by its definition, sq_moddef.h, as the
  * program does).  Nothing is computed yet.
- * Refused (ADAMS_E_INPUT): an unknown module or unreadable file, a module
- * file asking for a cofiber, a region outside the algebra's
- * (resol_check_range); ADAMS_E_MEMORY,
+ * A module file asking for the cofiber of a class (the key "cofiber",
+ * docs/modules.md) gives the cofiber's Ext (resol_cofiber.h; no store, no
+ * products, no chart).  Refused (ADAMS_E_INPUT): an unknown module or
+ * unreadable file, a region outside the algebra's (resol_check_range),
+ * save with a cofiber; ADAMS_E_MEMORY,
  * ADAMS_E_THREADS, ADAMS_E_STORE as the codes say.  On success *out is the
  * handle (adams_free frees it); on failure *out is NULL. */
 int adams_prepare(adams_res_t **out, const char *module, int32_t stem, int32_t max_s, int threads,
@@ -100,8 +102,9 @@ int adams_prepare(adams_res_t **out, const char *module, int32_t stem, int32_t m
 int adams_run(adams_res_t *h, char *err, size_t errlen);
 
 /* Asks a run of h to stop as soon as the steps in flight finish; before
- * adams_run, the run stops at once.  Async-signal-safe (one atomic store);
- * any thread.  NULL is a no-op. */
+ * adams_run, the run stops at once.  A cofiber stops only before it starts
+ * (its construction has no stopping point).  Async-signal-safe (one atomic
+ * store); any thread.  NULL is a no-op. */
 void adams_interrupt(adams_res_t *h);
 
 /* Opens the store at path read-only (no lock: another process may be
@@ -126,6 +129,9 @@ const char *adams_module_name(const adams_res_t *h);
 const char *adams_engine(const adams_res_t *h);
 /* 1 when the whole region is computed (adams_run returned 0, or a store). */
 int adams_is_done(const adams_res_t *h);
+/* 1 when h is the cofiber of a class (Ext only: the functions below other
+ * than adams_ext_dim give ADAMS_E_INPUT, adams_filt1_degree -1). */
+int adams_is_cofiber(const adams_res_t *h);
 
 /* ---- Ext (after adams_run or adams_open_store) ------------------------------ */
 

@@ -188,3 +188,38 @@ TEST(api_interrupt_stops_a_run_threads)
     unlink(db);
     rmdir(path);
 }
+
+TEST(api_cofiber_ext_only)
+{
+    char err[1024];
+    adams_res_t *a = resolved("C4", 16, 1, NULL), *b = resolved("C4", 16, 2, NULL);
+    ASSERT(adams_is_cofiber(a) && !adams_is_cofiber(NULL));
+    region_t r = region(a);
+    ASSERT_EQ(r.max_n, 16);
+    int64_t total = 0;
+    for (int32_t n = r.min_n; n <= r.max_n; n++)
+        for (int32_t s = 0; s <= r.max_s; s++) {
+            ASSERT_EQ(adams_ext_dim(a, n, s), adams_ext_dim(b, n, s));
+            total += adams_ext_dim(a, n, s);
+        }
+    ASSERT(total > 0);
+    ASSERT_EQ(adams_ext_dim(a, 0, 0), 1);
+    ASSERT_EQ(adams_ext_dim(a, 17, 0), -1);
+    int32_t one = 1, out[1];
+    ASSERT_EQ(adams_filt1_degree(a, 0), -1);
+    ASSERT_EQ(adams_filt1_product(a, 0, 0, 0, &one, 1, out, 1, err, sizeof err), ADAMS_E_INPUT);
+    ASSERT(strstr(err, "cofiber"));
+    char *svg;
+    size_t len;
+    ASSERT_EQ(adams_svg(a, &svg, &len, err, sizeof err), ADAMS_E_INPUT);
+    adams_free(a);
+    adams_free(b);
+    adams_res_t *h = NULL;
+    ASSERT_EQ(adams_prepare(&h, "C4", 16, -1, 1, 0, "/tmp/never-written.db", err, sizeof err),
+              ADAMS_E_INPUT); /* no store of a cofiber */
+    ASSERT_EQ(adams_prepare(&h, "C4", 16, -1, 1, 0, NULL, err, sizeof err), 0);
+    adams_interrupt(h); /* before it runs: stops at once */
+    ASSERT_EQ(adams_run(h, err, sizeof err), ADAMS_E_INTERRUPTED);
+    ASSERT_EQ(adams_ext_dim(h, 0, 0), -1);
+    adams_free(h);
+}

@@ -132,5 +132,5 @@ def test_store_errors(tmp):
         adams.resolve("C2", stem=8, save=tmp / "s.db")     # another module
     one_line(e)
     with pytest.raises(adams.InputError) as e:     # C4 = the cofiber of h0^2 on C2
-        adams.resolve("C4", stem=8)
+        adams.resolve("C4", stem=8, save=tmp / "c4.db")
     assert "cofiber" in one_line(e)

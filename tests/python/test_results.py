@@ -95,3 +95,17 @@ def test_odd_prime_products_and_massey():
     assert r.product((10, 2, 0), (0, 1, 0)) == (10, 3, [1])    # a0 b0
     assert out == "x_(10, 2) [1] * y_(0, 1) [1] = [1] at (10, 3)\n"
     assert r.product((0, 0, 0), (10, 2, 0)) == (10, 2, [1])     # 1 . b_0 = b_0
+
+
+@pytest.mark.parametrize("module,stem", [("C4", 20), ("Ceta2", 16)])
+def test_cofiber_ext_equals_program(module, stem):
+    r = adams.resolve(module, stem=stem, threads=2)
+    _, out, _ = cli("resolve", module, "--stem", str(stem), "--format", "csv", "--quiet")
+    assert r.cofiber and csv_of(r) == out
+    assert csv_of(adams.resolve(module, stem=stem, threads=1)) == out
+    for call in (lambda: r.products((0, 0, 0)), lambda: r.products(), r.svg,
+                 lambda: r.product((0, 0, 0), (0, 1, 0))):
+        with pytest.raises(adams.InputError) as e:
+            call()
+        assert "cofiber" in str(e.value)
+    assert r._repr_svg_() is None and r.filtration_one() == []
