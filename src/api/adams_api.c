@@ -7,13 +7,12 @@
 #include "adams_api.h"
 
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "fmat.h"
-#include <signal.h>
-
 #include "resol.h"
 #include "resol_cofiber.h"
 #include "resol_products.h"
@@ -30,7 +29,7 @@ struct adams_res {
     resol_t *R;                /* NULL for a cofiber, whose Ext is C's */
     resol_cofiber_t *C;
     sq_modspec_info_t info;    /* the module file's kind; cofiber: which class */
-    volatile sig_atomic_t stop; /* adams_interrupt on a cofiber before it runs */
+    atomic_int stop;           /* adams_interrupt on a cofiber (lock-free: signal-safe) */
     int32_t min_n, max_n, max_s; /* the region */
     resol_algo_t algo;
     sq_pool_t *pool;
@@ -289,7 +288,7 @@ static int run_cofiber(adams_res_t *h, char *err, size_t errlen)
 {
     char why[1024];
     const sq_modspec_info_t *in = &h->info;
-    if (h->stop)
+    if (atomic_load(&h->stop))
         return fail(err, errlen, ADAMS_E_INTERRUPTED, "interrupted");
     if (resol_cofiber_new(&h->C, h->M, in->cof_s, in->cof_t, in->cof_idx, in->cof_target,
                           h->max_s, h->max_n, h->pool, why, sizeof why))
@@ -332,7 +331,7 @@ void adams_interrupt(adams_res_t *h)
     if (h && h->R)
         resol_request_stop(h->R);
     else if (h)
-        h->stop = 1;
+        atomic_store(&h->stop, 1);
 }
 
 /* ---- Reading a store -------------------------------------------------------------- */
