@@ -10,7 +10,7 @@ pkgs=(build-essential cmake pkg-config libjansson-dev libm4ri-dev libsqlite3-dev
 # interactive one through Selenium (tests/browser/chart_html.py).
 [ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(clang libclang-rt-14-dev chromium chromium-driver python3-selenium)
 # The Python package's tests (tests/python, docs/python.md): pytest, and pip install ./python.
-[ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(python3 python3-pytest python3-pip python3-wheel)
+[ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(python3 python3-pytest python3-pip python3-venv)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
