@@ -1,0 +1,158 @@
+/*
+ * sq_modspec_write.c -- a finite module written as a module file
+ * (sq_modspec_write.h).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "sq_modspec_write.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fdmod_tensor.h"
+#include "sq_core.h"
+#include "stalg.h"
+
+/* s as a JSON string (quotes, backslashes and control characters escaped). */
+static void put_string(FILE *f, const char *s)
+{
+    fputc('"', f);
+    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
+        if (*c == '"' || *c == '\\')
+            fprintf(f, "\\%c", *c);
+        else if (*c < 0x20)
+            fprintf(f, "\\u%04x", (unsigned)*c);
+        else
+            fputc(*c, f);
+    }
+    fputc('"', f);
+}
+
+static void put_profile(FILE *f, const fdmod_t *M)
+{
+    if (fdmod_prime(M) == 2) {
+        int32_t h[MILNOR_MAX_LEN];
+        int len = fdmod_profile(M, h);
+        if (len == 0)
+            return;
+        fputs("    \"profile\": { \"truncated\": true, \"p_part\": [", f);
+        for (int i = 0; i < len; i++)
+            fprintf(f, i ? ", %d" : "%d", (int)h[i]);
+        fputs("] },\n", f);
+        return;
+    }
+    const pmilnor_profile_t *pp = fdmod_pprofile(M);
+    if (pmilnor_profile_is_full(pp))
+        return;
+    fprintf(f, "    \"profile\": { \"truncated\": %s, \"q_part\": %lu, \"p_part\": [",
+            pp->truncated ? "true" : "false", (unsigned long)pp->q_part);
+    for (int i = 0; i < pp->len; i++)
+        fprintf(f, i ? ", %d" : "%d", (int)pp->p_part[i]);
+    fputs("] },\n", f);
+}
+
+static void put_gens(FILE *f, const fdmod_t *M)
+{
+    fputs("    \"gens\": {", f);
+    int first = 1;
+    for (int32_t d = fdmod_bottom(M); d <= fdmod_top(M); d++)
+        for (int64_t k = 0; k < fdmod_dim(M, d); k++) {
+            fputs(first ? "\n        " : ",\n        ", f);
+            put_string(f, fdmod_basis_name(M, d, k));
+            fprintf(f, ": %d", (int)d);
+            first = 0;
+        }
+    fputs(first ? "},\n" : "\n    },\n", f);
+}
+
+/* The generator of degree gdeg as the reader's alphabet writes it. */
+static void op_name(char *buf, size_t n, uint32_t p, int32_t gdeg)
+{
+    if (p == 2)
+        snprintf(buf, n, "Sq%d", (int)gdeg);
+    else if (gdeg == 1)
+        snprintf(buf, n, "b");
+    else
+        snprintf(buf, n, "P%d", (int)(gdeg / (2 * ((int32_t)p - 1))));
+}
+
+/* "OP x = c y + ..." for every nonzero action of the generator (gdeg, gidx).
+ * Returns 0, or SQ_E_NOMEM when a line could not be built. */
+static int put_actions_of(FILE *f, const fdmod_t *M, int32_t gdeg, int64_t gidx, int *first)
+{
+    char op[32];
+    op_name(op, sizeof op, fdmod_prime(M), gdeg);
+    for (int32_t d = fdmod_bottom(M); d + gdeg <= fdmod_top(M); d++)
+        for (int64_t k = 0; k < fdmod_dim(M, d); k++) {
+            fvec_t v = fdmod_actionf(M, gdeg, gidx, d, k);
+            if (!v.len || fvec_is_zero(v))
+                continue;
+            /* The names go through put_string, so they are escaped as JSON. */
+            size_t len = 0;
+            char *line = NULL;
+            FILE *m = open_memstream(&line, &len);
+            if (!m)
+                return SQ_E_NOMEM;
+            fprintf(m, "%s %s =", op, fdmod_basis_name(M, d, k));
+            int t = 0;
+            for (int64_t j = 0; j < v.len; j++) {
+                uint32_t c = fvec_get(v, j);
+                if (!c)
+                    continue;
+                fputs(t++ ? " + " : " ", m);
+                if (c != 1)
+                    fprintf(m, "%u ", (unsigned)c);
+                fputs(fdmod_basis_name(M, d + gdeg, j), m);
+            }
+            if (fclose(m) != 0) {
+                free(line);
+                return SQ_E_NOMEM;
+            }
+            fputs(*first ? "\n        " : ",\n        ", f);
+            put_string(f, line);
+            free(line);
+            *first = 0;
+        }
+    return 0;
+}
+
+int sq_modspec_write(FILE *f, const fdmod_t *M, const char *description)
+{
+    int32_t span = fdmod_top(M) - fdmod_bottom(M);
+    fprintf(f, "{\n    \"p\": %u,\n    \"type\": \"finite dimensional module\",\n",
+            (unsigned)fdmod_prime(M));
+    if (description) {
+        fputs("    \"description\": ", f);
+        put_string(f, description);
+        fputs(",\n", f);
+    }
+    put_profile(f, M);
+    put_gens(f, M);
+    fputs("    \"actions\": [", f);
+    int first = 1, rc = 0;
+    if (span > 0) {
+        stalg_t *S = fdmod_new_algebra(M, span);
+        int32_t gd[32];
+        int64_t gi[32];
+        int ng = stalg_gens(S, span, gd, gi, 32);
+        for (int g = 0; g < ng && g < 32 && !rc; g++)
+            rc = put_actions_of(f, M, gd[g], gi[g], &first);
+        stalg_free(S);
+    }
+    fputs(first ? "]\n}\n" : "\n    ]\n}\n", f);
+    return rc ? rc : ferror(f) ? SQ_E_IO : 0;
+}
+
+char *sq_modspec_write_text(const fdmod_t *M, const char *description)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *m = open_memstream(&buf, &len);
+    if (!m)
+        return NULL;
+    int rc = sq_modspec_write(m, M, description);
+    if (fclose(m) != 0 || rc) {
+        free(buf);
+        return NULL;
+    }
+    return buf;
+}
