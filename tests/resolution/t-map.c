@@ -1,0 +1,226 @@
+/*
+ * t-map.c -- the map on Ext induced by a module map (resol_map.h), checked
+ * against outside knowledge: the long exact sequence of a two-cell
+ * complex.  For C the cofiber of the class c of filtration one (C2 and h_0,
+ * Ceta and h_1, Cnu and h_2 at p = 2; C3 and a_0 at p = 3), with cells in
+ * degrees 0 and k, the short exact sequence of modules
+ *     0 -> H^*(S^k) --p^*--> H^*(C) --i^*--> H^*(S) -> 0
+ * (the pinch and the bottom-cell inclusion, the map files of
+ * tests/data/maps) gives the long exact sequence
+ *     Ext^{s-1}(S)_{n+1-k} --c--> Ext^s(S)_n --i^*--> Ext^s(C)_n
+ *         --p^*--> Ext^s(S^k)_n = Ext^s(S)_{n-k} --c--> Ext^{s+1}(S)_{n-1}
+ * whose connecting map is the product by c (resol_filt1_matrix).  Checked
+ * exact in every bidegree through (40, 20): each composite zero and the
+ * ranks adding up to the dimension at each of the three spots.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "fdmap.h"
+#include "fdmod.h"
+#include "fmat.h"
+#include "resol.h"
+#include "resol_map.h"
+#include "resol_products.h"
+#include "sq_map.h"
+#include "sq_modspec.h"
+#include "sq_test.h"
+#include "stalg.h"
+
+enum { MAX_N = 40, MAX_S = 20 };
+
+static fdmod_t *load_module(const char *name)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/../../modules/%s.json", SQ_TEST_DATA_DIR, name);
+    sq_modspec_module_t m;
+    if (sq_modspec_load_module_file(&m, path, NULL, NULL, err, sizeof err) != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    return m.p == 2 ? m.m2 : m.modd;
+}
+
+/* The map of tests/data/maps/file from src to tgt, or NULL with the
+ * refusal in err. */
+static fdmap_t *load_map(const char *file, const fdmod_t *src, const fdmod_t *tgt, char *err,
+                         size_t n)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/maps/%s", SQ_TEST_DATA_DIR, file);
+    sq_mapfile_t *mf;
+    if (sq_mapfile_read(&mf, path, err, n) != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    stalg_t *S = stalg_new(fdmod_prime(src), 8, NULL);
+    fdmap_t *f = NULL;
+    int rc = sq_mapfile_build(mf, src, tgt, S, &f, err, n);
+    ASSERT(rc == 0 || f == NULL);
+    stalg_free(S);
+    sq_mapfile_free(mf);
+    return f;
+}
+
+static resol_t *resolve(const fdmod_t *M, int32_t max_s)
+{
+    resol_t *R = resol_new(M, max_s, MAX_N);
+    resol_run(R, RESOL_CLASSICAL);
+    return R;
+}
+
+static int64_t rank(const fmat_t *m)
+{
+    return fmat_rows(m) && fmat_cols(m) ? fmat_rank(m) : 0;
+}
+
+static fmat_t transpose(const fmat_t *m)
+{
+    fmat_t t;
+    fmat_init(&t, fmat_cols(m), fmat_rows(m), fmat_prime(m));
+    for (int64_t i = 0; i < fmat_rows(m); i++)
+        for (int64_t j = 0; j < fmat_cols(m); j++)
+            fmat_set(&t, j, i, fmat_get(m, i, j));
+    return t;
+}
+
+/* Fails unless a b = 0 (a: x by y, b: y by z, as row maps). */
+static void assert_zero_composite(const fmat_t *a, const fmat_t *b, const char *what, int32_t n,
+                                  int32_t s)
+{
+    ASSERT_EQ(fmat_cols(a), fmat_rows(b));
+    for (int64_t i = 0; i < fmat_rows(a); i++)
+        for (int64_t j = 0; j < fmat_cols(b); j++) {
+            uint32_t acc = 0;
+            for (int64_t l = 0; l < fmat_cols(a); l++)
+                acc = (acc + fmat_get(a, i, l) * fmat_get(b, l, j)) % fmat_prime(a);
+            if (acc)
+                sq_test_fail(__FILE__, __LINE__, "%s is not zero at (%d, %d)", what, (int)n,
+                             (int)s);
+        }
+}
+
+/* The row map of the product by filtration-one class c from Ext^s(S) at
+ * stem n (rows) to Ext^{s+1} (columns); a 0 x 0 matrix when s < 0. */
+static fmat_t product(const resol_t *RS, int c, int32_t s, int32_t n)
+{
+    fmat_t m, t;
+    if (s < 0) {
+        fmat_init(&t, 0, 0, resol_prime(RS));
+        return t;
+    }
+    ASSERT_EQ(resol_filt1_matrix(RS, c, s, s + n, &m), 0);
+    t = transpose(&m);
+    fmat_clear(&m);
+    return t;
+}
+
+/* The long exact sequence of C (cells 0 and k, the class c) through
+ * (MAX_N, MAX_S). */
+static void check_les(const char *name, const char *sphere, int c, int32_t k, const char *incl,
+                      const char *pinch)
+{
+    char err[1024];
+    fdmod_t *C = load_module(name), *S = load_module(sphere);
+    fdmod_t *Sk = fdmod_new_shifted(S, k, "Sk");
+    fdmap_t *i = load_map(incl, C, S, err, sizeof err), *p = load_map(pinch, Sk, C, err, sizeof err);
+    if (!i || !p)
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    resol_t *RS = resolve(S, MAX_S + 1), *RC = resolve(C, MAX_S), *RK = resolve(Sk, MAX_S);
+    ASSERT_EQ(resol_filt1_degree(RS, c), k);
+    resol_map_t *I, *P;
+    ASSERT_EQ(resol_map_new(&I, RC, RS, i, MAX_S, MAX_N), 0);
+    ASSERT_EQ(resol_map_new(&P, RK, RC, p, MAX_S, MAX_N), 0);
+    int64_t nonzero = 0;
+    for (int32_t n = 0; n <= MAX_N; n++)
+        for (int32_t s = 0; s <= MAX_S; s++) {
+            fmat_t A, B;
+            ASSERT_EQ(resol_map_matrix(I, s, n, &A), 0); /* Ext^s(S)_n -> Ext^s(C)_n */
+            ASSERT_EQ(resol_map_matrix(P, s, n, &B), 0); /* Ext^s(C)_n -> Ext^s(S^k)_n */
+            fmat_t H = product(RS, c, s, n - k);         /* Ext^s(S)_{n-k} -> Ext^{s+1}(S)_{n-1} */
+            fmat_t Hp = product(RS, c, s - 1, n + 1 - k); /* into Ext^s(S)_n */
+            int64_t a = resol_ext_dim(RS, s, n), cd = resol_ext_dim(RC, s, n);
+            int64_t b = resol_ext_dim(RK, s, n);
+            ASSERT_EQ(b, n - k >= 0 ? resol_ext_dim(RS, s, n - k) : 0);
+            ASSERT_EQ(fmat_rows(&A), a);
+            ASSERT_EQ(fmat_cols(&A), cd);
+            ASSERT_EQ(fmat_rows(&B), cd);
+            ASSERT_EQ(fmat_cols(&B), b);
+            if (n - k >= 0)
+                ASSERT_EQ(fmat_rows(&H), b);
+            assert_zero_composite(&A, &B, "p^* i^*", n, s);
+            if (b && fmat_rows(&H))
+                assert_zero_composite(&B, &H, "c p^*", n, s);
+            if (s >= 1 && n + 1 - k >= 0 && fmat_rows(&Hp))
+                assert_zero_composite(&Hp, &A, "i^* c", n, s);
+            int64_t rA = rank(&A), rB = rank(&B), rH = rank(&H), rHp = rank(&Hp);
+            if (rA + rB != cd || rB + rH != b || rHp + rA != a)
+                sq_test_fail(__FILE__, __LINE__,
+                             "%s: not exact at (%d, %d): dims S %lld, C %lld, S^k %lld; ranks "
+                             "i^* %lld, p^* %lld, c %lld, c into S %lld",
+                             name, (int)n, (int)s, (long long)a, (long long)cd, (long long)b,
+                             (long long)rA, (long long)rB, (long long)rH, (long long)rHp);
+            nonzero += rA + rB;
+            fmat_clear(&A);
+            fmat_clear(&B);
+            fmat_clear(&H);
+            fmat_clear(&Hp);
+        }
+    ASSERT(nonzero > MAX_N); /* the maps are not all zero */
+    resol_map_free(I);
+    resol_map_free(P);
+    resol_free(RS);
+    resol_free(RC);
+    resol_free(RK);
+    fdmap_free(i);
+    fdmap_free(p);
+    fdmod_free(Sk);
+    fdmod_free(C);
+    fdmod_free(S);
+}
+
+TEST(map_les_C2_h0)
+{
+    check_les("C2", "S_2", 0, 1, "C2_to_S2.json", "S2_1_to_C2.json");
+}
+
+TEST(map_les_Ceta_h1)
+{
+    check_les("Ceta", "S_2", 1, 2, "Ceta_to_S2.json", "S2_2_to_Ceta.json");
+}
+
+TEST(map_les_Cnu_h2)
+{
+    check_les("Cnu", "S_2", 2, 4, "Cnu_to_S2.json", "S2_4_to_Cnu.json");
+}
+
+TEST(map_les_C3_a0)
+{
+    check_les("C3", "S_3", 0, 1, "C3_to_S3.json", "S3_1_to_C3.json");
+}
+
+/* The identity of C2 induces the identity; a map that does not commute
+ * with Sq1 is refused naming the element and the operation. */
+TEST(map_identity_and_refusal)
+{
+    char err[1024];
+    fdmod_t *C = load_module("C2");
+    fdmap_t *bad = load_map("C2_not_linear.json", C, C, err, sizeof err);
+    ASSERT(bad == NULL);
+    ASSERT(strstr(err, "not A-linear: f(Sq1 x0) != Sq1 f(x0)") != NULL);
+    fdmap_t *id = load_map("C2_identity.json", C, C, err, sizeof err);
+    ASSERT(id != NULL);
+    resol_t *R = resolve(C, 8);
+    resol_map_t *F;
+    ASSERT_EQ(resol_map_new(&F, R, R, id, 8, MAX_N), 0);
+    for (int32_t n = 0; n <= MAX_N; n++)
+        for (int32_t s = 0; s <= 8; s++) {
+            fmat_t m;
+            ASSERT_EQ(resol_map_matrix(F, s, n, &m), 0);
+            ASSERT_EQ(fmat_rows(&m), resol_ext_dim(R, s, n));
+            for (int64_t a = 0; a < fmat_rows(&m); a++)
+                for (int64_t b = 0; b < fmat_cols(&m); b++)
+                    ASSERT_EQ(fmat_get(&m, a, b), a == b);
+            fmat_clear(&m);
+        }
+    resol_map_free(F);
+    resol_free(R);
+    fdmap_free(id);
+    fdmod_free(C);
+}
