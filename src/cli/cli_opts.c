@@ -39,6 +39,7 @@ static const struct {
     [CLI_OPT_FULL] = {"full", 0, 1, 0},
     [CLI_OPT_SPOTS] = {"spots", 1, 1, CLI_SPOTS_LIMIT},
     [CLI_OPT_SEED] = {"seed", 1, 1, INT64_MAX},
+    [CLI_OPT_MAP] = {"map", 1, 1, 0},
 };
 
 /* getopt_long's value of option id (above every character). */
@@ -175,6 +176,8 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
         return nonempty(id, v, &o->from);
     case CLI_OPT_OUTPUT:
         return nonempty(id, v, &o->output);
+    case CLI_OPT_MAP:
+        return nonempty(id, v, &o->map);
     case CLI_OPT_CLASS:
     case CLI_OPT_A:
         return nonempty(id, v, &o->cls[0]);

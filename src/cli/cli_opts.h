@@ -38,6 +38,7 @@ typedef enum {
     CLI_OPT_FULL,     /* --full (check) */
     CLI_OPT_SPOTS,    /* --spots K (check) */
     CLI_OPT_SEED,     /* --seed N (check) */
+    CLI_OPT_MAP,      /* --map FILE (map) */
     CLI_OPT_COUNT
 } cli_opt_t;
 
@@ -72,6 +73,7 @@ typedef struct {
     int progress;          /* -1 --quiet, 1 --progress, 0 neither (the last one given wins) */
     double max_memory;     /* bytes; 0 when not given */
     const char *save, *from, *output;
+    const char *map;       /* --map FILE */
     const char *cls[3];    /* --class/--a, --by/--b, --c */
 } cli_opts_t;
 

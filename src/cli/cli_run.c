@@ -17,7 +17,8 @@
 
 /* ---- The audit: what a (verb, option, module kind) cell refuses ---------- */
 
-enum { V_RESOLVE = 1, V_PRODUCTS = 2, V_PRODUCT = 4, V_MASSEY = 8, V_CHART = 16, V_ALL = 31 };
+enum { V_RESOLVE = 1, V_PRODUCTS = 2, V_PRODUCT = 4, V_MASSEY = 8, V_CHART = 16, V_MAP = 32,
+       V_ALL = 63 };
 /* The opt of a refusal of the verb itself, whatever the options. */
 #define VERB_ITSELF ((int)CLI_OPT_COUNT)
 
@@ -37,11 +38,18 @@ static const struct {
     {V_ALL, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},
     {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_COFIBER,
      "the progress line is not drawn for a cofiber"},
+    {V_MAP, VERB_ITSELF, CLI_KIND_PRESENTED, "a map file maps finite modules"},
+    {V_MAP, VERB_ITSELF, CLI_KIND_PROJECTIVE, "a map file maps finite modules"},
+    {V_MAP, VERB_ITSELF, CLI_KIND_PROFILE,
+     "the induced map needs both modules over the whole algebra"},
+    {V_MAP, VERB_ITSELF, CLI_KIND_INF_PROFILE,
+     "the induced map needs both modules over the whole algebra"},
 };
 
 static unsigned verb_bit(const char *verb)
 {
-    static const char *const names[] = {"resolve", "products", "product", "massey", "chart"};
+    static const char *const names[] = {"resolve", "products", "product", "massey", "chart",
+                                         "map"};
     for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(verb, names[i]) == 0)
             return 1u << i;

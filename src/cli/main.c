@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cmd_chart.h"
+#include "cmd_map.h"
 #include "cmd_products.h"
 #include "cmd_store.h"
 #include "sq_fd.h"
@@ -39,6 +40,7 @@ static const char usage[] =
     "  ext FILE           print the E2 page kept in a store (resolve --save FILE)\n"
     "  check FILE         verify a store: checksums, d o d = 0, minimality\n"
     "  chart [MODULE]     an SVG chart with h_0, h_1, h_2 lines (or --format json)\n"
+    "  map --map FILE     the map on Ext induced by a module map (a map file)\n"
 
     "\n"
     "Options:\n"
@@ -55,7 +57,7 @@ static const struct {
 } verbs[] = {
     {"resolve", cmd_resolve},   {"modules", cmd_modules}, {"ext", cmd_ext},
     {"check", cmd_check},       {"chart", cmd_chart},     {"products", cmd_products},
-    {"product", cmd_product},   {"massey", cmd_massey},
+    {"product", cmd_product},   {"massey", cmd_massey},   {"map", cmd_map},
 };
 
 int main(int argc, char **argv)

@@ -291,9 +291,9 @@ int sq_mapfile_build(const sq_mapfile_t *mf, const fdmod_t *src, const fdmod_t *
             const char *x = fdmod_basis_name(src, d, i);
             json_t *t = json_object_get(im, x);
             if (!t) {
-                rc = fail(mf, err, errlen, NULL, "images", "", SQ_E_INVAL);
-                snprintf(err, errlen, "%s: \"images\": no image of %s (every basis element of "
-                         "the source needs one; write \"0\" for zero)", mf->path, x);
+                snprintf(why, sizeof why, "no image of %s (every basis element of the source "
+                         "needs one; write \"0\" for zero)", x);
+                rc = fail(mf, err, errlen, NULL, "images", why, SQ_E_INVAL);
                 break;
             }
             fvec_t img;

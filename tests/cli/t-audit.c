@@ -426,3 +426,69 @@ TEST(audit_region_too_large)
     expect_exit(__LINE__, 3, args);
     scratch_remove();
 }
+
+/* map (issue 24): a map file from each kind to itself (the identity where
+ * the kind is accepted: fin, odd, shift, adem), walked over the options
+ * of docs/cli.md's map rows.  The refused kinds name the kind (the verb
+ * itself); --from is refused whatever the kind; --gpu, --format, --save
+ * and -o are unknown options. */
+TEST(audit_map)
+{
+    static const char *const ids[K_COUNT] = {
+        [K_FINITE] = "\"x0\": \"x0\", \"x1\": \"x1\"", [K_ODD] = "\"x0\": \"x0\"",
+        [K_SHIFTED] = "\"x0\": \"x0\", \"x1\": \"x1\"", [K_ADEM] = "\"x0\": \"x0\", \"x1\": \"x1\""};
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *words = k == K_INF_PROFILE ? "infinite profile" : kinds[k].words;
+        char name[64], path[128], plain[256];
+        snprintf(name, sizeof name, "%s", kinds[k].module[0] == '\'' ? kinds[k].module + 1
+                                                                     : kinds[k].module);
+        name[strcspn(name, "'")] = 0;
+        snprintf(path, sizeof path, "%s/map%d.json", scratch, k);
+        FILE *f = fopen(path, "w");
+        ASSERT(f != NULL);
+        fprintf(f, "{\"source\": \"%s\", \"target\": \"%s\", \"degree\": 0, \"images\": {%s}}\n",
+                name, name, ids[k] ? ids[k] : "\"x0\": \"x0\"");
+        ASSERT_EQ(fclose(f), 0);
+        snprintf(plain, sizeof plain, "map --map %s --stem 6 --max-s 3", path);
+        run_t base = run("%s --quiet", plain);
+        const char *const same[] = {"--threads 2", "--algorithm classical", "--max-memory 4G",
+                                    "--progress"};
+        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+            run_t r = run("%s --quiet %s", plain, same[i]);
+            if (!ids[k])
+                expect_refused(__LINE__, plain, &r, "map", words);
+            else if (r.rc != 0 || strcmp(r.out, base.out) != 0 || !base.out[0])
+                sq_test_fail(__FILE__, __LINE__, "adams %s %s: exit %d or output differs", plain,
+                             same[i], r.rc);
+            run_free(&r);
+        }
+        run_t q = run("%s", plain), n = run("%s --quiet --algorithm nassau", plain);
+        run_t s = run("map --map %s --stem 2 --max-s 3 --quiet", path);
+        if (ids[k]) {
+            if (q.rc != 0 || strcmp(q.out, base.out) != 0 || !s.out[0] ||
+                strlen(s.out) >= strlen(base.out))
+                sq_test_fail(__FILE__, __LINE__, "adams %s: --quiet or --stem changed nothing",
+                             plain);
+            if (k == K_ODD)
+                expect_refused(__LINE__, plain, &n, "--algorithm nassau", kinds[k].nassau);
+            else if (n.rc != 0 || strcmp(n.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s --algorithm nassau differs", plain);
+        } else
+            expect_refused(__LINE__, plain, &n, "map", words);
+        run_free(&q);
+        run_free(&n);
+        run_free(&s);
+        run_t fr = run("%s --from %s/none.db", plain, scratch);
+        expect_refused(__LINE__, plain, &fr, "--from", "map");
+        run_free(&fr);
+        const char *const unknown[] = {"--gpu", "--format csv", "--save x.db", "-o x"};
+        for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+            run_t r = run("%s %s", plain, unknown[i]);
+            expect_refused(__LINE__, unknown[i], &r, "unknown option", "map");
+            run_free(&r);
+        }
+        run_free(&base);
+    }
+    scratch_remove();
+}

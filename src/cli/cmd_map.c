@@ -1,0 +1,168 @@
+/*
+ * cmd_map.c -- `adams map`: the map on Ext induced by a module map given
+ * by a map file (the format io's sq_map.h, the map module's fdmap.h, the
+ * mathematics src/resolution/resol_map.h; the runs cli_run.c's).
+ */
+#define _POSIX_C_SOURCE 200809L
+#include "cmd_map.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "cli.h"
+#include "cli_opts.h"
+#include "cli_run.h"
+#include "fdmap.h"
+#include "resol_map.h"
+#include "sq_core.h"
+#include "sq_map.h"
+
+static const char map_usage[] =
+    "Usage: adams map --map FILE --stem N [--max-s S] [options]\n"
+    "\n"
+    "Prints the map on Ext induced by the module map f : M -> N of the map file\n"
+    "(docs/modules.md \"Maps\": its source M, target N and degree d, f raising degrees\n"
+    "by d).  f induces, contravariantly, f^* : Ext^{s,t}(N) -> Ext^{s,t-d}(M), stem n\n"
+    "of N to stem n - d of M; one line per class of Ext(N) whose image is not zero:\n"
+    "    f^* x_(n, s, i) = [v]\n"
+    "v is the image in the basis x_(n - d, s, j) of Ext(M) (entries 0..p-1).  Order:\n"
+    "stems n, then s, then i.  The region: the stems n <= N of N (from its bottom)\n"
+    "and s <= S (default: the target's (N - bottom)/(2p - 2) + 3 + span); M is\n"
+    "resolved through stem N - d.  Both modules must be finite (not presented,\n"
+    "projective or cofibers) and over the whole algebra, at the same prime.\n"
+    "\n"
+    "Options: --map FILE, --stem N, --max-s S, --algorithm auto|nassau|classical,\n"
+    "--threads K, --progress, --quiet, --max-memory SIZE (each of the two runs),\n"
+    "-h/--help (as for 'adams resolve').  --from is refused: the map needs the\n"
+    "resolutions of both modules, which one store does not hold.\n"
+    "\n"
+    "Exit status: 0 ok, 1 output not written, 2 bad argument (a map that is not\n"
+    "A-linear, modules at different primes, names that are not the modules'), 3\n"
+    "the region does not fit in memory, 4 the threads cannot be started.\n";
+
+/* --map and the options of a run (--from refused below; no --gpu). */
+enum {
+    MAP_OPTIONS = CLI_BIT(CLI_OPT_MAP) | CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) |
+                  CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
+                  CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_FROM)
+};
+static const cli_verb_t map_verb = {"map", map_usage, MAP_OPTIONS, NULL, "module"};
+
+/* The two prepared runs, the map and the resolutions of one invocation. */
+typedef struct {
+    cli_run_t rm, rn; /* source M, target N */
+    sq_mapfile_t *mf;
+    fdmap_t *f;
+    resol_t *RM, *RN;
+    resol_map_t *F;
+} job_t;
+
+static void job_clear(job_t *j)
+{
+    resol_map_free(j->F);
+    resol_free(j->RM);
+    resol_free(j->RN);
+    fdmap_free(j->f);
+    sq_mapfile_free(j->mf);
+    cli_run_release(&j->rm);
+    cli_run_release(&j->rn);
+}
+
+/* Prepares both runs and builds the map (nothing resolved yet).  Returns
+ * CLI_OK or the exit code after one line. */
+static int prepare(job_t *j, const cli_opts_t *o)
+{
+    char err[512];
+    int rc = sq_mapfile_read(&j->mf, o->map, err, sizeof err);
+    if (rc) {
+        cli_error("map: %s", err);
+        return CLI_USAGE;
+    }
+    const char *source, *target;
+    int32_t d;
+    sq_mapfile_header(j->mf, &source, &target, &d);
+    int64_t stem = o->stem, max_s = cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1;
+    rc = cli_run_prepare(&j->rn, o, target, stem, max_s, 0);
+    if (rc == CLI_OK)
+        rc = cli_run_prepare(&j->rm, o, source, stem - d, j->rn.max_s, CLI_RUN_QUIET);
+    if (rc != CLI_OK)
+        return rc;
+    const fdmod_t *M = j->rm.M, *N = j->rn.M;
+    if (j->rm.prime != j->rn.prime) {
+        cli_error("map: %s: the source %s is at p = %u and the target %s at p = %u", o->map,
+                  cli_str(source), (unsigned)j->rm.prime, cli_str(target), (unsigned)j->rn.prime);
+        return CLI_USAGE;
+    }
+    int32_t span = fdmod_top(M) - fdmod_bottom(M);
+    if (fdmod_top(N) - fdmod_bottom(N) > span)
+        span = fdmod_top(N) - fdmod_bottom(N);
+    stalg_t *S = stalg_new(j->rm.prime, span > 1 ? span : 1, NULL);
+    rc = sq_mapfile_build(j->mf, M, N, S, &j->f, err, sizeof err);
+    stalg_free(S);
+    if (rc) {
+        cli_error("map: %s", err);
+        return CLI_USAGE;
+    }
+    return CLI_OK;
+}
+
+/* The lines f^* x_(n, s, i) = [v], stems, then s, then i. */
+static void print_map(const job_t *j, int32_t max_n, int32_t max_s)
+{
+    for (int32_t n = fdmod_bottom(j->rn.M); n <= max_n; n++)
+        for (int32_t s = 0; s <= max_s; s++) {
+            fmat_t m;
+            if (resol_map_matrix(j->F, s, n, &m) != 0)
+                continue;
+            for (int64_t i = 0; i < fmat_rows(&m); i++) {
+                fvec_t row = fmat_row(&m, i);
+                if (fvec_is_zero(row))
+                    continue;
+                printf("f^* x_(%d, %d, %lld) = [", (int)n, (int)s, (long long)i);
+                for (int64_t c = 0; c < fmat_cols(&m); c++)
+                    printf(c ? ", %u" : "%u", (unsigned)fmat_get(&m, i, c));
+                printf("]\n");
+            }
+            fmat_clear(&m);
+        }
+}
+
+int cmd_map(int argc, char **argv)
+{
+    cli_opts_t o;
+    int rc;
+    if (cli_parse_opts(&o, &map_verb, argc, argv, &rc))
+        return rc;
+    if (!o.map || !cli_given(&o, CLI_OPT_STEM)) {
+        cli_error("map: --map FILE and --stem N are required (try 'adams map --help')");
+        return CLI_USAGE;
+    }
+    if (o.from) {
+        cli_error("map: --from: the map needs the resolutions of both modules, which one store "
+                  "does not hold; omit --from");
+        return CLI_USAGE;
+    }
+    if (o.operand) {
+        cli_error("map: '%s': the modules are the map file's source and target; give no "
+                  "MODULE",
+                  cli_str(o.operand));
+        return CLI_USAGE;
+    }
+    job_t j;
+    memset(&j, 0, sizeof j);
+    rc = prepare(&j, &o);
+    if (rc == CLI_OK) {
+        j.RN = cli_run_resolve(&j.rn);
+        j.RM = cli_run_resolve(&j.rm);
+        int32_t max_s = j.rn.max_s;
+        if (resol_map_new(&j.F, j.RM, j.RN, j.f, max_s, (int32_t)o.stem) != 0) {
+            cli_error("map: the region needed was not computed (a bug: please report)");
+            rc = CLI_FAIL;
+        } else {
+            print_map(&j, (int32_t)o.stem, max_s);
+            rc = cli_finish_output(0);
+        }
+    }
+    job_clear(&j);
+    return rc;
+}

@@ -1,0 +1,94 @@
+/*
+ * t-map-cli.c -- `adams map` through the program: the lines of the maps
+ * induced by the bottom-cell inclusion and the pinch of C2 (S_2 -> C2 on
+ * Ext: 1, h_1, h_1^2, h_2, h_2^2, h_3, h_1 h_3, c_0 survive, the
+ * h_0-multiples die; C2 -> S^1: the classes on the top cell go to the
+ * h_0-annihilated classes of S), at p = 3 (C3), threads 1 = 2, and every
+ * refusal one line with exit 2 (3 for memory) and nothing on stdout.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sq_core.h"
+#include "sq_test.h"
+
+static void run_is(int line, const char *args, int rc, const char *out_want, const char *err_want)
+{
+    char *out, *err;
+    int got = sq_test_run_adams(args, &out, &err);
+    if (got != rc || (out_want && strcmp(out, out_want) != 0) ||
+        (err_want && strstr(err, err_want) == NULL) ||
+        (rc != 0 && (strchr(err, '\n') != err + strlen(err) - 1 || *out)))
+        sq_test_fail(__FILE__, line, "adams %s: rc %d (want %d)\n--- stdout\n%s--- stderr\n%s", args,
+                     got, rc, out, err);
+    sq_free(out);
+    sq_free(err);
+}
+
+/* "map --map <tests/data/maps/file> rest" */
+static void map_is(int line, const char *file, const char *rest, int rc, const char *out,
+                   const char *err)
+{
+    char args[2048];
+    snprintf(args, sizeof args, "map --map %s/maps/%s %s", SQ_TEST_DATA_DIR, file, rest);
+    run_is(line, args, rc, out, err);
+}
+
+static const char incl_C2[] = "f^* x_(0, 0, 0) = [1]\n"
+                              "f^* x_(1, 1, 0) = [1]\n"
+                              "f^* x_(2, 2, 0) = [1]\n"
+                              "f^* x_(3, 1, 0) = [1]\n"
+                              "f^* x_(6, 2, 0) = [1]\n"
+                              "f^* x_(7, 1, 0) = [1]\n"
+                              "f^* x_(8, 2, 0) = [1]\n"
+                              "f^* x_(8, 3, 0) = [1]\n";
+
+TEST(cli_map_C2)
+{
+    map_is(__LINE__, "C2_to_S2.json", "--stem 8 --max-s 5 --quiet", 0, incl_C2, "");
+    map_is(__LINE__, "C2_to_S2.json", "--stem 8 --max-s 5 --quiet --threads 2", 0, incl_C2, "");
+    map_is(__LINE__, "S2_1_to_C2.json", "--stem 8 --max-s 5 --quiet", 0,
+           "f^* x_(2, 1, 0) = [1]\n"
+           "f^* x_(3, 2, 0) = [1]\n"
+           "f^* x_(4, 3, 0) = [1]\n"
+           "f^* x_(7, 2, 0) = [1]\n"
+           "f^* x_(8, 4, 0) = [1]\n",
+           "");
+}
+
+TEST(cli_map_C3)
+{
+    map_is(__LINE__, "C3_to_S3.json", "--stem 12 --max-s 4 --quiet", 0,
+           "f^* x_(0, 0, 0) = [1]\n"
+           "f^* x_(3, 1, 0) = [1]\n"
+           "f^* x_(7, 2, 0) = [1]\n"
+           "f^* x_(10, 2, 0) = [1]\n"
+           "f^* x_(11, 1, 0) = [1]\n",
+           "");
+}
+
+TEST(cli_map_refusals)
+{
+    map_is(__LINE__, "C2_not_linear.json", "--stem 10 --quiet", 2, "",
+           "C2_not_linear.json: not A-linear: f(Sq1 x0) != Sq1 f(x0)\n");
+    map_is(__LINE__, "bad_primes.json", "--stem 10 --quiet", 2, "",
+           "bad_primes.json: the source C2 is at p = 2 and the target S_3 at p = 3\n");
+    map_is(__LINE__, "bad_name.json", "--stem 10 --quiet", 2, "",
+           "bad_name.json: line 5: \"x0\": 'y0' is not a basis element of the target\n");
+    map_is(__LINE__, "bad_degree.json", "--stem 10 --quiet", 2, "",
+           "bad_degree.json: line 5: \"x0\": 'x0' is in degree 0 of the target, not 1\n");
+    map_is(__LINE__, "bad_missing.json", "--stem 10 --quiet", 2, "", "no image of x1");
+    map_is(__LINE__, "bad_field.json", "--stem 10 --quiet", 2, "",
+           "bad_field.json: line 4: \"degree\": must be an integer\n");
+    map_is(__LINE__, "bad_kind.json", "--stem 10 --quiet", 2, "",
+           "A_mod_A1 is a finitely presented module: a map file maps finite modules\n");
+    map_is(__LINE__, "C2_to_S2.json", "--stem 10 --from x.db", 2, "", "map: --from:");
+    map_is(__LINE__, "C2_to_S2.json", "C2 --stem 10", 2, "", "give no MODULE");
+    map_is(__LINE__, "C2_to_S2.json", "--stem 100000 --quiet", 2, "", "beyond the supported");
+    map_is(__LINE__, "C2_to_S2.json", "--stem 200 --max-memory 1M --quiet", 3, "",
+           "allowed by --max-memory");
+    run_is(__LINE__, "map --stem 10", 2, "", "--map FILE and --stem N are required");
+    run_is(__LINE__, "map --map /nonexistent/m.json --stem 10", 2, "", "cannot read the map file");
+}
