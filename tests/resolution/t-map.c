@@ -224,3 +224,49 @@ TEST(map_identity_and_refusal)
     fdmap_free(id);
     fdmod_free(C);
 }
+
+/* Maps of nonzero degree: the identity of S_2 seen as S_2 -> S_2[1] of
+ * degree 1 and S_2[1] -> S_2 of degree -1 induce the identity matrices
+ * between stem n of the target and stem n - d of the source. */
+static void check_shift(const char *file, int32_t d)
+{
+    char err[1024];
+    fdmod_t *S = load_module("S_2"), *S1 = fdmod_new_shifted(S, 1, "S_2[1]");
+    const fdmod_t *src = d > 0 ? S : S1, *tgt = d > 0 ? S1 : S;
+    fdmap_t *f = load_map(file, src, tgt, err, sizeof err);
+    if (!f)
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    int32_t ms = 6;
+    resol_t *RM = resol_new(src, ms, 20 - d), *RN = resol_new(tgt, ms, 20);
+    resol_run(RM, RESOL_CLASSICAL);
+    resol_run(RN, RESOL_CLASSICAL);
+    resol_map_t *F;
+    ASSERT_EQ(resol_map_new(&F, RM, RN, f, ms, 20), 0);
+    int64_t ones = 0;
+    for (int32_t n = fdmod_bottom(tgt); n <= 20; n++)
+        for (int32_t s = 0; s <= ms; s++) {
+            fmat_t m;
+            ASSERT_EQ(resol_map_matrix(F, s, n, &m), 0);
+            ASSERT_EQ(fmat_rows(&m), resol_ext_dim(RN, s, n));
+            ASSERT_EQ(fmat_cols(&m), resol_ext_dim(RM, s, n - d));
+            ASSERT_EQ(fmat_rows(&m), fmat_cols(&m));
+            for (int64_t a = 0; a < fmat_rows(&m); a++)
+                for (int64_t b = 0; b < fmat_cols(&m); b++)
+                    ASSERT_EQ(fmat_get(&m, a, b), a == b);
+            ones += fmat_rows(&m);
+            fmat_clear(&m);
+        }
+    ASSERT(ones > 20);
+    resol_map_free(F);
+    resol_free(RM);
+    resol_free(RN);
+    fdmap_free(f);
+    fdmod_free(S1);
+    fdmod_free(S);
+}
+
+TEST(map_degree_one_and_minus_one)
+{
+    check_shift("S2_shift_up.json", 1);
+    check_shift("S2_shift_down.json", -1);
+}
