@@ -88,6 +88,21 @@ static int prepare(job_t *j, const cli_opts_t *o)
     if (rc != CLI_OK)
         return rc;
     const fdmod_t *M = j->rm.M, *N = j->rn.M;
+    if (o->max_memory > 0) { /* each run passed alone; both are held at once */
+        resol_estimate_t em, en;
+        int th = o->threads > 0 ? (int)o->threads : 1;
+        resol_estimate(M, (resol_algo_t)j->rm.algo, j->rm.max_s, j->rm.stem, th, &em);
+        resol_estimate(N, (resol_algo_t)j->rn.algo, j->rn.max_s, j->rn.stem, th, &en);
+        double exact = em.exact_bytes + en.exact_bytes,
+               model = em.model_bytes + en.model_bytes - resol_estimate_base_bytes(), mb = 1 << 20;
+        if (exact > o->max_memory || model / 3 > o->max_memory) { /* cli_check_memory's rule */
+            cli_error("map: the resolutions of %s and %s need about %.1f MB together (at least "
+                      "%.1f MB); %.1f MB allowed by --max-memory: resolve a smaller region",
+                      cli_str(source), cli_str(target), model / mb, exact / mb,
+                      o->max_memory / mb);
+            return CLI_NOMEM;
+        }
+    }
     if (j->rm.prime != j->rn.prime) {
         cli_error("map: %s: the source %s is at p = %u and the target %s at p = %u", o->map,
                   cli_str(source), (unsigned)j->rm.prime, cli_str(target), (unsigned)j->rn.prime);

@@ -89,6 +89,9 @@ TEST(cli_map_refusals)
     map_is(__LINE__, "C2_to_S2.json", "--stem 100000 --quiet", 2, "", "beyond the supported");
     map_is(__LINE__, "C2_to_S2.json", "--stem 200 --max-memory 1M --quiet", 3, "",
            "allowed by --max-memory");
+    /* Each run alone fits in 1.5 MiB (a third of its model); both together do not. */
+    map_is(__LINE__, "C2_to_S2.json", "--stem 60 --max-s 30 --max-memory 1.5M --quiet", 3, "",
+           "need about");
     run_is(__LINE__, "map --stem 10", 2, "", "--map FILE and --stem N are required");
     run_is(__LINE__, "map --map /nonexistent/m.json --stem 10", 2, "", "cannot read the map file");
 }
