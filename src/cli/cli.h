@@ -76,5 +76,12 @@ void cli_ignore_write_signals(void);
 int cmd_resolve(int argc, char **argv);
 /* `adams modules`: lists the shipped module files (cmd_modules.c). */
 int cmd_modules(int argc, char **argv);
+/* `adams algebra`: the dimensions of A, A(n), a profile (cmd_algebra.c). */
+int cmd_algebra(int argc, char **argv);
+/* `adams size`: the dimension of each F_s by degree (cmd_size.c). */
+int cmd_size(int argc, char **argv);
+/* `adams export`, `adams import`: Bruner's format (cmd_export.c). */
+int cmd_export(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif /* CLI_H */

@@ -40,6 +40,8 @@ static const struct {
     [CLI_OPT_SPOTS] = {"spots", 1, 1, CLI_SPOTS_LIMIT},
     [CLI_OPT_SEED] = {"seed", 1, 1, INT64_MAX},
     [CLI_OPT_MAP] = {"map", 1, 1, 0},
+    [CLI_OPT_PRIME] = {"prime", 1, 2, 251},
+    [CLI_OPT_PROFILE] = {"profile", 1, 1, 0},
 };
 
 /* getopt_long's value of option id (above every character). */
@@ -178,6 +180,10 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
         return nonempty(id, v, &o->output);
     case CLI_OPT_MAP:
         return nonempty(id, v, &o->map);
+    case CLI_OPT_PRIME:
+        return cli_parse_int("--prime", v, opt_table[id].lo, opt_table[id].hi, &o->prime);
+    case CLI_OPT_PROFILE:
+        return nonempty(id, v, &o->profile);
     case CLI_OPT_CLASS:
     case CLI_OPT_A:
         return nonempty(id, v, &o->cls[0]);
@@ -238,6 +244,7 @@ int cli_parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv,
     memset(o, 0, sizeof *o);
     o->verb = verb;
     o->stem = 40;
+    o->prime = 2;
     o->algo = RESOL_AUTO;
     build_longs(longs, verb);
     /* '-': operands come back in order as option 1 (no permutation, so the

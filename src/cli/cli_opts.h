@@ -39,6 +39,8 @@ typedef enum {
     CLI_OPT_SPOTS,    /* --spots K (check) */
     CLI_OPT_SEED,     /* --seed N (check) */
     CLI_OPT_MAP,      /* --map FILE (map) */
+    CLI_OPT_PRIME,    /* --prime P (algebra) */
+    CLI_OPT_PROFILE,  /* --profile LIST (algebra) */
     CLI_OPT_COUNT
 } cli_opt_t;
 
@@ -75,6 +77,8 @@ typedef struct {
     const char *save, *from, *output;
     const char *map;       /* --map FILE */
     const char *cls[3];    /* --class/--a, --by/--b, --c */
+    int64_t prime;         /* --prime; 2 when not given */
+    const char *profile;   /* --profile LIST; NULL when not given */
 } cli_opts_t;
 
 /* Whether option id was given. */

@@ -18,7 +18,7 @@
 /* ---- The audit: what a (verb, option, module kind) cell refuses ---------- */
 
 enum { V_RESOLVE = 1, V_PRODUCTS = 2, V_PRODUCT = 4, V_MASSEY = 8, V_CHART = 16, V_MAP = 32,
-       V_ALL = 63 };
+       V_SIZE = 64, V_ALL = 127 };
 /* The opt of a refusal of the verb itself, whatever the options. */
 #define VERB_ITSELF ((int)CLI_OPT_COUNT)
 
@@ -49,7 +49,7 @@ static const struct {
 static unsigned verb_bit(const char *verb)
 {
     static const char *const names[] = {"resolve", "products", "product", "massey", "chart",
-                                         "map"};
+                                         "map",     "size"};
     for (unsigned i = 0; i < sizeof names / sizeof *names; i++)
         if (strcmp(verb, names[i]) == 0)
             return 1u << i;
@@ -359,4 +359,22 @@ int cli_check_output(const char *out, const char *in1, const char *in2)
             return CLI_USAGE;
         }
     return CLI_OK;
+}
+
+int cli_run_verb(const cli_verb_t *verb, int argc, char **argv, int (*check)(const cli_opts_t *o),
+                 int (*body)(cli_run_t *r))
+{
+    cli_opts_t o;
+    int rc;
+    if (cli_parse_opts(&o, verb, argc, argv, &rc))
+        return rc;
+    if (check && (rc = check(&o)) != CLI_OK)
+        return rc;
+    cli_run_t r;
+    rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", o.stem,
+                         cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, 0);
+    if (rc == CLI_OK)
+        rc = body(&r);
+    cli_run_release(&r);
+    return rc;
 }

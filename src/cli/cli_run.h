@@ -86,6 +86,16 @@ resol_t *cli_run_resolve(const cli_run_t *r);
  * up.  Safe on a zeroed or half-prepared r. */
 void cli_run_release(cli_run_t *r);
 
+/* The whole of a verb that resolves one module (size, export): parses
+ * argv for verb, calls check(o) (NULL: none; its nonzero exit code ends
+ * the verb before anything is said), prepares the run on the operand
+ * (default S_2) through --stem and --max-s (the default filtration when
+ * not given), calls body(r) when it is ready, and releases the run.
+ * Returns the exit code (body's, check's, the parser's or the
+ * preparation's). */
+int cli_run_verb(const cli_verb_t *verb, int argc, char **argv, int (*check)(const cli_opts_t *o),
+                 int (*body)(cli_run_t *r));
+
 /* "a module at the odd prime 3", "the cofiber of a class", ...: how
  * messages name kind k (p: the module's prime).  A static string (the
  * odd prime's is overwritten by the next call). */

@@ -18,6 +18,7 @@
 #include "resol_cofiber.h"
 #include "sq_chart.h"
 #include "sq_core.h"
+#include "sq_differentials.h"
 #include "sq_store.h"
 
 static const char resolve_usage[] =
@@ -86,7 +87,7 @@ static const char resolve_usage[] =
     "argument or module file, 3 when the region does not fit in memory, 4 when the\n"
     "threads cannot be started (docs/cli.md lists every code).\n";
 
-static const char *const resolve_formats[] = {"chart", "csv", NULL};
+static const char *const resolve_formats[] = {"chart", "csv", "differentials", NULL};
 
 static const cli_verb_t resolve_verb = {
     "resolve", resolve_usage,
@@ -95,6 +96,9 @@ static const cli_verb_t resolve_verb = {
         CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |
         CLI_BIT(CLI_OPT_SAVE),
     resolve_formats, "module"};
+
+/* The --format value that prints the differentials (resolve_formats). */
+enum { FORMAT_DIFFERENTIALS = 2 };
 
 /* Writes the chart (or CSV) of ext through r's region to stdout; the exit
  * code (cli_finish_output). */
@@ -109,6 +113,15 @@ static int write_chart(const cli_run_t *r, sq_ext_fn ext, const void *ctx)
 static int64_t resol_ext(const void *R, int32_t s, int32_t n)
 {
     return resol_ext_dim((const resol_t *)R, s, n);
+}
+
+/* What r's --format asks of the resolution R: its chart, its CSV or its
+ * differentials; the exit code. */
+static int write_resol(const cli_run_t *r, const resol_t *R)
+{
+    if (r->o->format == FORMAT_DIFFERENTIALS)
+        return cli_finish_output(sq_differentials_write(stdout, R, r->bottom, r->stem, r->max_s));
+    return write_chart(r, resol_ext, R);
 }
 
 static int64_t cofiber_ext(const void *C, int32_t s, int32_t n)
@@ -179,7 +192,7 @@ static int run_saved(cli_run_t *r)
     /* The pool and the GPU are done with before the chart is written. */
     sq_pool_free(r->pool);
     r->pool = NULL;
-    rc = write_chart(r, resol_ext, R);
+    rc = write_resol(r, R);
     resol_free(R);
     return rc;
 }
@@ -189,7 +202,7 @@ static int run_plain(const cli_run_t *r)
 {
     cli_run_notes(r, 1);
     resol_t *R = cli_run_resolve(r);
-    int rc = write_chart(r, resol_ext, R);
+    int rc = write_resol(r, R);
     resol_free(R);
     return rc;
 }
@@ -203,7 +216,12 @@ int cmd_resolve(int argc, char **argv)
     cli_run_t r;
     rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", o.stem,
                          cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, CLI_RUN_NO_NOTES);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && r.info.cofiber && o.format == FORMAT_DIFFERENTIALS) {
+        cli_error("resolve: --format differentials: %s is %s: its Ext comes from two "
+                  "resolutions, whose differentials are not one resolution's",
+                  cli_str(r.ref.base), cli_kind_words(CLI_KIND_COFIBER, r.prime));
+        rc = CLI_USAGE;
+    } else if (rc == CLI_OK) {
         if (r.info.cofiber)
             rc = run_cofiber(&r);
         else if (o.save)

@@ -40,6 +40,10 @@ static const char usage[] =
     "  ext FILE           print the E2 page kept in a store (resolve --save FILE)\n"
     "  check FILE         verify a store: checksums, d o d = 0, minimality\n"
     "  chart [MODULE]     an SVG chart with h_0, h_1, h_2 lines (or --format json)\n"
+    "  algebra            the dimensions of A, A(n) or a profile by degree\n"
+    "  size [MODULE]      the dimension of each F_s of the resolution by degree\n"
+    "  export [MODULE]    write the resolution in Bruner's format (-o DIR)\n"
+    "  import DIR         read a resolution in Bruner's format: its Ext\n"
     "  map --map FILE     the map on Ext induced by a module map (a map file)\n"
 
     "\n"
@@ -57,7 +61,9 @@ static const struct {
 } verbs[] = {
     {"resolve", cmd_resolve},   {"modules", cmd_modules}, {"ext", cmd_ext},
     {"check", cmd_check},       {"chart", cmd_chart},     {"products", cmd_products},
-    {"product", cmd_product},   {"massey", cmd_massey},   {"map", cmd_map},
+    {"product", cmd_product},   {"massey", cmd_massey},   {"algebra", cmd_algebra},
+    {"size", cmd_size},         {"export", cmd_export},   {"import", cmd_import},
+    {"map", cmd_map},
 };
 
 int main(int argc, char **argv)

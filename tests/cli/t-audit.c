@@ -132,7 +132,8 @@ static int verb_has(const char *verb, int o)
     case O_MAXS: return region;
     case O_FORMAT: return strcmp(verb, "resolve") == 0 || strcmp(verb, "chart") == 0;
     case O_SAVE: return strcmp(verb, "resolve") == 0;
-    case O_FROM: return strcmp(verb, "resolve") != 0;
+    case O_FROM: return strcmp(verb, "resolve") != 0 && strcmp(verb, "size") != 0;
+    case O_GPU: return strcmp(verb, "size") != 0;
     case O_OUTPUT: return strcmp(verb, "chart") == 0;
     default: return 1;
     }
@@ -425,6 +426,96 @@ TEST(audit_region_too_large)
     snprintf(args, sizeof args, "check %s --max-memory 1K", store_of(K_FINITE));
     expect_exit(__LINE__, 3, args);
     scratch_remove();
+}
+
+/* size (issue 24): the resolution's sizes, every kind x option as resolve's
+ * (no --format, --save, --gpu, --from); the cofiber of a class refused. */
+TEST(audit_size)
+{
+    walk_verb("size");
+}
+
+/* algebra (issue 24) has no module: its options each change the output. */
+TEST(audit_algebra)
+{
+    run_t base = run("algebra --stem 8");
+    expect_ok(__LINE__, "algebra --stem 8", &base);
+    ASSERT_EQ(sq_test_count_lines(base.out), 9);
+    const char *const variants[] = {"algebra --stem 8 --prime 3", "algebra --stem 8 --profile 2,1",
+                                    "algebra --stem 8 --prime 3 --profile 'A(1)'"};
+    for (size_t i = 0; i < sizeof variants / sizeof *variants; i++) {
+        run_t r = run("%s", variants[i]);
+        expect_ok(__LINE__, variants[i], &r);
+        if (strcmp(r.out, base.out) == 0 || sq_test_count_lines(r.out) != 9)
+            sq_test_fail(__FILE__, __LINE__, "adams %s: the option changed nothing", variants[i]);
+        run_free(&r);
+    }
+    run_t q = run("algebra --stem 8 --quiet");
+    expect_refused(__LINE__, "algebra --quiet", &q, "unknown option", "--quiet");
+    run_free(&q);
+    run_free(&base);
+}
+
+/* export --format bruner and import (issue 24): export writes the files of
+ * a finite module over A at p = 2 (fin, shift, adem), which import reads
+ * back to the Ext resolve prints; every other kind is refused with one
+ * line naming --format bruner and the kind, nothing written. */
+TEST(audit_export_import)
+{
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        char args[512], dir[128];
+        snprintf(dir, sizeof dir, "%s/bruner%d", scratch, k);
+        snprintf(args, sizeof args, "export %s --stem 6 --max-s 4 -o %s --quiet", kinds[k].module,
+                 dir);
+        run_t r = run("%s", args);
+        int ok = k == K_FINITE || k == K_SHIFTED || k == K_ADEM;
+        if (!ok) {
+            expect_refused(__LINE__, args, &r, "--format bruner", kinds[k].words);
+            if (access(dir, F_OK) == 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s: refused but wrote %s", args, dir);
+            run_free(&r);
+            continue;
+        }
+        if (r.rc != 0 || r.out[0] || r.err[0])
+            sq_test_fail(__FILE__, __LINE__, "adams %s: exit %d\n%s", args, r.rc, r.err);
+        run_free(&r);
+        run_t a = run("import %s --format csv", dir);
+        run_t b = run("resolve %s --stem 6 --max-s 4 --format csv --quiet", kinds[k].module);
+        if (a.rc != 0 || strcmp(a.out, b.out) != 0)
+            sq_test_fail(__FILE__, __LINE__, "import of %s: not resolve's Ext\n%s", dir, a.err);
+        run_free(&a);
+        run_free(&b);
+    }
+    scratch_remove();
+}
+
+/* resolve --format differentials (issue 24): every kind prints one line
+ * 'd x_(n,s,i) = ...' per generator, the same under --threads; the cofiber
+ * of a class refuses it, one line naming the option and the kind. */
+TEST(audit_resolve_differentials)
+{
+    for (int k = 0; k < K_COUNT; k++) {
+        char args[512];
+        snprintf(args, sizeof args, "resolve %s --stem 6 --max-s 4 --format differentials --quiet",
+                 kinds[k].module);
+        run_t r = run("%s", args);
+        if (k == K_COFIBER) {
+            expect_refused(__LINE__, args, &r, "--format differentials", kinds[k].words);
+            run_free(&r);
+            continue;
+        }
+        expect_ok(__LINE__, args, &r);
+        for (const char *l = r.out; *l; l = strchr(l, '\n') + 1)
+            if (strncmp(l, "d x_(", 5) != 0 || !strstr(l, ") = "))
+                sq_test_fail(__FILE__, __LINE__, "adams %s: not a differential line: %.80s", args,
+                             l);
+        run_t t = run("%s --threads 2", args);
+        if (t.rc != 0 || strcmp(t.out, r.out) != 0)
+            sq_test_fail(__FILE__, __LINE__, "adams %s --threads 2: output differs", args);
+        run_free(&t);
+        run_free(&r);
+    }
 }
 
 /* map (issue 24): a map file from each kind to itself (the identity where

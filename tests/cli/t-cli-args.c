@@ -230,7 +230,7 @@ TEST(names_printable)
            ARGS("resolve", "c1\xc2\x9b"));
     expect(__LINE__, 2, "x?[0m/y.json: cannot read: No such file or directory",
            ARGS("resolve", "x\x1b[0m/y.json"));
-    expect(__LINE__, 2, "--format: expected 'chart' or 'csv', got 'a?b'",
+    expect(__LINE__, 2, "--format: expected 'chart', 'csv' or 'differentials', got 'a?b'",
            ARGS("resolve", "--format", "a\tb"));
     expect(__LINE__, 2, "--stem: expected an integer, got '1?2'", ARGS("resolve", "--stem", "1\n2"));
     expect(__LINE__, 2, "resolve: unknown option '--a?b' (try 'adams resolve --help')",

@@ -77,7 +77,8 @@ TEST(bad_arguments)
 {
     expect_usage_error("resolve --stem abc", "--stem: expected an integer, got 'abc'");
     expect_usage_error("resolve --stem", "--stem: missing value");
-    expect_usage_error("resolve --stem 10 --format xml", "--format: expected 'chart' or 'csv'");
+    expect_usage_error("resolve --stem 10 --format xml",
+                       "--format: expected 'chart', 'csv' or 'differentials'");
     expect_usage_error("resolve --algorithm magic", "--algorithm: expected");
     expect_usage_error("resolve --bogus", "unknown option '--bogus'");
     expect_usage_error("resolve NoSuchModule --stem 4", "unknown module 'NoSuchModule'");

@@ -187,3 +187,28 @@ int main(int argc, char **argv)
     }
     return 0;
 }
+
+void sq_test_expect_run(const char *file, int line, const char *args, int rc, const char *out,
+                        const char *err)
+{
+    sq_test_run_t r = sq_test_runf("%s", args);
+    if (r.rc != rc || (out && strcmp(r.out, out) != 0) || (err && strcmp(r.err, err) != 0))
+        sq_test_fail(file, line, "adams %s: rc %d (want %d)\n--- stdout\n%s--- stderr\n%s", args,
+                     r.rc, rc, r.out, r.err);
+    sq_test_run_free(&r);
+}
+
+void sq_test_make_dir(char *dir, size_t n, const char *tag)
+{
+    snprintf(dir, n, "/tmp/adams-%s-XXXXXX", tag);
+    if (!mkdtemp(dir))
+        sq_test_fail(__FILE__, __LINE__, "cannot make a directory %s", dir);
+}
+
+void sq_test_remove_dir(const char *dir)
+{
+    char cmd[4200];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        sq_test_fail(__FILE__, __LINE__, "cannot remove %s", dir);
+}

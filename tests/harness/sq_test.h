@@ -53,6 +53,15 @@ sq_test_run_t sq_test_runf(const char *fmt, ...) SQ_PRINTF(1, 2);
 void sq_test_run_free(sq_test_run_t *r);
 /* Number of '\n' in s. */
 int sq_test_count_lines(const char *s);
+/* Runs "adams <args>" and fails the test (at file:line) unless it exits
+ * with rc and, where out / err are not NULL, prints exactly them. */
+void sq_test_expect_run(const char *file, int line, const char *args, int rc, const char *out,
+                        const char *err);
+/* A new empty directory /tmp/adams-<tag>-XXXXXX into dir (n bytes); the
+ * test fails if it cannot be made.  sq_test_remove_dir removes it and all
+ * it holds. */
+void sq_test_make_dir(char *dir, size_t n, const char *tag);
+void sq_test_remove_dir(const char *dir);
 
 /* Report a failure and exit(1). */
 void sq_test_fail(const char *file, int line, const char *fmt, ...) SQ_PRINTF(3, 4);
