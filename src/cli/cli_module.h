@@ -18,10 +18,18 @@ typedef struct {
     int builtin_sphere;             /* S_2 with no file anywhere: built in */
     int32_t shift;                  /* the "[k]" of the name */
     int adem;                       /* the name ended in "@adem" */
+    int32_t tensor;                 /* "M*N": 1 + the place of the last '*' in base (which
+                                     * holds the whole name; path is ""), else 0 */
 } cli_module_ref_t;
 
+/* Most factors a module name "M*N*..." may have. */
+#define CLI_MAX_FACTORS 8
+
 /* Finds the module named by spec ("NAME", "PATH", with "[k]" and
- * "@milnor"/"@adem"): its file, or the built-in S_2.  Prints the notes
+ * "@milnor"/"@adem"): its file, or the built-in S_2.  A spec with '*' that
+ * names no existing file is the tensor product of its factors ("C2*Ceta",
+ * "C2[1]*Ceta", "a*b*c" = (a*b)*c, at most CLI_MAX_FACTORS), each of which
+ * is found now (docs/modules.md, "Tensor products").  Prints the notes
  * (a ./NAME.json shadowing a shipped module, @adem) unless quiet.  Returns
  * 0, or -1 after a one-line error. */
 int cli_find_module(const char *spec, cli_module_ref_t *ref, int quiet);
@@ -31,7 +39,9 @@ int cli_find_module(const char *spec, cli_module_ref_t *ref, int quiet);
  * Returns 0. */
 int cli_module_prime(const cli_module_ref_t *ref, uint32_t *p);
 
-/* The module ref at its prime ("NAME", "PATH", either with a shift "[k]"
+/* The module ref at its prime (a tensor product: built from its factors,
+ * fdmod_tensor; an infinite factor truncated so that degrees <= max_degree
+ * are exact; a cofiber factor refused) ("NAME", "PATH", either with a shift "[k]"
  * and a basis "@milnor"/"@adem": its JSON file, or the built-in S_2).  An
  * infinite module is truncated to degrees <= max_degree.  Fills *info.
  * Returns NULL after a one-line error.  Warnings about the file go to

@@ -174,6 +174,7 @@ static void add_basis(tensor_t *T)
 typedef struct {
     stalg_elt_t e[2];
     int32_t d[2];
+    int64_t idx[2]; /* index of e[s] in factor s's algebra (-1: acts as zero; unused for d 0) */
     int odd_sign;
 } term_t;
 
@@ -204,10 +205,21 @@ static int coproduct(uint32_t p, int32_t gdeg, term_t *terms)
     return n;
 }
 
-/* The nonzero entries of e x, x basis element idx of degree d of factor f:
- * into idxs/coefs (room for the target's dimension); returns how many, 0
- * when e is not in f's algebra or the target is empty. */
-static int64_t apply(const factor_t *f, const stalg_elt_t *e, int32_t ed, int32_t d, int64_t idx,
+/* Looks up the index of each side of each term in its factor's algebra. */
+static void term_indices(const tensor_t *T, term_t *terms, int nt)
+{
+    for (int t = 0; t < nt; t++)
+        for (int s = 0; s < 2; s++)
+            terms[t].idx[s] = terms[t].d[s] > stalg_max_degree(T->f[s].S)
+                                  ? -1
+                                  : stalg_index(T->f[s].S, &terms[t].e[s]);
+}
+
+/* The nonzero entries of op x, op = basis element oi of degree ed of
+ * factor f's algebra (oi < 0: zero), x basis element idx of degree d of
+ * f: into idxs/coefs (room for the target's dimension); returns how many,
+ * 0 when op is not in f's algebra or the target is empty. */
+static int64_t apply(const factor_t *f, int64_t oi, int32_t ed, int32_t d, int64_t idx,
                      int64_t *idxs, uint32_t *coefs)
 {
     if (ed == 0) {
@@ -215,10 +227,7 @@ static int64_t apply(const factor_t *f, const stalg_elt_t *e, int32_t ed, int32_
         coefs[0] = 1;
         return 1;
     }
-    if (dimf(f, d + ed) == 0 || ed > stalg_max_degree(f->S))
-        return 0;
-    int64_t oi = stalg_index(f->S, e);
-    if (oi < 0)
+    if (oi < 0 || dimf(f, d + ed) == 0)
         return 0;
     fvec_t v = fdmod_actionf(f->M, ed, oi, d, idx);
     int64_t n = 0;
@@ -249,9 +258,9 @@ static int act(const tensor_t *T, const term_t *terms, int nt, int32_t D, int32_
         int32_t tx = dx + terms[t].d[0], ty = dy + terms[t].d[1];
         if (tx + ty > T->top)
             continue;
-        int64_t nu = apply(&T->f[0], &terms[t].e[0], terms[t].d[0], dx, a, sc->idx[0], sc->coef[0]);
+        int64_t nu = apply(&T->f[0], terms[t].idx[0], terms[t].d[0], dx, a, sc->idx[0], sc->coef[0]);
         int64_t nw =
-            nu ? apply(&T->f[1], &terms[t].e[1], terms[t].d[1], dy, b, sc->idx[1], sc->coef[1]) : 0;
+            nu ? apply(&T->f[1], terms[t].idx[1], terms[t].d[1], dy, b, sc->idx[1], sc->coef[1]) : 0;
         if (!nw)
             continue;
         uint32_t sign = terms[t].odd_sign && (dx & 1) ? p - 1 : 1;
@@ -287,6 +296,7 @@ static void each_action(tensor_t *T, uint32_t *given, int set)
     for (int g = 0; g < ng && g < 32; g++) {
         term_t *terms = sq_malloc((size_t)(gd[g] + 2) * sizeof *terms);
         int nt = coproduct(T->p, gd[g], terms);
+        term_indices(T, terms, nt);
         for (int32_t D = T->bot; D + gd[g] <= T->top; D++) {
             int64_t tdim = fdmod_dim(T->P, D + gd[g]), k = 0;
             if (tdim == 0 || fdmod_dim(T->P, D) == 0)

@@ -1,0 +1,162 @@
+/*
+ * t-tensor-cli.c -- `adams tensor M N` and the module names "M*N" of every
+ * verb: Ext of the products equals the peer's tables for its shipped
+ * products C2_sm_Ceta, ko_sm_RP_inf, tmf_sm_RP_inf (tests/data/peer-corpus,
+ * through (30, 20)) and, with ../shared present, tmf2_sm_DA1 and the Ext of
+ * the peer's own files through (40, 20); the written file resolves as the
+ * name does; the refusals are one line, exit 2, nothing written.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "sq_core.h"
+#include "sq_test.h"
+
+#define PEER SQ_TEST_DATA_DIR "/../../../shared/data/peer-modules"
+#define TABLES SQ_TEST_DATA_DIR "/peer-corpus"
+
+/* adams resolve SPEC --stem N --max-s S --format csv; fails unless exit 0. */
+static char *ext_csv(const char *spec, int n, int s)
+{
+    sq_test_run_t r =
+        sq_test_runf("resolve '%s' --stem %d --max-s %d --format csv --quiet", spec, n, s);
+    if (r.rc != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s: exit %d: %s", spec, r.rc, r.err);
+    char *out = r.out;
+    r.out = NULL;
+    sq_test_run_free(&r);
+    return out;
+}
+
+static void check_table(const char *spec, const char *table)
+{
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s-n30-s20.csv", TABLES, table);
+    char *want = sq_test_slurp(path), *got = ext_csv(spec, 30, 20);
+    ASSERT(want[0] != '\0');
+    if (strcmp(got, want) != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s: the E2 page differs from the peer's %s", spec,
+                     table);
+    sq_free(want);
+    sq_free(got);
+}
+
+TEST(tensor_products_equal_peer_tables)
+{
+    check_table("C2*Ceta", "C2_sm_Ceta");
+    check_table("ko*RP_inf", "ko_sm_RP_inf");
+    check_table("tmf2*RP_inf", "tmf_sm_RP_inf");
+}
+
+static void skip_without_peer(void)
+{
+    if (access(PEER "/DA1.json", R_OK) != 0) {
+        fprintf(stderr, "skip: %s not found (the peer's module files live outside the project)\n",
+                PEER);
+        exit(77);
+    }
+}
+
+/* Through (40, 20): the product by name equals the peer's product file. */
+TEST(tensor_products_equal_peer_files)
+{
+    skip_without_peer();
+    check_table("tmf2*" PEER "/DA1.json", "tmf2_sm_DA1");
+    const char *pairs[][2] = {{"C2*Ceta", "C2_sm_Ceta"},
+                              {"tmf2*" PEER "/DA1.json", "tmf2_sm_DA1"},
+                              {"ko*RP_inf", "ko_sm_RP_inf"},
+                              {"tmf2*RP_inf", "tmf_sm_RP_inf"}};
+    for (int i = 0; i < 4; i++) {
+        char path[1024];
+        snprintf(path, sizeof path, "%s/%s.json", PEER, pairs[i][1]);
+        char *want = ext_csv(path, 40, 20), *got = ext_csv(pairs[i][0], 40, 20);
+        if (strcmp(got, want) != 0)
+            sq_test_fail(__FILE__, __LINE__, "%s differs from %s through (40, 20)", pairs[i][0],
+                         path);
+        sq_free(want);
+        sq_free(got);
+    }
+}
+
+TEST(tensor_file_round_trip_and_shifts)
+{
+    char dir[] = "/tmp/adams-tensor-XXXXXX";
+    ASSERT(mkdtemp(dir) != NULL);
+    char file[256];
+    snprintf(file, sizeof file, "%s/jc.json", dir);
+    sq_test_run_t r = sq_test_runf("tensor Joker 'C2[1]' -o %s", file);
+    ASSERT_EQ(r.rc, 0);
+    ASSERT_STR_EQ(r.out, "");
+    sq_test_run_free(&r);
+    char *a = ext_csv(file, 30, 12), *b = ext_csv("Joker*C2[1]", 30, 12);
+    ASSERT_STR_EQ(a, b);
+    sq_free(a);
+    sq_free(b);
+    /* stdout: the same bytes as the file. */
+    r = sq_test_runf("tensor Joker 'C2[1]'");
+    char *text = sq_test_slurp(file);
+    ASSERT_EQ(r.rc, 0);
+    ASSERT_STR_EQ(r.out, text);
+    ASSERT(strstr(text, "\"x0*x0\": 1") != NULL); /* C2[1]'s cells are in degrees 1, 2 */
+    sq_free(text);
+    sq_test_run_free(&r);
+    /* A file whose name holds '*' is that file, not a product. */
+    char star[256];
+    snprintf(star, sizeof star, "%s/C2*Ceta.json", dir);
+    r = sq_test_runf("tensor S_2 C2 -o '%s'", star);
+    ASSERT_EQ(r.rc, 0);
+    sq_test_run_free(&r);
+    a = ext_csv(star, 20, 10);
+    b = ext_csv("C2", 20, 10);
+    ASSERT_STR_EQ(a, b);
+    sq_free(a);
+    sq_free(b);
+    /* An infinite factor: truncated through degree N + 1. */
+    snprintf(file, sizeof file, "%s/korp.json", dir);
+    r = sq_test_runf("tensor ko RP_inf --stem 20 -o %s", file);
+    ASSERT_EQ(r.rc, 0);
+    sq_test_run_free(&r);
+    a = ext_csv(file, 20, 10);
+    b = ext_csv("ko*RP_inf", 20, 10);
+    ASSERT_STR_EQ(a, b);
+    sq_free(a);
+    sq_free(b);
+    remove(file);
+    remove(star);
+    snprintf(file, sizeof file, "%s/jc.json", dir);
+    remove(file);
+    rmdir(dir);
+}
+
+/* One line on stderr, exit 2, nothing on stdout, no file. */
+static void check_refusal(const char *args, const char *words)
+{
+    const char *out = "/tmp/adams-tensor-refused.json";
+    remove(out);
+    int writes = strncmp(args, "tensor", 6) == 0;
+    sq_test_run_t r = sq_test_runf("%s%s%s", args, writes ? " -o " : "", writes ? out : "");
+    if (r.rc != 2 || sq_test_count_lines(r.err) != 1 || r.out[0] != '\0' ||
+        !strstr(r.err, words))
+        sq_test_fail(__FILE__, __LINE__, "%s: exit %d, stderr:\n%s", args, r.rc, r.err);
+    ASSERT(access(out, F_OK) != 0);
+    sq_test_run_free(&r);
+}
+
+TEST(tensor_refusals_one_line)
+{
+    check_refusal("tensor C2 C3", "a tensor product needs one prime");
+    check_refusal("tensor C2 Ceta2", "cofiber of a class");
+    check_refusal("tensor RP_inf C2", "give --stem N");
+    check_refusal("tensor C2", "give two modules");
+    check_refusal("tensor C2 C2 C2", "unexpected argument");
+    check_refusal("tensor C2 nonesuch", "unknown module 'nonesuch'");
+    check_refusal("tensor C2 C2 --bogus", "unknown option");
+    check_refusal("resolve 'C2*C3' --stem 5", "a tensor product needs one prime");
+    check_refusal("resolve 'C2*' --stem 5", "a module on each side");
+    check_refusal("chart 'C2*C2*C2*C2*C2*C2*C2*C2*C2' --stem 5", "at most 8 factors");
+    check_refusal("resolve 'y1*ko' --stem 5", "different subalgebras");
+}
