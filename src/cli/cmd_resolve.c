@@ -169,6 +169,13 @@ static int run_saved(cli_run_t *r)
 {
     const cli_opts_t *o = r->o;
     char *text = NULL;
+    if (r->info.infinite && r->ref.tensor) {
+        cli_error("resolve: --save: %s is a tensor product with an infinite factor, whose "
+                  "truncation grows with the stem, which a store does not keep: write it with "
+                  "'adams tensor --stem N -o FILE' and resolve the file",
+                  cli_str(r->ref.base));
+        return CLI_USAGE;
+    }
     if (r->info.infinite) {
         text = cli_definition_text(&r->ref);
         if (!text) {

@@ -27,14 +27,42 @@ static void put_string(FILE *f, const char *s)
     fputc('"', f);
 }
 
+/* name as the reader accepts it (a new string, sq_free): white space, '+'
+ * and '=' become '_', and a leading digit gets an 'x' before it (the basis
+ * of a finitely presented module is named "Sq(4) x0"). */
+static char *clean_name(const char *name)
+{
+    size_t n = strlen(name);
+    char *c = sq_malloc(n + 3);
+    size_t k = 0;
+    if (n == 0 || (name[0] >= '0' && name[0] <= '9'))
+        c[k++] = 'x';
+    for (size_t i = 0; i < n; i++) {
+        char ch = name[i];
+        c[k++] = ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\v' ||
+                         ch == '\f' || ch == '+' || ch == '='
+                     ? '_'
+                     : ch;
+    }
+    c[k] = '\0';
+    return c;
+}
+
 static void put_profile(FILE *f, const fdmod_t *M)
 {
     if (fdmod_prime(M) == 2) {
         int32_t h[MILNOR_MAX_LEN];
-        int len = fdmod_profile(M, h);
+        int len = fdmod_profile(M, h), truncated = 1;
+        /* Unbounded entries (30) to the end: an untruncated profile. */
+        if (len == MILNOR_MAX_LEN && h[len - 1] == FDMOD_MAX_PROFILE_ENTRY) {
+            truncated = 0;
+            while (len > 0 && h[len - 1] == FDMOD_MAX_PROFILE_ENTRY)
+                len--;
+        }
         if (len == 0)
             return;
-        fputs("    \"profile\": { \"truncated\": true, \"p_part\": [", f);
+        fprintf(f, "    \"profile\": { \"truncated\": %s, \"p_part\": [",
+                truncated ? "true" : "false");
         for (int i = 0; i < len; i++)
             fprintf(f, i ? ", %d" : "%d", (int)h[i]);
         fputs("] },\n", f);
@@ -57,7 +85,9 @@ static void put_gens(FILE *f, const fdmod_t *M)
     for (int32_t d = fdmod_bottom(M); d <= fdmod_top(M); d++)
         for (int64_t k = 0; k < fdmod_dim(M, d); k++) {
             fputs(first ? "\n        " : ",\n        ", f);
-            put_string(f, fdmod_basis_name(M, d, k));
+            char *c = clean_name(fdmod_basis_name(M, d, k));
+            put_string(f, c);
+            sq_free(c);
             fprintf(f, ": %d", (int)d);
             first = 0;
         }
@@ -92,7 +122,9 @@ static int put_actions_of(FILE *f, const fdmod_t *M, int32_t gdeg, int64_t gidx,
             FILE *m = open_memstream(&line, &len);
             if (!m)
                 return SQ_E_NOMEM;
-            fprintf(m, "%s %s =", op, fdmod_basis_name(M, d, k));
+            char *nm = clean_name(fdmod_basis_name(M, d, k));
+            fprintf(m, "%s %s =", op, nm);
+            sq_free(nm);
             int t = 0;
             for (int64_t j = 0; j < v.len; j++) {
                 uint32_t c = fvec_get(v, j);
@@ -101,7 +133,9 @@ static int put_actions_of(FILE *f, const fdmod_t *M, int32_t gdeg, int64_t gidx,
                 fputs(t++ ? " + " : " ", m);
                 if (c != 1)
                     fprintf(m, "%u ", (unsigned)c);
-                fputs(fdmod_basis_name(M, d + gdeg, j), m);
+                nm = clean_name(fdmod_basis_name(M, d + gdeg, j));
+                fputs(nm, m);
+                sq_free(nm);
             }
             if (fclose(m) != 0) {
                 free(line);

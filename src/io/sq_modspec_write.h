@@ -4,9 +4,11 @@
  * module's order (degree, then index), the action of the algebra
  * generators (Sq^{2^k} at p = 2; b and P^{p^k} at odd p) in "actions", the
  * profile when the module is over a subalgebra.  Loading the text back
- * gives the same module (the same basis, names and action table), as long
- * as the basis names are names the reader accepts (not empty, no white
- * space, '+' or '=', not beginning with a digit, no two alike).
+ * gives the same module (the same basis, names and action table).  Names
+ * the reader would refuse are written changed: white space, '+' and '='
+ * become '_', and an 'x' goes before an empty name or a leading digit (the
+ * basis of a finitely presented module is named "Sq(4) x0"); two names
+ * that become alike are then refused by the reader.
  */
 #ifndef SQ_MODSPEC_WRITE_H
 #define SQ_MODSPEC_WRITE_H

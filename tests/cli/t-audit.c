@@ -583,3 +583,57 @@ TEST(audit_map)
     }
     scratch_remove();
 }
+
+/* tensor (issue 24): `tensor K K` of every kind with itself writes a module
+ * file (stdout, and the same bytes with -o) whose Ext is that of the name
+ * "K*K"; an infinite kind needs --stem (refused without, naming it); the
+ * cofiber is refused naming it; tensor has no --quiet.  Every verb takes
+ * "M*N" as a module (the product is a finite module). */
+TEST(audit_tensor)
+{
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *m = kinds[k].module;
+        char plain[512], path[256];
+        snprintf(path, sizeof path, "%s/t%d.json", scratch, k);
+        snprintf(plain, sizeof plain, "tensor %s %s --stem 6", m, m);
+        run_t r = run("%s", plain), o = run("%s -o %s", plain, path);
+        if (k == K_COFIBER) {
+            expect_refused(__LINE__, plain, &r, "tensor", kinds[k].words);
+            expect_refused(__LINE__, plain, &o, "tensor", kinds[k].words);
+            ASSERT(access(path, F_OK) != 0);
+        } else {
+            expect_ok(__LINE__, plain, &r);
+            char *text = sq_test_slurp(path);
+            ASSERT_EQ(o.rc, 0);
+            ASSERT_STR_EQ(text, r.out);
+            sq_free(text);
+            run_t a = run("resolve %s --stem 6 --max-s 3 --format csv --quiet", path);
+            run_t b = run("resolve %s*%s --stem 6 --max-s 3 --format csv --quiet", m, m);
+            expect_ok(__LINE__, path, &a);
+            if (b.rc != 0 || strcmp(a.out, b.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams resolve %s*%s differs from its file", m,
+                             m);
+            run_free(&a);
+            run_free(&b);
+        }
+        run_t s = run("tensor %s %s", m, m);
+        if (k == K_PRESENTED || k == K_PROJECTIVE)
+            expect_refused(__LINE__, "tensor without --stem", &s, "--stem", "infinite");
+        else if (k != K_COFIBER)
+            expect_ok(__LINE__, "tensor without --stem", &s);
+        run_t q = run("%s --quiet", plain);
+        expect_refused(__LINE__, "tensor --quiet", &q, "unknown option", "--quiet");
+        run_free(&q);
+        run_free(&s);
+        run_free(&r);
+        run_free(&o);
+    }
+    const char *const verbs[] = {"resolve", "products", "chart", "size"};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
+        run_t r = run("%s 'C2*Ceta' --stem 6 --max-s 3 --quiet", verbs[i]);
+        expect_ok(__LINE__, verbs[i], &r);
+        run_free(&r);
+    }
+    scratch_remove();
+}

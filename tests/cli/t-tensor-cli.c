@@ -159,4 +159,8 @@ TEST(tensor_refusals_one_line)
     check_refusal("resolve 'C2*' --stem 5", "a module on each side");
     check_refusal("chart 'C2*C2*C2*C2*C2*C2*C2*C2*C2' --stem 5", "at most 8 factors");
     check_refusal("resolve 'y1*ko' --stem 5", "different subalgebras");
+    remove("/tmp/adams-tensor-refused.db");
+    check_refusal("resolve 'ko*RP_inf' --stem 5 --save /tmp/adams-tensor-refused.db",
+                  "a tensor product with an infinite factor");
+    ASSERT(access("/tmp/adams-tensor-refused.db", F_OK) != 0);
 }

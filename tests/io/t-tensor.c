@@ -252,6 +252,25 @@ TEST(tensor_profiles)
     ASSERT_EQ(fdmod_tensor(&P, Y, ko, NULL, INT32_MAX, 0, err, sizeof err), SQ_E_INVAL);
     ASSERT(P == NULL);
     ASSERT(strstr(err, "different subalgebras") != NULL);
+    P = tensor(Y, Y); /* an untruncated profile written back as one */
+    check_round_trip(P);
+    fdmod_free(P);
+    /* A finitely presented module's basis ("Sq(4) x0") is written with '_'. */
+    fdmod_t *A1 = shipped("C2"), *AA = NULL;
+    char path[1024];
+    snprintf(path, sizeof path, "%s/../../modules/A_mod_A1.json", SQ_TEST_DATA_DIR);
+    sq_modspec_opts_t mo = {.have_max_degree = 1, .max_degree = 8};
+    ASSERT_EQ(sq_modspec_load_file(&AA, path, NULL, &mo, err, sizeof err), 0);
+    P = tensor(A1, AA);
+    char *text = sq_modspec_write_text(P, NULL);
+    ASSERT(strstr(text, "x0*Sq(4)_x0") != NULL);
+    fdmod_t *Q = from_text(text, "C2*A_mod_A1");
+    check_same_action(P, Q);
+    sq_free(text);
+    fdmod_free(Q);
+    fdmod_free(P);
+    fdmod_free(AA);
+    fdmod_free(A1);
     fdmod_free(Y);
     fdmod_free(t);
     fdmod_free(J);
