@@ -12,17 +12,17 @@
 #include "sq_core.h"
 #include "stalg.h"
 
-/* s as a JSON string (quotes, backslashes and control characters escaped). */
+/* s as a JSON string: quotes, backslashes and control characters as \u
+ * escapes, the rest (UTF-8 included) as it is. */
 static void put_string(FILE *f, const char *s)
 {
     fputc('"', f);
-    for (const unsigned char *c = (const unsigned char *)s; *c; c++) {
-        if (*c == '"' || *c == '\\')
-            fprintf(f, "\\%c", *c);
-        else if (*c < 0x20)
-            fprintf(f, "\\u%04x", (unsigned)*c);
+    for (; *s; s++) {
+        unsigned char ch = (unsigned char)*s;
+        if (ch < 0x20 || ch == '"' || ch == '\\')
+            fprintf(f, "\\u%04x", (unsigned)ch);
         else
-            fputc(*c, f);
+            fputc(ch, f);
     }
     fputc('"', f);
 }
@@ -94,23 +94,15 @@ static void put_gens(FILE *f, const fdmod_t *M)
     fputs(first ? "},\n" : "\n    },\n", f);
 }
 
-/* The generator of degree gdeg as the reader's alphabet writes it. */
-static void op_name(char *buf, size_t n, uint32_t p, int32_t gdeg)
-{
-    if (p == 2)
-        snprintf(buf, n, "Sq%d", (int)gdeg);
-    else if (gdeg == 1)
-        snprintf(buf, n, "b");
-    else
-        snprintf(buf, n, "P%d", (int)(gdeg / (2 * ((int32_t)p - 1))));
-}
-
 /* "OP x = c y + ..." for every nonzero action of the generator (gdeg, gidx).
  * Returns 0, or SQ_E_NOMEM when a line could not be built. */
 static int put_actions_of(FILE *f, const fdmod_t *M, int32_t gdeg, int64_t gidx, int *first)
 {
-    char op[32];
-    op_name(op, sizeof op, fdmod_prime(M), gdeg);
+    char op[32] = "b"; /* the generator as the reader's alphabet writes it */
+    uint32_t p = fdmod_prime(M);
+    if (p == 2 || gdeg != 1)
+        snprintf(op, sizeof op, "%s%d", p == 2 ? "Sq" : "P",
+                 (int)(p == 2 ? gdeg : gdeg / (2 * ((int32_t)p - 1))));
     for (int32_t d = fdmod_bottom(M); d + gdeg <= fdmod_top(M); d++)
         for (int64_t k = 0; k < fdmod_dim(M, d); k++) {
             fvec_t v = fdmod_actionf(M, gdeg, gidx, d, k);

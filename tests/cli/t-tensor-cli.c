@@ -32,17 +32,22 @@ static char *ext_csv(const char *spec, int n, int s)
     return out;
 }
 
+/* got and want (freed here) are the same E2 page, of spec and of other. */
+static void same_ext(char *got, char *want, const char *spec, const char *other)
+{
+    if (strcmp(got, want) != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s: the E2 page differs from that of %s", spec, other);
+    sq_free(want);
+    sq_free(got);
+}
+
 static void check_table(const char *spec, const char *table)
 {
     char path[1024];
     snprintf(path, sizeof path, "%s/%s-n30-s20.csv", TABLES, table);
-    char *want = sq_test_slurp(path), *got = ext_csv(spec, 30, 20);
+    char *want = sq_test_slurp(path);
     ASSERT(want[0] != '\0');
-    if (strcmp(got, want) != 0)
-        sq_test_fail(__FILE__, __LINE__, "%s: the E2 page differs from the peer's %s", spec,
-                     table);
-    sq_free(want);
-    sq_free(got);
+    same_ext(ext_csv(spec, 30, 20), want, spec, table);
 }
 
 TEST(tensor_products_equal_peer_tables)
@@ -73,62 +78,46 @@ TEST(tensor_products_equal_peer_files)
     for (int i = 0; i < 4; i++) {
         char path[1024];
         snprintf(path, sizeof path, "%s/%s.json", PEER, pairs[i][1]);
-        char *want = ext_csv(path, 40, 20), *got = ext_csv(pairs[i][0], 40, 20);
-        if (strcmp(got, want) != 0)
-            sq_test_fail(__FILE__, __LINE__, "%s differs from %s through (40, 20)", pairs[i][0],
-                         path);
-        sq_free(want);
-        sq_free(got);
+        same_ext(ext_csv(pairs[i][0], 40, 20), ext_csv(path, 40, 20), pairs[i][0], path);
     }
+}
+
+/* adams tensor ARGS -o FILE succeeds, and FILE has the Ext of spec
+ * through (n, s). */
+static void check_written(const char *args, const char *file, const char *spec, int n, int s)
+{
+    sq_test_run_t r = sq_test_runf("tensor %s -o '%s'", args, file);
+    if (r.rc != 0 || r.out[0] != '\0')
+        sq_test_fail(__FILE__, __LINE__, "tensor %s: exit %d: %s", args, r.rc, r.err);
+    sq_test_run_free(&r);
+    same_ext(ext_csv(file, n, s), ext_csv(spec, n, s), file, spec);
 }
 
 TEST(tensor_file_round_trip_and_shifts)
 {
     char dir[] = "/tmp/adams-tensor-XXXXXX";
     ASSERT(mkdtemp(dir) != NULL);
-    char file[256];
-    snprintf(file, sizeof file, "%s/jc.json", dir);
-    sq_test_run_t r = sq_test_runf("tensor Joker 'C2[1]' -o %s", file);
-    ASSERT_EQ(r.rc, 0);
-    ASSERT_STR_EQ(r.out, "");
-    sq_test_run_free(&r);
-    char *a = ext_csv(file, 30, 12), *b = ext_csv("Joker*C2[1]", 30, 12);
-    ASSERT_STR_EQ(a, b);
-    sq_free(a);
-    sq_free(b);
+    char jc[256], star[256], korp[256];
+    snprintf(jc, sizeof jc, "%s/jc.json", dir);
+    snprintf(star, sizeof star, "%s/C2*Ceta.json", dir);
+    snprintf(korp, sizeof korp, "%s/korp.json", dir);
+    check_written("Joker 'C2[1]'", jc, "Joker*C2[1]", 30, 12);
     /* stdout: the same bytes as the file. */
-    r = sq_test_runf("tensor Joker 'C2[1]'");
-    char *text = sq_test_slurp(file);
+    sq_test_run_t r = sq_test_runf("tensor Joker 'C2[1]'");
+    char *text = sq_test_slurp(jc);
     ASSERT_EQ(r.rc, 0);
     ASSERT_STR_EQ(r.out, text);
     ASSERT(strstr(text, "\"x0*x0\": 1") != NULL); /* C2[1]'s cells are in degrees 1, 2 */
     sq_free(text);
     sq_test_run_free(&r);
     /* A file whose name holds '*' is that file, not a product. */
-    char star[256];
-    snprintf(star, sizeof star, "%s/C2*Ceta.json", dir);
-    r = sq_test_runf("tensor S_2 C2 -o '%s'", star);
-    ASSERT_EQ(r.rc, 0);
-    sq_test_run_free(&r);
-    a = ext_csv(star, 20, 10);
-    b = ext_csv("C2", 20, 10);
-    ASSERT_STR_EQ(a, b);
-    sq_free(a);
-    sq_free(b);
+    check_written("S_2 C2", star, "C2", 20, 10);
+    ASSERT(strstr(star, "*") != NULL);
     /* An infinite factor: truncated through degree N + 1. */
-    snprintf(file, sizeof file, "%s/korp.json", dir);
-    r = sq_test_runf("tensor ko RP_inf --stem 20 -o %s", file);
-    ASSERT_EQ(r.rc, 0);
-    sq_test_run_free(&r);
-    a = ext_csv(file, 20, 10);
-    b = ext_csv("ko*RP_inf", 20, 10);
-    ASSERT_STR_EQ(a, b);
-    sq_free(a);
-    sq_free(b);
-    remove(file);
+    check_written("ko RP_inf --stem 20", korp, "ko*RP_inf", 20, 10);
+    remove(jc);
     remove(star);
-    snprintf(file, sizeof file, "%s/jc.json", dir);
-    remove(file);
+    remove(korp);
     rmdir(dir);
 }
 
