@@ -153,3 +153,11 @@ TEST(tensor_refusals_one_line)
                   "a tensor product with an infinite factor");
     ASSERT(access("/tmp/adams-tensor-refused.db", F_OK) != 0);
 }
+
+/* Beyond the table limit: refused from the estimate, before any action is
+ * set (the factors' own loads take the seconds). */
+TEST(tensor_too_large_slow)
+{
+    check_refusal("tensor RP_inf RP_inf --stem 200", "is too large");
+    check_refusal("resolve 'RP_inf*RP_inf' --stem 199", "is too large");
+}
