@@ -42,6 +42,7 @@ static const struct {
     [CLI_OPT_MAP] = {"map", 1, 1, 0},
     [CLI_OPT_PRIME] = {"prime", 1, 2, 251},
     [CLI_OPT_PROFILE] = {"profile", 1, 1, 0},
+    [CLI_OPT_COEFF] = {"coefficients", 1, 1, 0},
 };
 
 /* getopt_long's value of option id (above every character). */
@@ -184,6 +185,8 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
         return cli_parse_int("--prime", v, opt_table[id].lo, opt_table[id].hi, &o->prime);
     case CLI_OPT_PROFILE:
         return nonempty(id, v, &o->profile);
+    case CLI_OPT_COEFF:
+        return nonempty(id, v, &o->coefficients);
     case CLI_OPT_CLASS:
     case CLI_OPT_A:
         return nonempty(id, v, &o->cls[0]);

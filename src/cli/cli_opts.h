@@ -41,6 +41,7 @@ typedef enum {
     CLI_OPT_MAP,      /* --map FILE (map) */
     CLI_OPT_PRIME,    /* --prime P (algebra) */
     CLI_OPT_PROFILE,  /* --profile LIST (algebra) */
+    CLI_OPT_COEFF,    /* --coefficients MODULE (resolve: Ext(M, N)) */
     CLI_OPT_COUNT
 } cli_opt_t;
 
@@ -79,6 +80,7 @@ typedef struct {
     const char *cls[3];    /* --class/--a, --by/--b, --c */
     int64_t prime;         /* --prime; 2 when not given */
     const char *profile;   /* --profile LIST; NULL when not given */
+    const char *coefficients; /* --coefficients MODULE; NULL when not given */
 } cli_opts_t;
 
 /* Whether option id was given. */

@@ -38,6 +38,8 @@ static const struct {
     {V_ALL, CLI_OPT_GPU, CLI_KIND_ODD, "the GPU path works at p = 2 only"},
     {V_RESOLVE, CLI_OPT_PROGRESS, CLI_KIND_COFIBER,
      "the progress line is not drawn for a cofiber"},
+    {V_RESOLVE, CLI_OPT_COEFF, CLI_KIND_COFIBER,
+     "Ext(M, N) comes from one resolution of M, and a cofiber's Ext from two"},
     {V_MAP, VERB_ITSELF, CLI_KIND_PRESENTED, "a map file maps finite modules"},
     {V_MAP, VERB_ITSELF, CLI_KIND_PROJECTIVE, "a map file maps finite modules"},
     {V_MAP, VERB_ITSELF, CLI_KIND_PROFILE,

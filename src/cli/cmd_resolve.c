@@ -16,6 +16,7 @@
 #include "fdmod.h"
 #include "resol.h"
 #include "resol_cofiber.h"
+#include "resol_extmn.h"
 #include "sq_chart.h"
 #include "sq_core.h"
 #include "sq_differentials.h"
@@ -64,6 +65,11 @@ static const char resolve_usage[] =
     "                       resumes an interrupted run, a larger --stem or --max-s\n"
     "                       extends it (docs/save-format.md; 'adams ext FILE'\n"
     "                       prints it back, 'adams check FILE' verifies it)\n"
+    "  --coefficients N     print Ext(MODULE, N) for a finite module N at the same\n"
+    "                       prime and profile (the E2 page of [N, MODULE]: stem n\n"
+    "                       = t - s, from MODULE's resolution through stem\n"
+    "                       n + 1 + top(N); N = S_2 gives Ext(MODULE)); chart and\n"
+    "                       csv only, not with --save (docs/resolution.md)\n"
     "  --gpu                offload large matrix builds and reductions to a CUDA GPU\n"
     "                       (a build with CUDA and a device; otherwise one line says\n"
     "                       so and the run stays on the CPU; docs/gpu.md)\n"
@@ -94,7 +100,7 @@ static const cli_verb_t resolve_verb = {
     CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) | CLI_BIT(CLI_OPT_FORMAT) |
         CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
         CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |
-        CLI_BIT(CLI_OPT_SAVE),
+        CLI_BIT(CLI_OPT_SAVE) | CLI_BIT(CLI_OPT_COEFF),
     resolve_formats, "module"};
 
 /* The --format value that prints the differentials (resolve_formats). */
@@ -214,12 +220,98 @@ static int run_plain(const cli_run_t *r)
     return rc;
 }
 
+static int64_t extmn_ext(const void *E, int32_t s, int32_t n)
+{
+    return resol_extmn_dim((const resol_extmn_t *)E, s, n);
+}
+
+/* The coefficients N of --coefficients: a finite module that is not a
+ * cofiber (NULL after one line). */
+static fdmod_t *open_coefficients(const cli_opts_t *o)
+{
+    cli_module_ref_t ref;
+    sq_modspec_info_t info;
+    int quiet = o->progress < 0;
+    if (cli_find_module(o->coefficients, &ref, quiet))
+        return NULL;
+    fdmod_t *N = cli_open_module(&ref, 64, &info, quiet);
+    if (N && (info.infinite || info.cofiber)) {
+        cli_error("resolve: --coefficients: %s is %s: the coefficients must be a finite module",
+                  cli_str(o->coefficients),
+                  info.cofiber ? "the cofiber of a class" : "an infinite module");
+        fdmod_free(N);
+        return NULL;
+    }
+    return N;
+}
+
+/* The chart's filtration of Ext(M, N) from r's (the resolution's, one
+ * more). */
+static int run_coefficients_on(cli_run_t *r, const fdmod_t *N)
+{
+    char err[1024];
+    if (resol_extmn_check(r->M, N, err, sizeof err)) {
+        cli_error("resolve: --coefficients: %s", err);
+        return CLI_USAGE;
+    }
+    int32_t max_s = r->max_s - 1, stem = (int32_t)r->o->stem;
+    if (!r->quiet)
+        cli_note("--coefficients: Ext(%s, %s) through stem %d, filtration %d, from the "
+                 "resolution of %s through stem %d, filtration %d",
+                 cli_str(r->ref.base), cli_str(r->o->coefficients), (int)stem, (int)max_s,
+                 cli_str(r->ref.base), (int)r->stem, (int)r->max_s);
+    resol_t *R = cli_run_resolve(r);
+    resol_extmn_t *E = NULL;
+    int rc = resol_extmn_new(&E, R, N, max_s, stem, err, sizeof err);
+    if (rc) {
+        cli_error("resolve: --coefficients: %s", err);
+        resol_free(R);
+        return CLI_USAGE;
+    }
+    r->bottom = resol_extmn_min_n(E);
+    r->stem = stem;
+    r->max_s = max_s;
+    rc = write_chart(r, extmn_ext, E);
+    resol_extmn_free(E);
+    resol_free(R);
+    return rc;
+}
+
+/* adams resolve M --coefficients N: M resolved through the region Ext(M,
+ * N) needs (resol_extmn_region), then Ext(M, N) charted. */
+static int run_coefficients(const cli_opts_t *o)
+{
+    if (o->save || o->format == FORMAT_DIFFERENTIALS) {
+        cli_error("resolve: %s: --coefficients prints Ext(M, N), computed from M's resolution "
+                  "and not %s; omit one of them",
+                  o->save ? "--save" : "--format differentials",
+                  o->save ? "kept in a store" : "a resolution of its own");
+        return CLI_USAGE;
+    }
+    fdmod_t *N = open_coefficients(o);
+    if (!N)
+        return CLI_USAGE;
+    int32_t rs, rn;
+    resol_extmn_region(N, 0, (int32_t)o->stem, &rs, &rn);
+    int64_t stem = (int64_t)rn, max_s = cli_given(o, CLI_OPT_MAXS) ? o->max_s + 1 : -1;
+    cli_run_t r;
+    int rc = cli_run_prepare(&r, o, o->operand ? o->operand : "S_2", stem, max_s,
+                             CLI_RUN_NO_NOTES);
+    if (rc == CLI_OK)
+        rc = run_coefficients_on(&r, N);
+    cli_run_release(&r);
+    fdmod_free(N);
+    return rc;
+}
+
 int cmd_resolve(int argc, char **argv)
 {
     cli_opts_t o;
     int rc;
     if (cli_parse_opts(&o, &resolve_verb, argc, argv, &rc))
         return rc;
+    if (o.coefficients)
+        return run_coefficients(&o);
     cli_run_t r;
     rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", o.stem,
                          cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, CLI_RUN_NO_NOTES);
