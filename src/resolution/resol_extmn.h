@@ -15,8 +15,8 @@
  * ordinary Ext of M cell for cell.  For M = H^*X and N = H^*Y it is the
  * E_2 page of the Adams spectral sequence of [Sigma^n Y, X]; since
  * Hom_A(M, N) = Hom_A(M ⊗ DN, F_p) with DN the dual of N (degrees
- * negated), Ext^{s,t}(M, N) = Ext^{s,t}(M ⊗ DN, F_p) (t-resolution.c's
- * check: C2 ⊗ DC2 = C2 * C2[-1]).  The signs of graded A-linearity at an
+ * negated), Ext^{s,t}(M, N) = Ext^{s,t}(M ⊗ DN, F_p) (tests/resolution/t-extmn.c
+ * checks it: C2 ⊗ DC2 = C2 * C2[-1]).  The signs of graded A-linearity at an
  * odd prime change delta by a diagonal change of basis, not its ranks.
  *
  * Stems run from bottom(M) - top(N) (below that every C^{s,t} is zero)

@@ -637,3 +637,79 @@ TEST(audit_tensor)
     }
     scratch_remove();
 }
+
+/* resolve --coefficients (issue 24): Ext(K, N) of every kind K, N the
+ * kind's own module where it is finite (S_2 for the infinite kinds, ko and
+ * y1 for the profiles), walked over docs/cli.md's rows: the same bytes
+ * under --threads, --algorithm classical, --max-memory, --gpu (p = 2),
+ * --progress; less under a smaller --stem or --max-s; csv under --format;
+ * nothing on stderr under --quiet; --save and --format differentials
+ * refused naming --coefficients; --algorithm nassau as resolve; the
+ * cofiber refused naming the option and the kind; the other verbs have no
+ * --coefficients. */
+TEST(audit_coefficients)
+{
+    static const char *const coef[K_COUNT] = {
+        [K_FINITE] = "C2", [K_PRESENTED] = "S_2", [K_PROJECTIVE] = "S_2", [K_COFIBER] = "C2",
+        [K_PROFILE] = "ko", [K_INF_PROFILE] = "y1", [K_ODD] = "S_3", [K_SHIFTED] = "C2",
+        [K_ADEM] = "C2"};
+    for (int k = 0; k < K_COUNT; k++) {
+        char plain[256];
+        snprintf(plain, sizeof plain, "resolve %s --coefficients %s --stem 6 --max-s 3",
+                 kinds[k].module, coef[k]);
+        run_t base = run("%s --quiet", plain), loud = run("%s", plain);
+        if (k == K_COFIBER) {
+            expect_refused(__LINE__, plain, &base, "--coefficients", kinds[k].words);
+            run_free(&base);
+            run_free(&loud);
+            continue;
+        }
+        expect_ok(__LINE__, plain, &base);
+        if (base.err[0] || strcmp(loud.out, base.out) != 0 || !loud.err[0])
+            sq_test_fail(__FILE__, __LINE__, "%s: --quiet changed the output or said something",
+                         plain);
+        const char *const same[] = {"--threads 2", "--algorithm classical", "--max-memory 4G",
+                                    "--progress", "--gpu"};
+        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+            run_t r = run("%s --quiet %s", plain, same[i]);
+            if (k == K_ODD && strcmp(same[i], "--gpu") == 0)
+                expect_refused(__LINE__, plain, &r, "--gpu", kinds[k].words);
+            else if (r.rc != 0 || strcmp(r.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "%s %s: exit %d or output differs", plain,
+                             same[i], r.rc);
+            run_free(&r);
+        }
+        run_t n = run("%s --quiet --algorithm nassau", plain);
+        if (kinds[k].nassau)
+            expect_refused(__LINE__, plain, &n, "--algorithm nassau", kinds[k].nassau);
+        else if (n.rc != 0 || strcmp(n.out, base.out) != 0)
+            sq_test_fail(__FILE__, __LINE__, "%s --algorithm nassau differs", plain);
+        run_t st = run("resolve %s --coefficients %s --stem 3 --max-s 3 --quiet",
+                       kinds[k].module, coef[k]);
+        run_t ms = run("resolve %s --coefficients %s --stem 6 --max-s 1 --quiet",
+                       kinds[k].module, coef[k]);
+        run_t csv = run("%s --quiet --format csv", plain);
+        if (st.rc || ms.rc || strlen(st.out) >= strlen(base.out) ||
+            strlen(ms.out) >= strlen(base.out) || csv.rc || !strstr(csv.out, ",0,"))
+            sq_test_fail(__FILE__, __LINE__, "%s: --stem, --max-s or --format changed nothing",
+                         plain);
+        run_free(&n);
+        run_free(&st);
+        run_free(&ms);
+        run_free(&csv);
+        const char *const refused[] = {"--save", "--format differentials"};
+        for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+            run_t r = run("%s %s%s", plain, refused[i], i == 0 ? " x.db" : "");
+            expect_refused(__LINE__, refused[i], &r, "--coefficients", refused[i]);
+            run_free(&r);
+        }
+        run_free(&base);
+        run_free(&loud);
+    }
+    const char *const verbs[] = {"products", "chart", "size", "map", "tensor", "export"};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
+        run_t r = run("%s C2 --coefficients C2", verbs[i]);
+        expect_refused(__LINE__, verbs[i], &r, "unknown option", "--coefficients");
+        run_free(&r);
+    }
+}
