@@ -21,16 +21,7 @@
 #include "resol_extmn.h"
 #include "sq_modspec.h"
 #include "sq_test.h"
-
-static fdmod_t *load_module(const char *name)
-{
-    char path[1024], err[1024];
-    snprintf(path, sizeof path, "%s/../../modules/%s.json", SQ_TEST_DATA_DIR, name);
-    sq_modspec_module_t m;
-    if (sq_modspec_load_module_file(&m, path, NULL, NULL, err, sizeof err) != 0)
-        sq_test_fail(__FILE__, __LINE__, "%s", err);
-    return m.p == 2 ? m.m2 : m.modd;
-}
+#include "test_modules.h"
 
 /* Ext(M, N) through (max_s, max_n), its resolution in *R (freed by the
  * caller). */
@@ -68,7 +59,7 @@ static void expect_same(const resol_extmn_t *E, const resol_t *T, int32_t max_s,
 /* Ext(M, F_p) is Ext(M) cell for cell. */
 static void check_sphere(const char *name, uint32_t p, int32_t max_s, int32_t max_n)
 {
-    fdmod_t *M = load_module(name), *S = fdmod_sphere_p(p);
+    fdmod_t *M = test_module_shipped(name), *S = fdmod_sphere_p(p);
     resol_t *R;
     resol_extmn_t *E = extmn(M, S, max_s, max_n, &R);
     ASSERT(resol_extmn_min_n(E) == fdmod_bottom(M));
@@ -91,7 +82,7 @@ TEST(extmn_sphere_coefficients)
 static void check_dual(const char *name, int32_t k, int32_t max_s, int32_t max_n)
 {
     char err[512];
-    fdmod_t *M = load_module(name), *D = fdmod_new_shifted(M, -k, NULL), *T = NULL;
+    fdmod_t *M = test_module_shipped(name), *D = fdmod_new_shifted(M, -k, NULL), *T = NULL;
     ASSERT(fdmod_tensor(&T, M, D, NULL, INT32_MAX, 0, err, sizeof err) == 0);
     resol_t *R, *RT = resol_new(T, max_s, max_n);
     resol_run(RT, RESOL_CLASSICAL);
@@ -124,7 +115,7 @@ TEST(extmn_ceta_dual_and_c3)
  * along each t, through the stems where every term is computed. */
 TEST(extmn_long_exact_bound)
 {
-    fdmod_t *M = load_module("C2"), *S = fdmod_sphere_p(2), *S1 = fdmod_new_shifted(S, 1, NULL);
+    fdmod_t *M = test_module_shipped("C2"), *S = fdmod_sphere_p(2), *S1 = fdmod_new_shifted(S, 1, NULL);
     resol_t *R0, *R1, *R2;
     resol_extmn_t *E = extmn(M, M, 8, 16, &R0), *A = extmn(M, S1, 8, 16, &R1),
                   *B = extmn(M, S, 8, 16, &R2);
@@ -147,7 +138,7 @@ TEST(extmn_long_exact_bound)
 TEST(extmn_refusals)
 {
     char err[512];
-    fdmod_t *M = load_module("C2"), *S3 = fdmod_sphere_p(3);
+    fdmod_t *M = test_module_shipped("C2"), *S3 = fdmod_sphere_p(3);
     ASSERT(resol_extmn_check(M, S3, err, sizeof err) == SQ_E_INVAL);
     ASSERT(strstr(err, "prime") != NULL);
     resol_t *R = resol_new(M, 3, 5);

@@ -25,19 +25,10 @@
 #include "sq_map.h"
 #include "sq_modspec.h"
 #include "sq_test.h"
+#include "test_modules.h"
 #include "stalg.h"
 
 enum { MAX_N = 40, MAX_S = 20 };
-
-static fdmod_t *load_module(const char *name)
-{
-    char path[1024], err[1024];
-    snprintf(path, sizeof path, "%s/../../modules/%s.json", SQ_TEST_DATA_DIR, name);
-    sq_modspec_module_t m;
-    if (sq_modspec_load_module_file(&m, path, NULL, NULL, err, sizeof err) != 0)
-        sq_test_fail(__FILE__, __LINE__, "%s", err);
-    return m.p == 2 ? m.m2 : m.modd;
-}
 
 /* The map of tests/data/maps/file from src to tgt, or NULL with the
  * refusal in err. */
@@ -117,7 +108,7 @@ static void check_les(const char *name, const char *sphere, int c, int32_t k, co
                       const char *pinch)
 {
     char err[1024];
-    fdmod_t *C = load_module(name), *S = load_module(sphere);
+    fdmod_t *C = test_module_shipped(name), *S = test_module_shipped(sphere);
     fdmod_t *Sk = fdmod_new_shifted(S, k, "Sk");
     fdmap_t *i = load_map(incl, C, S, err, sizeof err), *p = load_map(pinch, Sk, C, err, sizeof err);
     if (!i || !p)
@@ -200,7 +191,7 @@ TEST(map_les_C3_a0)
 TEST(map_identity_and_refusal)
 {
     char err[1024];
-    fdmod_t *C = load_module("C2");
+    fdmod_t *C = test_module_shipped("C2");
     fdmap_t *bad = load_map("C2_not_linear.json", C, C, err, sizeof err);
     ASSERT(bad == NULL);
     ASSERT(strstr(err, "not A-linear: f(Sq1 x0) != Sq1 f(x0)") != NULL);
@@ -231,7 +222,7 @@ TEST(map_identity_and_refusal)
 static void check_shift(const char *file, int32_t d)
 {
     char err[1024];
-    fdmod_t *S = load_module("S_2"), *S1 = fdmod_new_shifted(S, 1, "S_2[1]");
+    fdmod_t *S = test_module_shipped("S_2"), *S1 = fdmod_new_shifted(S, 1, "S_2[1]");
     const fdmod_t *src = d > 0 ? S : S1, *tgt = d > 0 ? S1 : S;
     fdmap_t *f = load_map(file, src, tgt, err, sizeof err);
     if (!f)

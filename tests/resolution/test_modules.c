@@ -5,6 +5,7 @@
 
 #include <stdio.h>
 
+#include "sq_modspec.h"
 #include "sq_test.h"
 
 fdmod_t *test_module(const char *name, const int *degrees, int n, const test_action_t *acts,
@@ -83,4 +84,14 @@ fdmod_t *test_module_RP4(void)
     int deg[] = {1, 2, 3, 4};
     test_action_t act[] = {{1, 0, 1}, {2, 1, 3}, {1, 2, 3}};
     return test_module("RP4", deg, 4, act, 3);
+}
+
+fdmod_t *test_module_shipped(const char *name)
+{
+    char path[1024], err[1024];
+    snprintf(path, sizeof path, "%s/../../modules/%s.json", SQ_TEST_DATA_DIR, name);
+    sq_modspec_module_t m;
+    if (sq_modspec_load_module_file(&m, path, NULL, NULL, err, sizeof err) != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    return m.p == 2 ? m.m2 : m.modd;
 }

@@ -19,6 +19,10 @@ typedef struct {
 fdmod_t *test_module(const char *name, const int *degrees, int n, const test_action_t *acts,
                      int nacts);
 
+/* The shipped module modules/NAME.json at its prime (the test fails if it
+ * does not load). */
+fdmod_t *test_module_shipped(const char *name);
+
 fdmod_t *test_module_C2(void);     /* cells 0, 1; Sq1 */
 fdmod_t *test_module_Ceta(void);   /* cells 0, 2; Sq2 */
 fdmod_t *test_module_Cnu(void);    /* cells 0, 4; Sq4 */
