@@ -54,6 +54,24 @@ TEST(coefficients_dual)
                       "'C3*C3[-1]' --stem 40 --max-s 10");
 }
 
+/* The Joker's dual is not Joker[-4]: transposing chi(Sq4) = Sq4 + Sq3 Sq1
+ * gives Sq4 on the bottom cell (tests/data/modules/DJoker.json), and
+ * Ext(C2, Joker) differs from Ext(C2 * Joker[-4]) at (2, 2). */
+TEST(coefficients_joker_dual)
+{
+    char a[512], b[512];
+    snprintf(a, sizeof a, "'C2*%s/modules/DJoker.json' --stem 20 --max-s 10", SQ_TEST_DATA_DIR);
+    expect_same_chart("C2 --coefficients Joker --stem 20 --max-s 10", a);
+    snprintf(b, sizeof b, "'Joker*%s/modules/DJoker.json' --stem 20 --max-s 10",
+             SQ_TEST_DATA_DIR);
+    expect_same_chart("Joker --coefficients Joker --stem 20 --max-s 10", b);
+    char *x = chart_csv("C2 --coefficients Joker --stem 4 --max-s 3");
+    char *y = chart_csv("'C2*Joker[-4]' --stem 4 --max-s 3");
+    ASSERT(strstr(x, "\n2,2,1\n") != NULL && strstr(y, "\n2,2,2\n") != NULL);
+    sq_free(x);
+    sq_free(y);
+}
+
 TEST(coefficients_refusals)
 {
     static const struct {
