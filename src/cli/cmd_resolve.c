@@ -262,11 +262,11 @@ static int run_coefficients_on(cli_run_t *r, const fdmod_t *N)
                  cli_str(r->ref.base), (int)r->stem, (int)r->max_s);
     resol_t *R = cli_run_resolve(r);
     resol_extmn_t *E = NULL;
-    int rc = resol_extmn_new(&E, R, N, max_s, stem, err, sizeof err);
+    int rc = resol_extmn_new(&E, R, N, max_s, stem, 0, err, sizeof err);
     if (rc) {
         cli_error("resolve: --coefficients: %s", err);
         resol_free(R);
-        return CLI_USAGE;
+        return rc == SQ_E_NOMEM ? CLI_NOMEM : CLI_USAGE;
     }
     r->bottom = resol_extmn_min_n(E);
     r->stem = stem;

@@ -126,8 +126,10 @@ static void add_image(fmat_t *m, const cochains_t *src, const fmod_t *F, const s
     }
 }
 
-/* rank of delta_s : C^{s,t} -> C^{s+1,t}. */
-static int64_t delta_rank(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t)
+/* rank of delta_s : C^{s,t} -> C^{s+1,t}, or -1 when its matrix would
+ * take more than max_bytes. */
+static int64_t delta_rank(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t,
+                          double max_bytes)
 {
     const fmod_t *F = resol_free_module(R, s), *G = resol_free_module(R, s + 1);
     const fhom_t *d = resol_differential(R, s + 1);
@@ -137,7 +139,9 @@ static int64_t delta_rank(const resol_t *R, const fdmod_t *N, int32_t s, int32_t
     cochains_build(&src, F, N, t);
     cochains_build(&tgt, G, N, t);
     int64_t rank = 0;
-    if (src.len > 0 && tgt.len > 0) {
+    if ((double)src.len * (double)fvec_bytes_for(p, tgt.len) > max_bytes)
+        rank = -1;
+    else if (src.len > 0 && tgt.len > 0) {
         fmat_t m;
         fmat_init(&m, src.len, tgt.len, p);
         for (int64_t k = 0; k < tgt.n; k++) {
@@ -165,8 +169,10 @@ static int64_t cochain_dim(const resol_t *R, const fdmod_t *N, int32_t s, int32_
 }
 
 int resol_extmn_new(resol_extmn_t **out, const resol_t *R, const fdmod_t *N, int32_t max_s,
-                    int32_t max_n, char *err, size_t errlen)
+                    int32_t max_n, double max_bytes, char *err, size_t errlen)
 {
+    if (max_bytes <= 0)
+        max_bytes = RESOL_EXTMN_MAX_BYTES;
     *out = NULL;
     const fdmod_t *M = resol_input(R);
     int rc = resol_extmn_check(M, N, err, errlen);
@@ -191,9 +197,18 @@ int resol_extmn_new(resol_extmn_t **out, const resol_t *R, const fdmod_t *N, int
      * of C^s: min_n..max_n, and max_n + 1 where delta_s feeds row s + 1. */
     int64_t *rank = sq_malloc((size_t)((w + 1) * (max_s + 1)) * sizeof *rank);
     for (int32_t s = 0; s <= max_s; s++)
-        for (int64_t k = 0; k <= w; k++)
-            rank[s * (w + 1) + k] =
-                k < w || s < max_s ? delta_rank(R, N, s, (int32_t)(min_n + k + s)) : 0;
+        for (int64_t k = 0; k <= w; k++) {
+            int32_t t = (int32_t)(min_n + k + s);
+            int64_t r = k < w || s < max_s ? delta_rank(R, N, s, t, max_bytes) : 0;
+            if (r < 0) {
+                snprintf(err, errlen, "Ext(M, N): the coboundary at filtration %d, t = %d "
+                         "would take more than %.0f bytes", (int)s, (int)t, max_bytes);
+                sq_free(rank);
+                resol_extmn_free(E);
+                return SQ_E_NOMEM;
+            }
+            rank[s * (w + 1) + k] = r;
+        }
     for (int32_t s = 0; s <= max_s; s++)
         for (int64_t k = 0; k < w; k++) {
             int32_t t = (int32_t)(min_n + k + s);

@@ -48,15 +48,20 @@ void resol_extmn_region(const fdmod_t *N, int32_t max_s, int32_t max_n, int32_t 
  * or SQ_E_INVAL with one line in err (errlen bytes). */
 int resol_extmn_check(const fdmod_t *M, const fdmod_t *N, char *err, size_t errlen);
 
+/* The most bytes one coboundary matrix may take by default (max_bytes 0
+ * of resol_extmn_new). */
+#define RESOL_EXTMN_MAX_BYTES 2e9
+
 /* Computes Ext^{s,t}(M, N) for 0 <= s <= max_s and stems
  * bottom(M) - top(N) <= t - s <= max_n, M being R's input (R computed
  * through resol_extmn_region; N borrowed, only read during the call).
  * Returns 0 with *out set (free with resol_extmn_free), or with *out NULL:
  * SQ_E_INVAL (resol_extmn_check), SQ_E_RANGE (R not computed that far),
- * with one line in err.  Cost: per (s, t) one matrix of dim C^{s,t} rows
+ * SQ_E_NOMEM (a coboundary matrix beyond max_bytes, 0: RESOL_EXTMN_MAX_BYTES;
+ * refused before it is allocated), with one line in err.  Cost: per (s, t) one matrix of dim C^{s,t} rows
  * and dim C^{s+1,t} columns built from the stored d(h), and its rank. */
 int resol_extmn_new(resol_extmn_t **out, const resol_t *R, const fdmod_t *N, int32_t max_s,
-                    int32_t max_n, char *err, size_t errlen) SQ_WARN_UNUSED;
+                    int32_t max_n, double max_bytes, char *err, size_t errlen) SQ_WARN_UNUSED;
 
 /* Frees E; NULL is a no-op. */
 void resol_extmn_free(resol_extmn_t *E);

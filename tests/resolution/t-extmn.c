@@ -34,7 +34,7 @@ static resol_extmn_t *extmn(const fdmod_t *M, const fdmod_t *N, int32_t max_s, i
     *R = resol_new(M, rs, rn);
     resol_run(*R, RESOL_CLASSICAL);
     resol_extmn_t *E = NULL;
-    if (resol_extmn_new(&E, *R, N, max_s, max_n, err, sizeof err) != 0)
+    if (resol_extmn_new(&E, *R, N, max_s, max_n, 0, err, sizeof err) != 0)
         sq_test_fail(__FILE__, __LINE__, "%s", err);
     return E;
 }
@@ -144,7 +144,11 @@ TEST(extmn_refusals)
     resol_t *R = resol_new(M, 3, 5);
     resol_run(R, RESOL_CLASSICAL);
     resol_extmn_t *E = NULL;
-    ASSERT(resol_extmn_new(&E, R, M, 3, 5, err, sizeof err) == SQ_E_RANGE && E == NULL);
+    ASSERT(resol_extmn_new(&E, R, M, 3, 5, 0, err, sizeof err) == SQ_E_RANGE && E == NULL);
+    ASSERT(resol_extmn_new(&E, R, M, 2, 3, 1, err, sizeof err) == SQ_E_NOMEM && E == NULL);
+    ASSERT(strstr(err, "more than 1 bytes") != NULL);
+    ASSERT(resol_extmn_new(&E, R, M, 2, 3, 0, err, sizeof err) == 0 && E != NULL);
+    resol_extmn_free(E);
     resol_free(R);
     fdmod_free(S3);
     fdmod_free(M);
