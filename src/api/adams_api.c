@@ -19,7 +19,7 @@
 #include "sq_chart_svg.h"
 #include "sq_core.h"
 #include "sq_moddef.h"
-#include "sq_modname.h"
+#include "sq_modopen.h"
 #include "sq_modspec.h"
 #include "sq_pool.h"
 #include "sq_store.h"
@@ -111,42 +111,21 @@ static int start_pool(adams_res_t *h, char *err, size_t errlen)
 
 /* ---- Loading a module ---------------------------------------------------------- */
 
-/* The module named spec ("NAME", "PATH", either with "[k]" and "@milnor" or
- * "@adem") at its prime, infinite ones truncated to degrees <= max_degree,
- * as the program loads it (the built-in S_2 when no file is found), into
- * h->M (its file and shift into h->path, h->shift).  Returns 0, or
- * ADAMS_E_INPUT. */
+/* The module named spec as the program names it (sq_modref_find: "NAME",
+ * "PATH", "[k]", "@milnor"/"@adem", the built-in S_2, tensor products
+ * "M*N"), at its prime, infinite ones truncated to degrees <= max_degree,
+ * into h->M (its file and shift into h->path, h->shift).  Returns 0, or
+ * ADAMS_E_INPUT with the program's one-line message. */
 static int load_module(adams_res_t *h, const char *spec, int32_t max_degree,
                        sq_modspec_info_t *info, char *err, size_t errlen)
 {
-    static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
-    char named[SQ_MODSPEC_PATH_MAX], base[SQ_MODSPEC_PATH_MAX], why[1024], q[256];
-    char *path = h->path;
-    int32_t shift = 0;
-    int adem; /* @adem names basis elements differently: no number changes */
-    fdmod_t **M = &h->M;
-    if (sq_modname_split_basis(named, sizeof named, spec, &adem, why, sizeof why) ||
-        sq_modspec_parse_name(base, sizeof base, named, &shift, why, sizeof why))
-        return fail(err, errlen, ADAMS_E_INPUT, "module '%s': %s", quote(q, sizeof q, spec), why);
-    int builtin = 0;
-    if (sq_modspec_resolve_name(path, sizeof h->path, base, NULL) != 0) {
-        if (strcmp(base, "S_2") != 0)
-            return fail(err, errlen, ADAMS_E_INPUT,
-                        "unknown module '%s' (no such file here nor among the shipped modules)",
-                        quote(q, sizeof q, base));
-        builtin = 1;
-    }
-    h->shift = shift;
-    sq_modspec_opts_t mo = {
-        .have_max_degree = 1, .max_degree = max_degree, .info = info, .shift = shift};
-    sq_modspec_module_t m;
-    int rc = builtin ? sq_modspec_load_module(&m, sphere, sizeof sphere - 1, "S_2", &mo, why,
-                                              sizeof why)
-                     : sq_modspec_load_module_file(&m, path, path, &mo, why, sizeof why);
-    if (rc)
-        return fail(err, errlen, ADAMS_E_INPUT, "%s", why);
-    *M = m.p == 2 ? m.m2 : m.modd;
-    return 0;
+    sq_modref_t *ref = sq_malloc(sizeof *ref);
+    int rc = sq_modref_find(ref, spec, NULL, NULL, err, errlen) ||
+             sq_modref_open(&h->M, ref, max_degree, info, NULL, err, errlen);
+    snprintf(h->path, sizeof h->path, "%s", ref->path);
+    h->shift = ref->shift;
+    sq_free(ref);
+    return rc ? ADAMS_E_INPUT : 0;
 }
 
 /* The engine the program's auto picks for M (cli_choose_engine). */

@@ -10,25 +10,15 @@
 #include "fdmod.h"
 #include "resol.h"
 #include "sq_modspec.h"
+#include "sq_modopen.h"
 
-/* A module named on the command line, found but not loaded. */
-typedef struct {
-    char base[SQ_MODSPEC_PATH_MAX]; /* the name without shift and basis */
-    char path[SQ_MODSPEC_PATH_MAX]; /* its file ("" for the built-in sphere) */
-    int builtin_sphere;             /* S_2 with no file anywhere: built in */
-    int32_t shift;                  /* the "[k]" of the name */
-    int adem;                       /* the name ended in "@adem" */
-    int32_t tensor;                 /* "M*N": 1 + the place of the last '*' in base (which
-                                     * holds the whole name; path is ""), else 0 */
-} cli_module_ref_t;
-
-/* Most factors a module name "M*N*..." may have. */
-#define CLI_MAX_FACTORS 8
+/* A module named on the command line, found but not loaded (sq_modopen.h). */
+typedef sq_modref_t cli_module_ref_t;
 
 /* Finds the module named by spec ("NAME", "PATH", with "[k]" and
  * "@milnor"/"@adem"): its file, or the built-in S_2.  A spec with '*' that
  * names no existing file is the tensor product of its factors ("C2*Ceta",
- * "C2[1]*Ceta", "a*b*c" = (a*b)*c, at most CLI_MAX_FACTORS), each of which
+ * "C2[1]*Ceta", "a*b*c" = (a*b)*c, at most SQ_MODREF_MAX_FACTORS), each of which
  * is found now (docs/modules.md, "Tensor products").  Prints the notes
  * (a ./NAME.json shadowing a shipped module, @adem) unless quiet.  Returns
  * 0, or -1 after a one-line error. */

@@ -7,6 +7,7 @@
 #include <pthread.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -120,6 +121,51 @@ TEST(api_bad_input_is_an_error)
     adams_free(h);
     adams_free(NULL);
     adams_interrupt(NULL);
+}
+
+/* The CSV "n,s,dim" lines of Ext of h (adams resolve --format csv). */
+static char *csv_of(const adams_res_t *h)
+{
+    region_t r = region(h);
+    size_t cap = 64 + (size_t)(r.max_n - r.min_n + 1) * (size_t)(r.max_s + 1) * 32, len = 0;
+    char *buf = malloc(cap);
+    buf[0] = '\0';
+    for (int32_t n = r.min_n; n <= r.max_n; n++)
+        for (int32_t s = 0; s <= r.max_s; s++)
+            len += (size_t)snprintf(buf + len, cap - len, "%d,%d,%d\n", (int)n, (int)s,
+                                    (int)adams_ext_dim(h, n, s));
+    return buf;
+}
+
+/* Module names as on the command line, tensor products included
+ * (sq_modref_find): the C interface's Ext equals the program's, and a bad
+ * name gives the program's one line. */
+TEST(api_names_as_the_program)
+{
+    static const char *const names[] = {"C2*Ceta", "C2[1]*Ceta", "Ceta*C2@adem"};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        adams_res_t *h = resolved(names[i], 14, 1, NULL);
+        sq_test_run_t run = sq_test_runf("resolve '%s' --stem 14 --format csv --quiet", names[i]);
+        ASSERT_EQ(run.rc, 0);
+        char *csv = csv_of(h);
+        ASSERT_STR_EQ(csv, run.out);
+        free(csv);
+        sq_test_run_free(&run);
+        adams_free(h);
+    }
+    static const char *const bad[] = {"C2*", "*C2", "C2*no_such_q", "C2*Ceta@serre",
+                                      "a*b*c*d*e*f*g*h*i", "C2*C3"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char err[1024], line[1100];
+        adams_res_t *h = NULL;
+        ASSERT_EQ(adams_prepare(&h, bad[i], 10, -1, 1, 0, NULL, err, sizeof err), ADAMS_E_INPUT);
+        ASSERT(h == NULL);
+        sq_test_run_t run = sq_test_runf("resolve '%s' --stem 10", bad[i]);
+        ASSERT_EQ(run.rc, 2);
+        snprintf(line, sizeof line, "adams: %s\n", err);
+        ASSERT_STR_EQ(line, run.err);
+        sq_test_run_free(&run);
+    }
 }
 
 TEST(api_odd_prime_and_threads)

@@ -3,6 +3,7 @@ message; the interpreter never crashes."""
 import pytest
 
 import adams
+from conftest import cli
 
 
 def one_line(e):
@@ -29,6 +30,15 @@ def test_bad_names():
         adams.resolve("Ceta@serre", stem=10)
     assert one_line(e) == ("module 'Ceta@serre': unknown basis 'serre' after '@' (expected "
                            "milnor or adem)")
+
+
+@pytest.mark.parametrize("name", ["C2*", "*C2", "C2*no_such_module_xyz", "C2*Ceta@serre",
+                                  "a*b*c*d*e*f*g*h*i", "C2*C3"])
+def test_bad_tensor_product_as_program(name):
+    with pytest.raises(adams.InputError) as e:
+        adams.resolve(name, stem=10)
+    rc, _, err = cli("resolve", name, "--stem", "10", check=False)
+    assert rc == 2 and err == "adams: %s\n" % one_line(e)
 
 
 def test_bad_file(tmp):
