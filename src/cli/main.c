@@ -11,6 +11,7 @@
 #include "cmd_chart.h"
 #include "cmd_map.h"
 #include "cmd_products.h"
+#include "cmd_sq0.h"
 #include "cmd_store.h"
 #include "cmd_tensor.h"
 #include "sq_fd.h"
@@ -47,6 +48,7 @@ static const char usage[] =
     "  export [MODULE]    write the resolution in Bruner's format (-o DIR)\n"
     "  import DIR         read a resolution in Bruner's format: its Ext\n"
     "  map --map FILE     the map on Ext induced by a module map (a map file)\n"
+    "  sq0                Sq^0 on every class of Ext of S_2 (docs/steenrod.md)\n"
 
     "\n"
     "Options:\n"
@@ -66,6 +68,7 @@ static const struct {
     {"product", cmd_product},   {"massey", cmd_massey},   {"algebra", cmd_algebra},
     {"size", cmd_size},         {"export", cmd_export},   {"import", cmd_import},
     {"map", cmd_map},           {"tensor", cmd_tensor},
+    {"sq0", cmd_sq0},
 };
 
 int main(int argc, char **argv)
