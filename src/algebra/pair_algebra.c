@@ -1,0 +1,386 @@
+/*
+ * pair_algebra.c -- the secondary Steenrod algebra at p = 2 (pair_algebra.h
+ * has the formulas; docs/secondary.md the mathematics).
+ *
+ * The sigma part of a product is Milnor's formula taken over the integers
+ * and reduced mod 4: every Milnor matrix within the row and column budgets
+ * is visited depth first, and its coefficient is the product over the
+ * anti-diagonals of their multinomial coefficients, each a product of
+ * binomial coefficients read from a table mod 4 (a matrix whose partial
+ * product is 0 mod 4 is dropped at once).  The Y part and A(a, x) are mod 2
+ * products of p-parts (milnor_mul_pparts_add, milnor_mul_vec_add).
+ */
+#include "pair_algebra.h"
+
+#include <string.h>
+
+#include "sq_core.h"
+
+/* Longest p-part met: positions up to k + i <= 11 for degrees <= 2047. */
+#define PLEN 24
+
+struct pairalg {
+    const milnor_t *A;
+    int32_t maxd;
+    uint8_t *binom; /* row n at n (n + 1) / 2, entries 0..n, mod 4 */
+};
+
+pairalg_t *pairalg_new(const milnor_t *A)
+{
+    int32_t h[MILNOR_MAX_LEN];
+    SQ_CHECK(milnor_profile(A, h) == 0, "pairalg_new: the whole algebra only");
+    pairalg_t *P = sq_calloc(1, sizeof *P);
+    P->A = A;
+    P->maxd = milnor_max_degree(A);
+    size_t n = (size_t)P->maxd + 1;
+    P->binom = sq_malloc(sq_mul_size(n, n + 1) / 2);
+    for (size_t r = 0; r < n; r++) {
+        uint8_t *row = P->binom + r * (r + 1) / 2;
+        const uint8_t *up = r ? P->binom + (r - 1) * r / 2 : NULL;
+        row[0] = row[r] = 1;
+        for (size_t k = 1; k < r; k++)
+            row[k] = (uint8_t)((up[k - 1] + up[k]) & 3u);
+    }
+    return P;
+}
+
+void pairalg_free(pairalg_t *P)
+{
+    if (!P)
+        return;
+    sq_free(P->binom);
+    sq_free(P);
+}
+
+const milnor_t *pairalg_milnor(const pairalg_t *P)
+{
+    return P->A;
+}
+
+uint32_t pair_binom4(const pairalg_t *P, int32_t n, int32_t k)
+{
+    if (k < 0 || k > n || n < 0)
+        return 0;
+    SQ_CHECK(n <= P->maxd, "pair_binom4: %d beyond the table", (int)n);
+    return P->binom[(size_t)n * ((size_t)n + 1) / 2 + (size_t)k];
+}
+
+/* ---- Layout ------------------------------------------------------------------ */
+
+static int64_t limbs_of(int64_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+int pair_layout(const pairalg_t *P, int32_t D, int64_t *off, int8_t *k, int8_t *l)
+{
+    int n = 1;
+    off[0] = 0;
+    off[1] = limbs_of(milnor_dim(P->A, D));
+    for (int a = 0; a < 11; a++)
+        for (int b = a + 1; b < 12; b++) {
+            int64_t d = (int64_t)D + 1 - ((int64_t)1 << a) - ((int64_t)1 << b);
+            if (d < 0)
+                continue;
+            SQ_CHECK(n < PAIR_MAX_SLOTS, "pair_layout: too many slots");
+            if (k)
+                k[n] = (int8_t)a;
+            if (l)
+                l[n] = (int8_t)b;
+            off[n + 1] = off[n] + limbs_of(milnor_dim(P->A, (int32_t)d));
+            n++;
+        }
+    return n;
+}
+
+/* The slot of Y_{a,b} in the layout of degree D (-1: none). */
+static int slot_of(int32_t D, int a, int b)
+{
+    int n = 1;
+    for (int x = 0; x < 11; x++)
+        for (int y = x + 1; y < 12; y++) {
+            if ((int64_t)D + 1 - ((int64_t)1 << x) - ((int64_t)1 << y) < 0)
+                continue;
+            if (x == a && y == b)
+                return n;
+            n++;
+        }
+    return -1;
+}
+
+void pair_elt_init(pair_elt_t *e, const pairalg_t *P, int32_t D)
+{
+    int64_t off[PAIR_MAX_SLOTS + 1];
+    int n = pair_layout(P, D, off, NULL, NULL);
+    e->deg = D;
+    e->nlimbs = off[n];
+    e->tlimbs = off[1];
+    e->v = sq_calloc((size_t)off[n] + 1, sizeof *e->v);
+    e->ones = sq_calloc((size_t)off[1] + 1, sizeof *e->ones);
+}
+
+void pair_elt_clear(pair_elt_t *e)
+{
+    sq_free(e->v);
+    sq_free(e->ones);
+    memset(e, 0, sizeof *e);
+}
+
+int pair_elt_finish(pair_elt_t *e)
+{
+    if (e->ones) {
+        for (int64_t i = 0; i < e->tlimbs; i++)
+            if (e->ones[i])
+                return SQ_E_INVAL;
+        sq_free(e->ones);
+        e->ones = NULL;
+    }
+    return 0;
+}
+
+int pair_elt_is_zero(const pair_elt_t *e)
+{
+    for (int64_t i = 0; i < e->nlimbs; i++)
+        if (e->v[i])
+            return 0;
+    return 1;
+}
+
+/* ---- The sigma part: Milnor's formula mod 4 ------------------------------------ */
+
+/* A walk over the Milnor matrices of (R, S): x[i][j], i = 1..p rows of R,
+ * j = 1..q columns of S; x[i][0] and x[0][j] are what is left of r_i and
+ * s_j.  Each complete matrix calls leaf with its T and coefficient mod 4. */
+typedef struct {
+    const pairalg_t *P;
+    int p, q;
+    int32_t rowrem[PLEN], colrem[PLEN];
+    int32_t x[PLEN][PLEN];
+    void (*leaf)(void *ctx, const int32_t *t, int tlen, uint32_t c);
+    void *ctx;
+} walk_t;
+
+static void walk_leaf(walk_t *w)
+{
+    int32_t t[PLEN];
+    uint32_t c = 1;
+    int n = w->p + w->q;
+    for (int i = 1; i <= w->p; i++)
+        w->x[i][0] = w->rowrem[i];
+    for (int j = 1; j <= w->q; j++)
+        w->x[0][j] = w->colrem[j];
+    for (int d = 1; d <= n; d++) {
+        int32_t sum = 0;
+        int i0 = d > w->q ? d - w->q : 0, i1 = d < w->p ? d : w->p;
+        for (int i = i0; i <= i1; i++) {
+            int32_t e = w->x[i][d - i];
+            if (!e)
+                continue;
+            sum += e;
+            c = (c * pair_binom4(w->P, sum, e)) & 3u;
+            if (!c)
+                return;
+        }
+        t[d - 1] = sum;
+    }
+    while (n > 0 && t[n - 1] == 0)
+        n--;
+    w->leaf(w->ctx, t, n, c);
+}
+
+/* Cells in row-major order from (i, j). */
+static void walk_cell(walk_t *w, int i, int j)
+{
+    if (j > w->q) {
+        i++;
+        j = 1;
+    }
+    if (i > w->p) {
+        walk_leaf(w);
+        return;
+    }
+    int32_t max = w->rowrem[i] >> j;
+    if (max > w->colrem[j])
+        max = w->colrem[j];
+    for (int32_t v = 0; v <= max; v++) {
+        w->x[i][j] = v;
+        w->rowrem[i] -= v << j;
+        w->colrem[j] -= v;
+        walk_cell(w, i, j + 1);
+        w->rowrem[i] += v << j;
+        w->colrem[j] += v;
+    }
+    w->x[i][j] = 0;
+}
+
+static void walk(const pairalg_t *P, const int32_t *r, int rlen, const int32_t *s, int slen,
+                 void (*leaf)(void *, const int32_t *, int, uint32_t), void *ctx)
+{
+    walk_t w;
+    memset(&w, 0, sizeof w);
+    w.P = P;
+    w.p = rlen;
+    w.q = slen;
+    for (int i = 0; i < rlen; i++)
+        w.rowrem[i + 1] = r[i];
+    for (int j = 0; j < slen; j++)
+        w.colrem[j + 1] = s[j];
+    w.leaf = leaf;
+    w.ctx = ctx;
+    walk_cell(&w, 1, 1);
+}
+
+typedef struct {
+    const milnor_t *A;
+    uint64_t *ones, *twos;
+    uint8_t *coef;
+} acc_t;
+
+/* Adds c (mod 4) at T into (ones, twos). */
+static void leaf_pair(void *ctx, const int32_t *t, int tlen, uint32_t c)
+{
+    acc_t *a = ctx;
+    int64_t idx = milnor_index(a->A, t, tlen);
+    uint64_t bit = UINT64_C(1) << (idx & 63), *o = &a->ones[idx >> 6], *w = &a->twos[idx >> 6];
+    if (c & 1u) {
+        if (*o & bit)
+            *w ^= bit; /* the carry */
+        *o ^= bit;
+    }
+    if (c & 2u)
+        *w ^= bit;
+}
+
+static void leaf_coef(void *ctx, const int32_t *t, int tlen, uint32_t c)
+{
+    acc_t *a = ctx;
+    int64_t idx = milnor_index(a->A, t, tlen);
+    a->coef[idx] = (uint8_t)((a->coef[idx] + c) & 3u);
+}
+
+void pair_mul4(const pairalg_t *P, uint8_t *coef, int32_t rdeg, int64_t ridx, int32_t sdeg,
+               int64_t sidx)
+{
+    int32_t r[PLEN] = {0}, s[PLEN] = {0};
+    int rl = milnor_get(P->A, rdeg, ridx, r, PLEN), sl = milnor_get(P->A, sdeg, sidx, s, PLEN);
+    memset(coef, 0, (size_t)milnor_dim(P->A, rdeg + sdeg));
+    acc_t a = {P->A, NULL, NULL, coef};
+    walk(P, r, rl, s, sl, leaf_coef, &a);
+}
+
+/* ---- The Y part ------------------------------------------------------------------ */
+
+/* y[b] += Sq(R) Sq(S) mod 2 into the slot at limb offset off. */
+static void mul_pp(const pairalg_t *P, uint64_t *v, int64_t off, const int32_t *r, int rl,
+                   const int32_t *s, int sl)
+{
+    milnor_mul_pparts_add(P->A, v, off * 64, r, rl, s, sl);
+}
+
+void pair_sigma_mul_add(const pairalg_t *P, pair_elt_t *e, int32_t rdeg, int64_t ridx,
+                        int32_t sdeg, int64_t sidx)
+{
+    SQ_CHECK(rdeg + sdeg == e->deg && e->ones, "pair_sigma_mul_add: degrees");
+    int32_t r[PLEN] = {0}, s[PLEN] = {0};
+    int rl = milnor_get(P->A, rdeg, ridx, r, PLEN), sl = milnor_get(P->A, sdeg, sidx, s, PLEN);
+    acc_t a = {P->A, e->ones, e->v, NULL};
+    walk(P, r, rl, s, sl, leaf_pair, &a);
+
+    int64_t off[PAIR_MAX_SLOTS + 1];
+    (void)pair_layout(P, e->deg, off, NULL, NULL);
+    /* r[] and s[] are 0-based: r_n is r[n - 1]. */
+    for (int k = 0; k < sl; k++) {
+        if (s[k] < 1)
+            continue;
+        s[k] -= 1;
+        int32_t step = (int32_t)1 << k;
+        for (int n = 1; n <= rl; n++) {
+            if (r[n - 1] < step)
+                continue;
+            r[n - 1] -= step;
+            for (int m = 0; m < n; m++) {
+                if (m > 0 && r[m - 1] < step)
+                    continue;
+                if (m > 0)
+                    r[m - 1] -= step;
+                int slot = slot_of(e->deg, m + k, n + k);
+                SQ_CHECK(slot > 0, "pair_sigma_mul_add: Y_{%d,%d} in degree %d", m + k, n + k,
+                         (int)e->deg);
+                mul_pp(P, e->v, off[slot], r, rl, s, sl);
+                if (m > 0)
+                    r[m - 1] += step;
+            }
+            r[n - 1] += step;
+        }
+        s[k] += 1;
+    }
+}
+
+/* ---- A(a, x) ---------------------------------------------------------------------- */
+
+void pair_a_y_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
+                  int k, int l)
+{
+    int32_t r[PLEN] = {0}, t[PLEN];
+    int rl = milnor_get(P->A, rdeg, ridx, r, PLEN);
+    int32_t sk = (int32_t)1 << k, sl = (int32_t)1 << l;
+    for (int i = l - k; i <= rl; i++) { /* i + k >= l; i >= 1 since k < l */
+        if (r[i - 1] < sk)
+            continue;
+        r[i - 1] -= sk;
+        int jmax = i + k - l < rl ? i + k - l : rl;
+        for (int j = 0; j <= jmax; j++) {
+            if (j > 0 && r[j - 1] < sl)
+                continue;
+            if (j > 0)
+                r[j - 1] -= sl;
+            int tl = k + i;
+            memset(t, 0, sizeof t);
+            t[k + i - 1] += 1;
+            t[l + j - 1] += 1;
+            milnor_mul_pparts_add(P->A, out, off, t, tl, r, rl);
+            if (j > 0)
+                r[j - 1] += sl;
+        }
+        r[i - 1] += sk;
+    }
+}
+
+void pair_a_mul_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
+                    const pair_elt_t *e)
+{
+    if (rdeg == 0)
+        return;
+    SQ_CHECK(!e->ones, "pair_a_mul_add: an unfinished element");
+    int32_t D = e->deg;
+    int32_t r[PLEN] = {0};
+    int rl = milnor_get(P->A, rdeg, ridx, r, PLEN);
+    if (r[0] >= 1) { /* A(Sq R, 2 T) = Sq(R - e_1) T */
+        r[0] -= 1;
+        int64_t k1 = milnor_index(P->A, r, rl);
+        milnor_mul_vec_add(P->A, out, off, rdeg - 1, k1, D, e->v);
+    }
+    int64_t lo[PAIR_MAX_SLOTS + 1];
+    int8_t kk[PAIR_MAX_SLOTS], ll[PAIR_MAX_SLOTS];
+    int n = pair_layout(P, D, lo, kk, ll);
+    uint64_t stackbuf[64];
+    for (int j = 1; j < n; j++) {
+        const uint64_t *y = e->v + lo[j];
+        int64_t len = lo[j + 1] - lo[j], z = 0;
+        while (z < len && !y[z])
+            z++;
+        if (z == len)
+            continue;
+        int k = kk[j], l = ll[j];
+        int32_t ad = rdeg + (1 << k) + (1 << l) - 2, yd = D + 1 - (1 << k) - (1 << l);
+        int64_t adim = milnor_dim(P->A, ad), al = limbs_of(adim);
+        uint64_t *ay = al <= 64 ? stackbuf : sq_malloc((size_t)al * sizeof *ay);
+        memset(ay, 0, (size_t)al * sizeof *ay);
+        pair_a_y_add(P, ay, 0, rdeg, ridx, k, l);
+        for (int64_t b = 0; b < adim; b++)
+            if ((ay[b >> 6] >> (b & 63)) & 1u)
+                milnor_mul_vec_add(P->A, out, off, ad, b, yd, y);
+        if (ay != stackbuf)
+            sq_free(ay);
+    }
+}

@@ -1,0 +1,127 @@
+/*
+ * pair_algebra.h -- the secondary Steenrod algebra at p = 2, in the form
+ * the Adams d_2 needs (docs/secondary.md).
+ *
+ * Baues and Jibladze's secondary Steenrod algebra is a pair algebra
+ * B_1 -> B_0 with pi_0 = A.  Chua ("The E_3 page of the Adams spectral
+ * sequence", arXiv:2105.07628) splits it over the Milnor basis (after
+ * Nassau's Milnor basis of B): B_0 is spanned over Z/4 by the lifts
+ * sigma(Sq(R)) of the Milnor basis and by the elements Y_{k,l} v
+ * (0 <= k < l, |Y_{k,l}| = 2^k + 2^l - 1, v in A), and the product of two
+ * lifts is
+ *
+ *   sigma(Sq R) sigma(Sq S) = sum_X c_4(X) sigma(Sq T(X))
+ *        + sum_{k >= 0, n >= 1, 0 <= m < n}
+ *              Y_{m+k, n+k} (Sq(R - 2^k e_n - 2^k e_m) Sq(S - e_{k+1}))      (1)
+ *
+ * where X runs over the Milnor matrices of (R, S), T(X) their diagonal
+ * sums, c_4(X) the product of the diagonals' multinomial coefficients taken
+ * over the integers, mod 4; e_0 = 0; a term is present only when the
+ * subtractions leave no negative entry; the Y part is mod 2.
+ *
+ * An element of the kernel R_B of B_0 -> A (the mod 2 coefficients of the
+ * sigma part vanish) is 2 T + sum Y_{k,l} y_{k,l} with T, y_{k,l} in A.  The
+ * left action of A on B_1 gives A(a, x) in A of degree |a| + |x| - 1:
+ *
+ *   A(Sq R, 2 T)         = Sq(R - e_1) T                     (0 if r_1 = 0)
+ *   A(Sq R, Y_{k,l} y)   = A(Sq R, Y_{k,l}) y
+ *   A(Sq R, Y_{k,l})     = sum_{i : i + k >= l} sum_{0 <= j <= i + k - l}
+ *                            Sq(e_{k+i} + e_{l+j}) Sq(R - 2^k e_i - 2^l e_j)    (2)
+ *
+ * (e_0 = 0 again; with i = j the two subtractions are from the same entry).
+ * These are the formulas the peer's pair algebra evaluates; they are
+ * written here from the mathematics (docs/secondary.md), not from its code.
+ *
+ * Element layout.  An element of degree D is a run of limbs: slot 0 holds
+ * T (the "twos", over A_D), then one slot per Y_{k,l} with 0 <= k < l and
+ * 2^k + 2^l - 1 <= D, ordered by k then l, holding y_{k,l} over
+ * A_{D + 1 - 2^k - 2^l}; every slot starts on a limb.  While products are
+ * added, a second vector (the "ones") holds the mod 2 part of the sigma
+ * coefficients: (ones, twos) is the coefficient mod 4.
+ *
+ * Threads: a pairalg_t is immutable after pairalg_new; every function may
+ * be called concurrently (on distinct elements and outputs).
+ */
+#ifndef PAIR_ALGEBRA_H
+#define PAIR_ALGEBRA_H
+
+#include <stdint.h>
+
+#include "milnor.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* The most slots of an element of degree <= MILNOR_MAX_DEGREE (T and the
+ * Y_{k,l}, l <= 10). */
+#define PAIR_MAX_SLOTS 64
+
+typedef struct pairalg pairalg_t;
+
+/* The pair algebra over A (borrowed; the whole algebra, no profile,
+ * SQ_CHECK), for products of degree <= milnor_max_degree(A).  Cost:
+ * a table of binomial coefficients mod 4, (D + 1)(D + 2)/2 bytes. */
+pairalg_t *pairalg_new(const milnor_t *A);
+/* Frees P; NULL is a no-op. */
+void pairalg_free(pairalg_t *P);
+const milnor_t *pairalg_milnor(const pairalg_t *P);
+
+/* The layout of an element of degree D >= 0: writes the limb offset of
+ * each slot into off[0..n] (off[n] the total), the (k, l) of slot j >= 1
+ * into k[j], l[j] (NULL: not wanted), and returns the number of slots n.
+ * Cost O(log^2 D). */
+int pair_layout(const pairalg_t *P, int32_t D, int64_t *off, int8_t *k, int8_t *l);
+
+/* A binomial coefficient mod 4 (0 when k < 0 or k > n); n <= max degree. */
+uint32_t pair_binom4(const pairalg_t *P, int32_t n, int32_t k);
+
+/* An element of B_0 being summed, or of R_B once finished. */
+typedef struct {
+    int32_t deg;
+    int64_t nlimbs;  /* the whole run */
+    int64_t tlimbs;  /* slot 0 (T) and the ones */
+    uint64_t *v;     /* T and the Y slots */
+    uint64_t *ones;  /* the mod 2 sigma part (NULL once finished) */
+} pair_elt_t;
+
+/* A zero element of degree D >= 1 (ones included). */
+void pair_elt_init(pair_elt_t *e, const pairalg_t *P, int32_t D);
+/* Frees e's vectors; a zeroed struct is a no-op. */
+void pair_elt_clear(pair_elt_t *e);
+
+/* e += sigma(Sq R) sigma(Sq S) (formula (1)), R basis element ridx of
+ * degree rdeg, S element sidx of degree sdeg, rdeg + sdeg = e->deg.
+ * Cost: the Milnor matrices of (R, S) and a few mod 2 products. */
+void pair_sigma_mul_add(const pairalg_t *P, pair_elt_t *e, int32_t rdeg, int64_t ridx,
+                        int32_t sdeg, int64_t sidx);
+
+/* The coefficients mod 4 of sigma(Sq R) sigma(Sq S) on the basis of
+ * degree rdeg + sdeg: coef[i] in 0..3 (milnor_dim entries, overwritten).
+ * The sigma part of formula (1) alone (tests, docs). */
+void pair_mul4(const pairalg_t *P, uint8_t *coef, int32_t rdeg, int64_t ridx, int32_t sdeg,
+               int64_t sidx);
+
+/* Finishes a sum: returns 0 and frees the ones when the mod 2 sigma part
+ * is zero (e is in R_B), else SQ_E_INVAL (e unchanged). */
+int pair_elt_finish(pair_elt_t *e);
+
+/* Whether a finished e is zero. */
+int pair_elt_is_zero(const pair_elt_t *e);
+
+/* out += A(Sq R, Y_{k,l}) (formula (2)), 0 <= k < l, over the basis of
+ * degree rdeg + 2^k + 2^l - 2 (bits off .. of out). */
+void pair_a_y_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
+                  int k, int l);
+
+/* out += A(Sq R, e) for a finished e: bits off .. off + dim - 1 of out,
+ * over the basis of degree rdeg + e->deg - 1 (0 when rdeg = 0).  rdeg +
+ * e->deg - 1 <= the max degree. */
+void pair_a_mul_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
+                    const pair_elt_t *e);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* PAIR_ALGEBRA_H */
