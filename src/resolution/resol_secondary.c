@@ -1,0 +1,421 @@
+/*
+ * resol_secondary.c -- the Adams d_2 from the secondary lift of a minimal
+ * resolution (resol_secondary.h has the mathematics; pair_algebra.h the
+ * algebra).
+ *
+ * Row by row, s = 3 .. max_s:
+ *   1. the composites c(g', -) of the generators g' of F_{s-1} (by
+ *      generator, over the pool);
+ *   2. the intermediate of each generator g of F_s, sum A(a, c) plus
+ *      h_{s-1}(d g) (by generator, over the pool);
+ *   3. h_s(g), a preimage of the intermediate under d_{s-2} in degree
+ *      |g| - 1: one quasi-inverse per degree (by degree, over the pool),
+ *      shared with the products' lifting (resol_map_internal.h);
+ *   4. the d_2 coefficients: h_s(g) on the generators of F_{s-2}.
+ * The composites of row s - 1 and the homotopies of row s - 1 are freed
+ * when row s is done: only two rows are held at once.
+ */
+#include "resol_secondary.h"
+
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "internal.h"
+#include "pair_algebra.h"
+#include "resol_map_internal.h"
+#include "sq_core.h"
+
+/* The nonzero composites of one generator: c(g', tgt[i]) = e[i]. */
+typedef struct {
+    int64_t n;
+    int64_t *tgt; /* global generator indices of F_{s-2} */
+    pair_elt_t *e;
+} comp_t;
+
+struct resol_sec {
+    const resol_t *R;
+    int32_t max_s;
+    int32_t *emax;  /* [s]: h_s is known on generators of degree <= emax[s] */
+    fvec_t **d2;    /* [s][g]: h_s(g) on the generators of F_{s-2} in degree |g| - 1 */
+};
+
+/* ---- The condition ------------------------------------------------------------ */
+
+int resol_sec_check(const resol_t *R, char *err, size_t errlen)
+{
+    const fdmod_t *M = R->M;
+    int32_t h[MILNOR_MAX_LEN];
+    if (R->p != 2) {
+        snprintf(err, errlen, "the d_2 needs the secondary Steenrod algebra, which is "
+                              "implemented at p = 2 only (the module is at p = %u)",
+                 (unsigned)R->p);
+        return SQ_E_INVAL;
+    }
+    if (fdmod_profile(M, h) > 0) {
+        snprintf(err, errlen, "the d_2 needs a module over the whole Steenrod algebra "
+                              "(this one is over a subalgebra)");
+        return SQ_E_INVAL;
+    }
+    int ok2 = 1, ok3 = 1;
+    int32_t bad2 = 0, bad3 = 0;
+    for (int32_t t = fdmod_bottom(M); t < fdmod_top(M); t++) {
+        if (fdmod_dim(M, t) == 0)
+            continue;
+        int64_t e2 = resol_ext_dim(R, 2, t + 1 - 2), e3 = resol_ext_dim(R, 3, t + 1 - 3);
+        if (e2 < 0 || e3 < 0) {
+            snprintf(err, errlen, "the d_2 check needs Ext through filtration 3 and stem %d",
+                     (int)(t - 1));
+            return SQ_E_INVAL;
+        }
+        if (e2 > 0 && ok2) {
+            ok2 = 0;
+            bad2 = t;
+        }
+        if (e3 > 0 && ok3) {
+            ok3 = 0;
+            bad3 = t;
+        }
+    }
+    if (ok2 || ok3)
+        return 0;
+    snprintf(err, errlen,
+             "the d_2 algorithm needs Ext^{2,t+1} = 0 for every t < top with M_t != 0, or "
+             "Ext^{3,t+1} = 0 for all of them; here M_%d and Ext^{2,%d}, M_%d and "
+             "Ext^{3,%d} are nonzero",
+             (int)bad2, (int)(bad2 + 1), (int)bad3, (int)(bad3 + 1));
+    return SQ_E_INVAL;
+}
+
+/* ---- Composites ----------------------------------------------------------------- */
+
+/* The block of generator g (global) of F in the vector v over F in degree
+ * e: a copy into tmp (limbs), 0 when it is zero. */
+static int block(const fmod_t *F, int32_t e, int64_t g, fvec_t v, uint64_t *tmp, int64_t *len)
+{
+    int32_t dg = fmod_gen_degree(F, g);
+    int64_t i = g - fmod_gen_global(F, dg, 0);
+    int64_t off = fmod_block_offset(F, e, dg, i);
+    *len = fmod_block_dim(F, e, dg);
+    if (off >= v.len)
+        return 0;
+    int64_t n = off + *len <= v.len ? *len : v.len - off;
+    return f2_copy_bits(tmp, v.limbs, off, n);
+}
+
+typedef struct {
+    const resol_t *R;
+    const pairalg_t *P;
+    int32_t k;         /* the composites of F_k into F_{k-2} */
+    int64_t g0;        /* generators g0 .. g0 + n - 1 */
+    comp_t *out;
+    atomic_int failed; /* d d != 0 mod 2 somewhere: a bug */
+} comp_job_t;
+
+static int64_t limbs_of(int64_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+static void comp_one(void *ctx, int64_t i)
+{
+    comp_job_t *J = ctx;
+    const resol_t *R = J->R;
+    const fmod_t *F1 = R->F[J->k - 1], *F2 = R->F[J->k - 2];
+    int64_t g = J->g0 + i;
+    int32_t e = fmod_gen_degree(R->F[J->k], g);
+    int64_t n2 = 0;
+    while (n2 < fmod_total_gens(F2) && fmod_gen_degree(F2, n2) < e)
+        n2++;
+    pair_elt_t *acc = sq_calloc((size_t)n2 + 1, sizeof *acc);
+    fvec_t dg = resol_dgen(R, J->k, g);
+    int64_t cap = limbs_of(stalg_dim(R->S, e - fmod_min_degree(F1))) + 1;
+    uint64_t *a = sq_malloc((size_t)cap * sizeof *a), *b = sq_malloc((size_t)cap * sizeof *b);
+    for (int64_t g1 = 0; g1 < fmod_total_gens(F1); g1++) {
+        int32_t e1 = fmod_gen_degree(F1, g1);
+        if (e1 >= e)
+            break;
+        int64_t alen;
+        if (!block(F1, e, g1, dg, a, &alen))
+            continue;
+        fvec_t d1 = resol_dgen(R, J->k - 1, g1);
+        for (int64_t g2 = 0; g2 < n2; g2++) {
+            int32_t e2 = fmod_gen_degree(F2, g2);
+            if (e2 >= e1)
+                break;
+            int64_t blen;
+            if (!block(F2, e1, g2, d1, b, &blen))
+                continue;
+            if (!acc[g2].v)
+                pair_elt_init(&acc[g2], J->P, e - e2);
+            for (int64_t r = 0; r < alen; r++) {
+                if (!((a[r >> 6] >> (r & 63)) & 1u))
+                    continue;
+                for (int64_t s = 0; s < blen; s++)
+                    if ((b[s >> 6] >> (s & 63)) & 1u)
+                        pair_sigma_mul_add(J->P, &acc[g2], e - e1, r, e1 - e2, s);
+            }
+        }
+    }
+    comp_t *c = &J->out[i];
+    memset(c, 0, sizeof *c);
+    for (int64_t g2 = 0; g2 < n2; g2++) {
+        if (!acc[g2].v)
+            continue;
+        if (pair_elt_finish(&acc[g2]) != 0)
+            atomic_store(&J->failed, 1);
+        if (acc[g2].ones || pair_elt_is_zero(&acc[g2])) {
+            pair_elt_clear(&acc[g2]);
+            continue;
+        }
+        c->n++;
+    }
+    c->tgt = sq_malloc((size_t)c->n * sizeof *c->tgt + 1);
+    c->e = sq_malloc((size_t)c->n * sizeof *c->e + 1);
+    int64_t j = 0;
+    for (int64_t g2 = 0; g2 < n2; g2++)
+        if (acc[g2].v) {
+            c->tgt[j] = g2;
+            c->e[j++] = acc[g2];
+        }
+    sq_free(acc);
+    sq_free(a);
+    sq_free(b);
+}
+
+static void comps_clear(comp_t *c, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++) {
+        for (int64_t j = 0; j < c[i].n; j++)
+            pair_elt_clear(&c[i].e[j]);
+        sq_free(c[i].tgt);
+        sq_free(c[i].e);
+    }
+    sq_free(c);
+}
+
+/* ---- Intermediates and lifts ----------------------------------------------------- */
+
+typedef struct {
+    const resol_t *R;
+    const pairalg_t *P;
+    int32_t s;
+    const comp_t *comps;   /* of F_{s-1}'s generators 0 .. ncomp - 1 */
+    int64_t ncomp;
+    const resol_cmap_t *H; /* h_k = H->vals[k - 2] */
+    fvec_t *v;             /* [g]: the intermediate, then h_s(g) */
+    int64_t ngen;          /* generators of F_s handled: 0 .. ngen - 1 */
+    atomic_int bad;
+} row_job_t;
+
+static void inter_one(void *ctx, int64_t g)
+{
+    row_job_t *J = ctx;
+    const resol_t *R = J->R;
+    int32_t s = J->s, e = fmod_gen_degree(R->F[s], g);
+    const fmod_t *F1 = R->F[s - 1], *F3 = R->F[s - 3];
+    fvec_t v;
+    fvec_init(&v, fmod_dim(F3, e - 1), 2);
+    fvec_t dg = resol_dgen(R, s, g);
+    int64_t cap = limbs_of(stalg_dim(R->S, e - fmod_min_degree(F1))) + 1;
+    uint64_t *a = sq_malloc((size_t)cap * sizeof *a);
+    for (int64_t g1 = 0; g1 < J->ncomp; g1++) {
+        int32_t e1 = fmod_gen_degree(F1, g1);
+        if (e1 >= e)
+            break;
+        const comp_t *c = &J->comps[g1];
+        int64_t alen;
+        if (!c->n || !block(F1, e, g1, dg, a, &alen))
+            continue;
+        for (int64_t r = 0; r < alen; r++) {
+            if (!((a[r >> 6] >> (r & 63)) & 1u))
+                continue;
+            for (int64_t j = 0; j < c->n; j++) {
+                int64_t g3 = c->tgt[j];
+                int32_t e3 = fmod_gen_degree(F3, g3);
+                int64_t off = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
+                pair_a_mul_add(J->P, v.limbs, off, e - e1, r, &c->e[j]);
+            }
+        }
+    }
+    sq_free(a);
+    if (s > 3)
+        resol_cmap_apply(J->H, s - 3, e, dg, 1, v);
+    J->v[g] = v;
+}
+
+typedef struct {
+    row_job_t *J;
+    int32_t e0; /* degrees e0 .. */
+} lift_ctx_t;
+
+static void lift_degree(void *ctx, int64_t i)
+{
+    lift_ctx_t *L = ctx;
+    row_job_t *J = L->J;
+    const resol_t *R = J->R;
+    int32_t s = J->s, e = L->e0 + (int32_t)i;
+    const fmod_t *F = R->F[s];
+    int64_t n = fmod_num_gens(F, e);
+    if (n == 0)
+        return;
+    resol_qis_t Q;
+    resol_qis_init(&Q, R, s - 2, e - 1, e - 1);
+    for (int64_t j = 0; j < n; j++) {
+        int64_t g = fmod_gen_global(F, e, j);
+        fvec_t h = resol_qis_lift(&Q, s - 2, e - 1, J->v[g]);
+        fvec_clear(&J->v[g]);
+        J->v[g] = h;
+    }
+    if (Q.bad)
+        atomic_store(&J->bad, 1);
+    resol_qis_clear(&Q);
+}
+
+/* ---- The driver ------------------------------------------------------------------- */
+
+static comp_t *row_composites(const resol_t *R, const pairalg_t *P, int32_t k, int64_t n,
+                              sq_pool_t *pool, int *failed)
+{
+    comp_job_t J = {R, P, k, 0, sq_calloc((size_t)n + 1, sizeof(comp_t)), 0};
+    sq_pool_parallel_for(pool, n, comp_one, &J);
+    *failed = atomic_load(&J.failed);
+    return J.out;
+}
+
+/* The generators of F with degree <= e: their count (a prefix of the
+ * global order). */
+static int64_t gens_through(const fmod_t *F, int32_t e)
+{
+    int64_t n = 0, tot = fmod_total_gens(F);
+    while (n < tot && fmod_gen_degree(F, n) <= e)
+        n++;
+    return n;
+}
+
+void resol_sec_free(resol_sec_t *X)
+{
+    if (!X)
+        return;
+    for (int32_t s = 0; s <= X->max_s; s++) {
+        if (!X->d2[s])
+            continue;
+        for (int64_t g = 0; g < fmod_total_gens(X->R->F[s]); g++)
+            fvec_clear(&X->d2[s][g]);
+        sq_free(X->d2[s]);
+    }
+    sq_free(X->d2);
+    sq_free(X->emax);
+    sq_free(X);
+}
+
+/* Row s's d_2 coefficients from its homotopies v[0 .. n). */
+static void keep_d2(resol_sec_t *X, int32_t s, const fvec_t *v, int64_t n)
+{
+    const resol_t *R = X->R;
+    const fmod_t *F = R->F[s], *F2 = R->F[s - 2];
+    X->d2[s] = sq_calloc((size_t)fmod_total_gens(F) + 1, sizeof(fvec_t));
+    for (int64_t g = 0; g < n; g++) {
+        int32_t e = fmod_gen_degree(F, g);
+        int64_t m = fmod_num_gens(F2, e - 1);
+        fvec_init(&X->d2[s][g], m, 2);
+        if (!v[g].len)
+            continue;
+        for (int64_t i = 0; i < m; i++)
+            fvec_set(X->d2[s][g], i, fvec_get(v[g], fmod_block_offset(F2, e - 1, e - 1, i)));
+    }
+}
+
+static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
+                    resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
+{
+    const resol_t *R = X->R;
+    resol_cmap_t H;
+    resol_cmap_init(&H, R, R, 2, 1, X->max_s - 2);
+    int rc = 0;
+    for (int32_t s = 3; s <= X->max_s && rc == 0; s++) {
+        int32_t em = X->emax[s];
+        int64_t nc = gens_through(R->F[s - 1], em - 1), ng = gens_through(R->F[s], em);
+        int failed = 0;
+        comp_t *comps = row_composites(R, P, s - 1, nc, pool, &failed);
+        SQ_CHECK(!failed, "secondary: d d is not zero mod 2 in row %d", (int)(s - 1));
+        row_job_t J = {R, P, s, comps, nc, &H, H.vals[s - 2], ng, 0};
+        sq_pool_parallel_for(pool, ng, inter_one, &J);
+        comps_clear(comps, nc);
+        int32_t e0 = fmod_min_degree(R->F[s]);
+        lift_ctx_t L = {&J, e0};
+        if (em >= e0)
+            sq_pool_parallel_for(pool, em - e0 + 1, lift_degree, &L);
+        if (atomic_load(&J.bad)) {
+            snprintf(err, errlen,
+                     s == 3 ? "the module does not lift to the secondary Steenrod algebra "
+                              "(the homotopy at s = 3 has no solution)"
+                            : "secondary: a lift at s = %d failed (a bug: please report)",
+                     (int)s);
+            rc = s == 3 ? SQ_E_INVAL : SQ_E_RANGE;
+        }
+        keep_d2(X, s, J.v, ng);
+        if (s >= 4) /* h_{s-1} is no longer needed */
+            for (int64_t g = 0; g < fmod_total_gens(R->F[s - 1]); g++)
+                fvec_clear(&H.vals[s - 3][g]);
+        if (prog)
+            prog(pctx, s, X->max_s);
+    }
+    resol_cmap_clear(&H);
+    return rc;
+}
+
+int resol_sec_new(resol_sec_t **out, const resol_t *R, sq_pool_t *pool,
+                  resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
+{
+    *out = NULL;
+    int rc = resol_sec_check(R, err, errlen);
+    if (rc)
+        return rc;
+    resol_sec_t *X = sq_calloc(1, sizeof *X);
+    X->R = R;
+    X->max_s = R->max_s;
+    X->emax = sq_calloc((size_t)X->max_s + 1, sizeof *X->emax);
+    X->d2 = sq_calloc((size_t)X->max_s + 1, sizeof *X->d2);
+    for (int32_t s = 2; s <= X->max_s; s++) {
+        int32_t a = fmod_gens_through(R->F[s]), b = fmod_gens_through(R->F[s - 2]) + 1;
+        X->emax[s] = a < b ? a : b;
+    }
+    pairalg_t *P = pairalg_new(R->A);
+    rc = run_rows(X, P, pool, prog, pctx, err, errlen);
+    pairalg_free(P);
+    if (rc) {
+        resol_sec_free(X);
+        return rc;
+    }
+    *out = X;
+    return 0;
+}
+
+int resol_sec_has(const resol_sec_t *X, int32_t s, int32_t n)
+{
+    const resol_t *R = X->R;
+    if (s < 0 || s + 2 > X->max_s || n < R->min_n || n > R->max_n)
+        return 0;
+    return n + s + 1 <= X->emax[s + 2];
+}
+
+int resol_sec_d2(const resol_sec_t *X, int32_t s, int32_t n, fmat_t *m)
+{
+    memset(m, 0, sizeof *m);
+    if (!resol_sec_has(X, s, n))
+        return SQ_E_RANGE;
+    const resol_t *R = X->R;
+    int32_t t = n + s;
+    int64_t rows = fmod_num_gens(R->F[s], t), cols = fmod_num_gens(R->F[s + 2], t + 1);
+    fmat_init(m, rows, cols, 2);
+    if (s == 0) /* h_2 = 0 */
+        return 0;
+    for (int64_t j = 0; j < cols; j++) {
+        fvec_t c = X->d2[s + 2][fmod_gen_global(R->F[s + 2], t + 1, j)];
+        for (int64_t i = 0; i < rows && i < c.len; i++)
+            if (fvec_get(c, i))
+                fmat_set(m, i, j, 1);
+    }
+    return 0;
+}
