@@ -49,6 +49,7 @@ static const char usage[] =
     "  import DIR         read a resolution in Bruner's format: its Ext\n"
     "  map --map FILE     the map on Ext induced by a module map (a map file)\n"
     "  sq0                Sq^0 on every class of Ext of S_2 (docs/steenrod.md)\n"
+    "  mahowald           algebraic Mahowald invariants through RP_{-k}^inf\n"
 
     "\n"
     "Options:\n"
@@ -68,7 +69,7 @@ static const struct {
     {"product", cmd_product},   {"massey", cmd_massey},   {"algebra", cmd_algebra},
     {"size", cmd_size},         {"export", cmd_export},   {"import", cmd_import},
     {"map", cmd_map},           {"tensor", cmd_tensor},
-    {"sq0", cmd_sq0},
+    {"sq0", cmd_sq0},           {"mahowald", cmd_mahowald},
 };
 
 int main(int argc, char **argv)

@@ -59,3 +59,30 @@ TEST(cli_sq0_refusals)
     run_is(__LINE__, "sq0 tmf2 --stem 10", 2, "", want);
     run_is(__LINE__, "sq0 --stem 10 --class 1,1,0", 2, "", NULL);
 }
+
+TEST(cli_mahowald_peer_sample)
+{
+    char *want = data_body("mahowald-S2-k7.txt");
+    run_is(__LINE__, "mahowald --stem 6 --quiet", 0, want, "");
+    run_is(__LINE__, "mahowald S_2 --stem 6 --quiet --threads 2", 0, want, "");
+    sq_free(want);
+    /* Max k = 25 (the peer's default): its own cases, one with an indeterminacy. */
+    char *out, *err;
+    ASSERT_EQ(sq_test_run_adams("mahowald --quiet", &out, &err), 0);
+    ASSERT(strstr(out, "M(x_(14, 3, 0)) = x_(31, 3, 1)\n") != NULL);
+    ASSERT(strstr(out, "M(x_(14, 6, 0)) = x_(38, 6, 1) mod <x_(38, 6, 0) + x_(38, 6, 1)>\n") !=
+           NULL);
+    sq_free(out);
+    sq_free(err);
+}
+
+TEST(cli_mahowald_refusals)
+{
+    run_is(__LINE__, "mahowald C2 --stem 5", 2, "",
+           "adams: mahowald: C2 is not the sphere: the operation is computed on Ext of the sphere "
+           "S_2 only\n");
+    run_is(__LINE__, "mahowald --stem 201", 2, "",
+           "adams: mahowald: --stem 201: must be 0 .. 200 (the sphere is resolved through stem "
+           "2N)\n");
+    run_is(__LINE__, "mahowald --stem 5 --max-s 3", 2, "", NULL);
+}
