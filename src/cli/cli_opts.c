@@ -201,9 +201,19 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
     return -1;
 }
 
-/* The operand v: the first one, or -1 after an error (a second one). */
+/* The operand v: the first one (or the second, for a verb that takes
+ * two), or -1 after an error (one too many). */
 static int take_operand(cli_opts_t *o, const char *v)
 {
+    if (o->operand && o->two_operands && !o->operand2) {
+        o->operand2 = v;
+        return 0;
+    }
+    if (o->operand2) {
+        cli_error("%s: more than two %ss given ('%s', '%s' and '%s')", o->verb->name,
+                  o->verb->operand, cli_str(o->operand), cli_str(o->operand2), cli_str(v));
+        return -1;
+    }
     if (o->operand) {
         cli_error("%s: more than one %s given ('%s' and '%s')", o->verb->name, o->verb->operand,
                   cli_str(o->operand), cli_str(v));
@@ -241,11 +251,14 @@ static int default_threads(cli_opts_t *o)
     return 0;
 }
 
-int cli_parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc)
+/* cli_parse_opts, with two operands when two is 1. */
+static int parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc,
+                      int two)
 {
     struct option longs[CLI_OPT_COUNT + 2];
     memset(o, 0, sizeof *o);
     o->verb = verb;
+    o->two_operands = two;
     o->stem = 40;
     o->prime = 2;
     o->algo = RESOL_AUTO;
@@ -285,4 +298,14 @@ int cli_parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv,
         return 1;
     *rc = CLI_OK;
     return 0;
+}
+
+int cli_parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc)
+{
+    return parse_opts(o, verb, argc, argv, rc, 0);
+}
+
+int cli_parse_opts2(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc)
+{
+    return parse_opts(o, verb, argc, argv, rc, 1);
 }

@@ -66,6 +66,8 @@ typedef struct {
 typedef struct {
     const cli_verb_t *verb;
     const char *operand;   /* MODULE or FILE; NULL when none was given */
+    const char *operand2;  /* the second operand (cli_parse_opts2); NULL when none */
+    int two_operands;      /* cli_parse_opts2: a second operand is taken */
     uint32_t given;        /* CLI_BIT(id) of every option given */
     int64_t stem;          /* default 40 */
     int64_t max_s;         /* meaningful when given */
@@ -100,5 +102,9 @@ const char *cli_opt_name(cli_opt_t id);
  * operand, a bad ADAMS_THREADS, no operand for a verb whose operand is a
  * file). */
 int cli_parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc);
+
+/* cli_parse_opts for a verb that takes two operands (map M N --class):
+ * the second goes to o->operand2; a third is refused with one line. */
+int cli_parse_opts2(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc);
 
 #endif /* CLI_OPTS_H */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_class.h"
 #include "cli_module.h"
 #include "cli_opts.h"
 #include "cli_from.h"
@@ -74,100 +75,12 @@ static const char massey_usage[] =
     "Exit status: 0 ok, 1 output not written, 2 bad argument (including a b != 0 or\n"
     "b c != 0), 3 the region does not fit in memory, 4 the threads cannot be started.\n";
 
-/* A class N,S,V as given on the command line. */
-typedef struct {
-    int32_t n, s;
-    int have_vec;        /* 1: the entries are listed; 0: idx names a basis class */
-    int64_t idx;
-    int64_t len;
-    const char *entries; /* have_vec: the entries, after the '[' of text */
-    fvec_t vec;          /* resolve_class: the class at the module's prime (cls_clear) */
-    const char *text;
-} cls_t;
-
-static void cls_clear(cls_t *c)
-{
-    fvec_clear(&c->vec);
-}
-
-/* Largest coefficient the syntax takes (the largest prime below 256, less
- * one); resolve_class checks the entries against the module's prime. */
-#define CLS_MAX_ENTRY 250
-
-/* Reads the entries "v0, v1, ...]" at p (each 0..CLS_MAX_ENTRY) into vec
- * when it is not NULL (vec->len entries); returns their number, or -1 when
- * they are malformed.  *maxv: the largest entry; *endp: the ']'. */
-static int64_t scan_entries(const char *p, fvec_t *vec, long *maxv, const char **endp)
-{
-    int64_t len = 0;
-    char *end;
-    *maxv = 0;
-    while (*p && *p != ']') {
-        long v = strtol(p, &end, 10);
-        if (end == p || v < 0 || v > CLS_MAX_ENTRY || len >= ((int64_t)1 << 40))
-            return -1;
-        if (vec && len < vec->len)
-            fvec_set(*vec, len, (uint32_t)v);
-        if (v > *maxv)
-            *maxv = v;
-        len++;
-        p = end;
-        while (*p == ' ')
-            p++;
-        if (*p == ',')
-            p++;
-        while (*p == ' ')
-            p++;
-    }
-    *endp = p;
-    return len;
-}
-
-/* Parses "N,S,[v0,...]" or "N,S,I"; returns 0 or -1 after an error. */
-static int parse_class(const char *opt, const char *text, cls_t *c)
-{
-    memset(c, 0, sizeof *c);
-    c->text = text;
-    char *end;
-    long n = strtol(text, &end, 10);
-    if (end == text || *end != ',')
-        goto bad;
-    const char *p = end + 1;
-    long s = strtol(p, &end, 10);
-    if (end == p || *end != ',' || s < 0 || s > CLI_MAXS_LIMIT || n < -CLI_STEM_LIMIT ||
-        n > CLI_STEM_LIMIT)
-        goto bad;
-    c->n = (int32_t)n;
-    c->s = (int32_t)s;
-    p = end + 1;
-    if (*p == '[') {
-        long maxv;
-        c->have_vec = 1;
-        c->entries = ++p;
-        c->len = scan_entries(c->entries, NULL, &maxv, &p);
-        if (c->len <= 0 || *p != ']' || p[1] != '\0')
-            goto bad;
-        return 0;
-    }
-    long idx = strtol(p, &end, 10);
-    if (end == p || *end != '\0' || idx < 0)
-        goto bad;
-    c->idx = idx;
-    return 0;
-bad:
-    cli_error("%s: expected N,S,[v0,v1,...] or N,S,I (stem, filtration, a vector of "
-              "coefficients 0..p-1 or a class index), got '%s'",
-              opt, text);
-    return -1;
-}
-
 /* Checks c against Ext of R (what `what` names) and makes its vector at
  * R's prime (an index becomes a basis vector).  Returns 0 or -1 after an
  * error. */
-static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char *what)
+static int resolve_class(const char *opt, cli_class_t *c, const resol_t *R, const char *what)
 {
     int64_t dim = resol_ext_dim(R, c->s, c->n);
-    uint32_t p = resol_prime(R);
     if (dim < 0) {
         cli_error("%s: (%d, %d) is outside the computed region of %s", opt, (int)c->n, (int)c->s,
                   what);
@@ -178,34 +91,9 @@ static int resolve_class(const char *opt, cls_t *c, const resol_t *R, const char
                   (int)c->n, (int)c->s);
         return -1;
     }
-    if (!c->have_vec) {
-        if (c->idx >= dim) {
-            cli_error("%s: x_(%d, %d, %lld) does not exist: Ext of %s at (%d, %d) has dimension "
-                      "%lld",
-                      opt, (int)c->n, (int)c->s, (long long)c->idx, what, (int)c->n, (int)c->s,
-                      (long long)dim);
-            return -1;
-        }
-        fvec_init(&c->vec, dim, p);
-        fvec_set(c->vec, c->idx, 1);
-        c->len = dim;
-        return 0;
-    }
-    if (c->len != dim) {
-        cli_error("%s: the vector has %lld entries but Ext of %s at (%d, %d) has dimension %lld",
-                  opt, (long long)c->len, what, (int)c->n, (int)c->s, (long long)dim);
-        return -1;
-    }
-    const char *end;
-    long maxv;
-    fvec_init(&c->vec, dim, p);
-    (void)scan_entries(c->entries, &c->vec, &maxv, &end);
-    if (maxv >= (long)p) {
-        cli_error("%s: the vector has the entry %ld, but the coefficients of %s are 0..%u (mod %u)",
-                  opt, maxv, what, (unsigned)(p - 1), (unsigned)p);
-        return -1;
-    }
-    return 0;
+    char space[256];
+    snprintf(space, sizeof space, "Ext of %s", what);
+    return cli_class_vector(opt, c, dim, resol_prime(R), space, what);
 }
 
 /* A class vector for Ext of R at (n, s): its dimension's entries at R's
@@ -364,12 +252,12 @@ int cmd_product(int argc, char **argv)
     int prc;
     if (parse(&o, argc, argv, "product", &prc))
         return prc;
-    cls_t x, y;
+    cli_class_t x, y;
     if (!o.cls[0] || !o.cls[1]) {
         cli_error("product: --class and --by are both required (try 'adams product --help')");
         return CLI_USAGE;
     }
-    if (parse_class("--class", o.cls[0], &x) || parse_class("--by", o.cls[1], &y))
+    if (cli_class_parse("--class", o.cls[0], &x) || cli_class_parse("--by", o.cls[1], &y))
         return CLI_USAGE;
     if (y.n < 0) {
         cli_error("--by: Ext of the sphere is zero in negative stems");
@@ -400,8 +288,8 @@ int cmd_product(int argc, char **argv)
         }
     }
     fvec_clear(&out);
-    cls_clear(&x);
-    cls_clear(&y);
+    cli_class_clear(&x);
+    cli_class_clear(&y);
     resol_free(RS);
     fdmod_free(S);
     resol_free(R);
@@ -415,13 +303,13 @@ int cmd_massey(int argc, char **argv)
     int prc;
     if (parse(&o, argc, argv, "massey", &prc))
         return prc;
-    cls_t a, b, c;
+    cli_class_t a, b, c;
     if (!o.cls[0] || !o.cls[1] || !o.cls[2]) {
         cli_error("massey: --a, --b and --c are all required (try 'adams massey --help')");
         return CLI_USAGE;
     }
-    if (parse_class("--a", o.cls[0], &a) || parse_class("--b", o.cls[1], &b) ||
-        parse_class("--c", o.cls[2], &c))
+    if (cli_class_parse("--a", o.cls[0], &a) || cli_class_parse("--b", o.cls[1], &b) ||
+        cli_class_parse("--c", o.cls[2], &c))
         return CLI_USAGE;
     if (a.s < 1 || b.s < 1) {
         cli_error("massey: a and b must have filtration at least 1");
@@ -469,9 +357,9 @@ int cmd_massey(int argc, char **argv)
         fmat_clear(&ind);
     }
     fvec_clear(&out);
-    cls_clear(&a);
-    cls_clear(&b);
-    cls_clear(&c);
+    cli_class_clear(&a);
+    cli_class_clear(&b);
+    cli_class_clear(&c);
     resol_free(RS);
     fdmod_free(S);
     resol_free(R);

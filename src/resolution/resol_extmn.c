@@ -126,31 +126,39 @@ static void add_image(fmat_t *m, const cochains_t *src, const fmod_t *F, const s
     }
 }
 
+/* The matrix of delta_s : C^{s,t} -> C^{s+1,t} (rows: src's entries,
+ * columns: tgt's), built from the stored d(h); *m initialised here. */
+static void delta_matrix(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t,
+                         const cochains_t *src, const cochains_t *tgt, fmat_t *m)
+{
+    const fmod_t *F = resol_free_module(R, s);
+    const fhom_t *d = resol_differential(R, s + 1);
+    uint32_t p = resol_prime(R);
+    fmat_init(m, src->len, tgt->len, p);
+    for (int64_t k = 0; k < tgt->n; k++) {
+        int64_t len;
+        const void *enc = fhom_image_enc(d, tgt->gen[k], &len);
+        fvec_t img = p == 2 ? fvec_view_limbs((uint64_t *)(uintptr_t)enc, len)
+                            : fvec_view_bytes((uint8_t *)(uintptr_t)enc, len, p);
+        add_image(m, src, F, resol_stalg(R), N, t, tgt->deg[k], tgt->off[k], img);
+    }
+}
+
 /* rank of delta_s : C^{s,t} -> C^{s+1,t}, or -1 when its matrix would
  * take more than max_bytes. */
 static int64_t delta_rank(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t,
                           double max_bytes)
 {
-    const fmod_t *F = resol_free_module(R, s), *G = resol_free_module(R, s + 1);
-    const fhom_t *d = resol_differential(R, s + 1);
-    const stalg_t *S = resol_stalg(R);
     uint32_t p = resol_prime(R);
     cochains_t src, tgt;
-    cochains_build(&src, F, N, t);
-    cochains_build(&tgt, G, N, t);
+    cochains_build(&src, resol_free_module(R, s), N, t);
+    cochains_build(&tgt, resol_free_module(R, s + 1), N, t);
     int64_t rank = 0;
     if ((double)src.len * (double)fvec_bytes_for(p, tgt.len) > max_bytes)
         rank = -1;
     else if (src.len > 0 && tgt.len > 0) {
         fmat_t m;
-        fmat_init(&m, src.len, tgt.len, p);
-        for (int64_t k = 0; k < tgt.n; k++) {
-            int64_t len;
-            const void *enc = fhom_image_enc(d, tgt.gen[k], &len);
-            fvec_t img = p == 2 ? fvec_view_limbs((uint64_t *)(uintptr_t)enc, len)
-                                : fvec_view_bytes((uint8_t *)(uintptr_t)enc, len, p);
-            add_image(&m, &src, F, S, N, t, tgt.deg[k], tgt.off[k], img);
-        }
+        delta_matrix(R, N, s, t, &src, &tgt, &m);
         rank = fmat_rank(&m);
         fmat_clear(&m);
     }
@@ -238,4 +246,64 @@ int64_t resol_extmn_dim(const resol_extmn_t *E, int32_t s, int32_t n)
     if (s < 0 || s > E->max_s || n < E->min_n || n > E->max_n)
         return -1;
     return E->dim[(int64_t)s * (E->max_n - E->min_n + 1) + (n - E->min_n)];
+}
+
+int64_t resol_extmn_cochain_dim(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t)
+{
+    return cochain_dim(R, N, s, t);
+}
+
+/* Whether phi * delta_s is zero (phi over C^{s,t}). */
+static int is_cocycle(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t, fvec_t phi)
+{
+    cochains_t src, tgt;
+    cochains_build(&src, resol_free_module(R, s), N, t);
+    cochains_build(&tgt, resol_free_module(R, s + 1), N, t);
+    int ok = 1;
+    if (src.len > 0 && tgt.len > 0) {
+        fmat_t m;
+        fvec_t out;
+        delta_matrix(R, N, s, t, &src, &tgt, &m);
+        fvec_init(&out, tgt.len, resol_prime(R));
+        fmat_vec_mul_add(out, phi, &m);
+        ok = fvec_is_zero(out);
+        fvec_clear(&out);
+        fmat_clear(&m);
+    }
+    cochains_free(&src);
+    cochains_free(&tgt);
+    return ok;
+}
+
+/* Whether phi (over C^{s,t}, s >= 1) is delta_{s-1} of a cochain: the
+ * rank of delta_{s-1} does not grow when phi joins its rows. */
+static int is_coboundary(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t, fvec_t phi)
+{
+    cochains_t src, tgt;
+    cochains_build(&src, resol_free_module(R, s - 1), N, t);
+    cochains_build(&tgt, resol_free_module(R, s), N, t);
+    fmat_t m, m1;
+    if (src.len > 0)
+        delta_matrix(R, N, s - 1, t, &src, &tgt, &m);
+    else
+        fmat_init(&m, 0, tgt.len, resol_prime(R));
+    fmat_init(&m1, src.len + 1, tgt.len, resol_prime(R));
+    for (int64_t i = 0; i < src.len; i++)
+        fvec_addmul(fmat_row(&m1, i), fmat_row(&m, i), 1);
+    fvec_addmul(fmat_row(&m1, src.len), phi, 1);
+    int in = fmat_rank(&m1) == fmat_rank(&m);
+    fmat_clear(&m);
+    fmat_clear(&m1);
+    cochains_free(&src);
+    cochains_free(&tgt);
+    return in;
+}
+
+int resol_extmn_class_kind(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t, fvec_t phi)
+{
+    if (!is_cocycle(R, N, s, t, phi))
+        return RESOL_EXTMN_NOT_COCYCLE;
+    if (fvec_is_zero(phi) || (s > 0 && is_coboundary(R, N, s, t, phi)))
+        return RESOL_EXTMN_ZERO;
+    return RESOL_EXTMN_CLASS;
 }

@@ -72,6 +72,27 @@ int32_t resol_extmn_min_n(const resol_extmn_t *E);
 /* dim Ext^{s, s+n}(M, N), or -1 outside the computed region. */
 int64_t resol_extmn_dim(const resol_extmn_t *E, int32_t s, int32_t n);
 
+/* dim C^{s,t} = Hom_A^t(F_s, N), F_s the resolution's: the length of a
+ * cochain.  A cochain phi is a vector over C^{s,t} in this order: the
+ * generators g of F_s by degree e = t + bottom(N) .. t + top(N), then by
+ * index within the degree, each followed by the dim N_{e - t} entries of
+ * phi(g) in N's basis (degrees where N is zero contribute nothing).  R
+ * computed through filtration s and degree t + top(N). */
+int64_t resol_extmn_cochain_dim(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t);
+
+/* What a cochain is (resol_extmn_class_kind). */
+enum {
+    RESOL_EXTMN_CLASS = 0,      /* a cocycle, not a coboundary: a nonzero class */
+    RESOL_EXTMN_ZERO = 1,       /* a coboundary (zero included): the zero class */
+    RESOL_EXTMN_NOT_COCYCLE = 2 /* phi(d h) != 0 for some generator h of F_{s+1} */
+};
+
+/* Classifies phi (resol_extmn_cochain_dim entries, N at R's prime and
+ * profile: resol_extmn_check) as a class of Ext^{s,t}(M, N).  R must be
+ * computed through filtration s + 1 and degree t + top(N).  Cost: the
+ * coboundary matrices delta_s and delta_{s-1} at t and a rank each. */
+int resol_extmn_class_kind(const resol_t *R, const fdmod_t *N, int32_t s, int32_t t, fvec_t phi);
+
 #ifdef __cplusplus
 }
 #endif

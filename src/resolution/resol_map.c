@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "resol_extmn.h"
 #include "resol_map_internal.h"
 #include "sq_core.h"
 
@@ -241,18 +242,30 @@ uint32_t resol_cmap_eval(const resol_t *T, int32_t k, int32_t e, fvec_t y, fvec_
     return acc;
 }
 
-/* ---- The map induced by a module map ------------------------------------------ */
+/* ---- The map induced by a module map or a class of Ext(M, N) ------------------ */
 
 struct resol_map {
     const resol_t *RM, *RN;
-    int32_t d, max_s, max_n;
-    resol_cmap_t C; /* phi_k : F^M_k -> F^N_k, t0 = -d */
+    int32_t max_s, max_n;
+    resol_cmap_t C; /* Phi_k : F^M_{s0+k} -> F^N_k of internal degree -t0 */
 };
 
 /* Whether (s, t) of R is computed: s in range and degree t published. */
 static int map_computed(const resol_t *R, int32_t s, int64_t t)
 {
     return s >= 0 && s <= R->max_s && t <= fmod_gens_through(R->F[s]);
+}
+
+/* Whether RM and RN reach what the lift of a family on F^M_{s0..s0+max_s}
+ * of internal degree -t0 through N's stem max_n reads. */
+static int map_region_ok(const resol_t *RM, const resol_t *RN, int32_t s0, int32_t t0,
+                         int32_t max_s, int32_t max_n)
+{
+    for (int32_t k = 0; k <= max_s; k++)
+        if (!map_computed(RM, s0 + k, (int64_t)max_n + t0 + k) ||
+            !map_computed(RN, k, (int64_t)max_n + k))
+            return 0;
+    return 1;
 }
 
 /* phi_0: a preimage under eps_N of f(eps_M(g)) for the generators g of
@@ -277,6 +290,58 @@ static void lift_level0(resol_cmap_t *C, resol_qis_t *Q, const fdmap_t *f, int32
     }
 }
 
+/* Phi_0 of a class: for each generator g of F^M_{s0} of degree e (in the
+ * cochain's order, resol_extmn.h), a preimage under eps_N of phi(g), the
+ * block of phi in N_{e - t0}. */
+static void lift_class0(resol_cmap_t *C, resol_qis_t *Q, fvec_t phi)
+{
+    const fmod_t *F = C->P->F[C->s0];
+    const fdmod_t *N = C->T->M;
+    int32_t t = C->t0;
+    int64_t off = 0;
+    for (int32_t e = t + fdmod_bottom(N); e <= t + fdmod_top(N); e++) {
+        int64_t dn = fdmod_dim(N, e - t), ng = dn > 0 ? fmod_num_gens(F, e) : 0;
+        for (int64_t i = 0; i < ng; i++, off += dn) {
+            fvec_t v;
+            fvec_init(&v, dn, C->T->p);
+            for (int64_t j = 0; j < dn; j++)
+                fvec_set(v, j, fvec_get(phi, off + j));
+            C->vals[0][fmod_gen_global(F, e, i)] = resol_qis_lift(Q, 0, e - t, v);
+            fvec_clear(&v);
+        }
+    }
+}
+
+/* A map with its family set up (values zero): RM's filtrations s0 ..
+ * s0 + max_s into RN's 0 .. max_s, internal degree -t0. */
+static resol_map_t *map_alloc(const resol_t *RM, const resol_t *RN, int32_t s0, int32_t t0,
+                              int32_t max_s, int32_t max_n)
+{
+    resol_map_t *F = sq_calloc(1, sizeof *F);
+    F->RM = RM;
+    F->RN = RN;
+    F->max_s = max_s;
+    F->max_n = max_n;
+    resol_cmap_init(&F->C, RM, RN, s0, t0, max_s);
+    return F;
+}
+
+/* Lifts the levels 1 .. max_s of F's family (level 0 set through Q) and
+ * frees Q.  Returns 0, or SQ_E_RANGE (F freed) when a lift failed. */
+static int map_finish(resol_map_t *F, resol_qis_t *Q, resol_map_t **out)
+{
+    for (int32_t k = 1; k <= F->max_s && !Q->bad; k++)
+        resol_cmap_lift_level(&F->C, Q, k, F->max_n + F->C.t0 + k);
+    int bad = Q->bad;
+    resol_qis_clear(Q);
+    if (bad) {
+        resol_map_free(F);
+        return SQ_E_RANGE;
+    }
+    *out = F;
+    return 0;
+}
+
 int resol_map_new(resol_map_t **out, const resol_t *RM, const resol_t *RN, const fdmap_t *f,
                   int32_t max_s, int32_t max_n)
 {
@@ -286,29 +351,35 @@ int resol_map_new(resol_map_t **out, const resol_t *RM, const resol_t *RN, const
     fdmap_ends(f, &src, &tgt, &d);
     if (RM->M != src || RN->M != tgt || RM->p != RN->p || max_s < 0)
         return SQ_E_INVAL;
-    for (int32_t k = 0; k <= max_s; k++)
-        if (!map_computed(RM, k, (int64_t)max_n - d + k) || !map_computed(RN, k, (int64_t)max_n + k))
-            return SQ_E_RANGE;
-    resol_map_t *F = sq_calloc(1, sizeof *F);
-    F->RM = RM;
-    F->RN = RN;
-    F->d = d;
-    F->max_s = max_s;
-    F->max_n = max_n;
+    if (!map_region_ok(RM, RN, 0, -d, max_s, max_n))
+        return SQ_E_RANGE;
+    resol_map_t *F = map_alloc(RM, RN, 0, -d, max_s, max_n);
     resol_qis_t Q;
     resol_qis_init(&Q, RN, max_s, fdmod_bottom(RN->M), max_n + max_s);
-    resol_cmap_init(&F->C, RM, RN, 0, -d, max_s);
     lift_level0(&F->C, &Q, f, max_n - d);
-    for (int32_t k = 1; k <= max_s && !Q.bad; k++)
-        resol_cmap_lift_level(&F->C, &Q, k, max_n - d + k);
-    int bad = Q.bad;
-    resol_qis_clear(&Q);
-    if (bad) {
-        resol_map_free(F);
+    return map_finish(F, &Q, out);
+}
+
+int resol_map_new_class(resol_map_t **out, const resol_t *RM, const resol_t *RN, int32_t s,
+                        int32_t n, fvec_t phi, int32_t max_s, int32_t max_n)
+{
+    *out = NULL;
+    int32_t t = n + s;
+    char err[256];
+    if (max_s < 0 || s < 0 || resol_extmn_check(RM->M, RN->M, err, sizeof err) != 0)
+        return SQ_E_INVAL;
+    if (!map_region_ok(RM, RN, s, t, max_s, max_n) ||
+        !map_computed(RM, s + 1, (int64_t)t + fdmod_top(RN->M)))
         return SQ_E_RANGE;
-    }
-    *out = F;
-    return 0;
+    if (phi.len != resol_extmn_cochain_dim(RM, RN->M, s, t))
+        return SQ_E_INVAL;
+    if (resol_extmn_class_kind(RM, RN->M, s, t, phi) == RESOL_EXTMN_NOT_COCYCLE)
+        return SQ_E_INVAL;
+    resol_map_t *F = map_alloc(RM, RN, s, t, max_s, max_n);
+    resol_qis_t Q;
+    resol_qis_init(&Q, RN, max_s, fdmod_bottom(RN->M), max_n + max_s);
+    lift_class0(&F->C, &Q, phi);
+    return map_finish(F, &Q, out);
 }
 
 void resol_map_free(resol_map_t *F)
@@ -324,8 +395,8 @@ int resol_map_matrix(const resol_map_t *F, int32_t s, int32_t n, fmat_t *m)
     memset(m, 0, sizeof *m);
     if (s < 0 || s > F->max_s || n > F->max_n)
         return SQ_E_RANGE;
-    const fmod_t *FN = F->RN->F[s], *FM = F->RM->F[s];
-    int32_t t = n + s, tm = t - F->d;
+    const fmod_t *FN = F->RN->F[s], *FM = F->RM->F[F->C.s0 + s];
+    int32_t t = n + s, tm = t + F->C.t0;
     int64_t rows = fmod_num_gens(FN, t), cols = fmod_num_gens(FM, tm);
     fmat_init(m, rows, cols, F->RN->p);
     for (int64_t j = 0; j < cols; j++) {

@@ -584,6 +584,62 @@ TEST(audit_map)
     scratch_remove();
 }
 
+/* map M N --class (issue 24): the class of Ext(K, S_p) at (bottom, 0) of
+ * each kind K (its bottom cell, index 0: a cocycle, as S_p is trivial),
+ * walked over docs/cli.md's map rows as audit_map: the accepted kinds
+ * (fin, odd, shift, adem) print the same lines under every run option and
+ * fewer under a smaller --stem; the others are refused naming the verb and
+ * the kind; --from is refused; --gpu, --format, --save, -o are unknown. */
+TEST(audit_map_class)
+{
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *words = k == K_INF_PROFILE ? "infinite profile" : kinds[k].words;
+        int ok = k == K_FINITE || k == K_ODD || k == K_SHIFTED || k == K_ADEM;
+        char plain[256];
+        snprintf(plain, sizeof plain, "map %s %s --class %d,0,0 --stem 6 --max-s 3",
+                 kinds[k].module, k == K_ODD ? "S_3" : "S_2", kinds[k].bottom);
+        run_t base = run("%s --quiet", plain);
+        const char *const same[] = {"--threads 2", "--algorithm classical", "--max-memory 4G",
+                                    "--progress", ""};
+        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+            run_t r = run("%s --quiet %s", plain, same[i]);
+            if (!ok)
+                expect_refused(__LINE__, plain, &r, "map", words);
+            else if (r.rc != 0 || strcmp(r.out, base.out) != 0 || !base.out[0])
+                sq_test_fail(__FILE__, __LINE__, "adams %s %s: exit %d or output differs", plain,
+                             same[i], r.rc);
+            run_free(&r);
+        }
+        run_t q = run("%s", plain), n = run("%s --quiet --algorithm nassau", plain);
+        run_t sm = run("map %s %s --class %d,0,0 --stem 2 --max-s 3 --quiet", kinds[k].module,
+                       k == K_ODD ? "S_3" : "S_2", kinds[k].bottom);
+        if (ok) {
+            if (q.rc != 0 || strcmp(q.out, base.out) != 0 || !sm.out[0] ||
+                strlen(sm.out) >= strlen(base.out))
+                sq_test_fail(__FILE__, __LINE__, "adams %s: --quiet or --stem changed nothing",
+                             plain);
+            if (k == K_ODD)
+                expect_refused(__LINE__, plain, &n, "--algorithm nassau", kinds[k].nassau);
+            else if (n.rc != 0 || strcmp(n.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s --algorithm nassau differs", plain);
+        } else
+            expect_refused(__LINE__, plain, &n, "map", words);
+        run_free(&q);
+        run_free(&n);
+        run_free(&sm);
+        run_t fr = run("%s --from /nonexistent/none.db", plain);
+        expect_refused(__LINE__, plain, &fr, "--from", "map");
+        run_free(&fr);
+        const char *const unknown[] = {"--gpu", "--format csv", "--save x.db", "-o x"};
+        for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+            run_t r = run("%s %s", plain, unknown[i]);
+            expect_refused(__LINE__, unknown[i], &r, "unknown option", "map");
+            run_free(&r);
+        }
+        run_free(&base);
+    }
+}
+
 /* tensor (issue 24): `tensor K K` of every kind with itself writes a module
  * file (stdout, and the same bytes with -o) whose Ext is that of the name
  * "K*K"; an infinite kind needs --stem (refused without, naming it); the

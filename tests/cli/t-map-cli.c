@@ -95,3 +95,42 @@ TEST(cli_map_refusals)
     run_is(__LINE__, "map --stem 10", 2, "", "--map FILE and --stem N are required");
     run_is(__LINE__, "map --map /nonexistent/m.json --stem 10", 2, "", "cannot read the map file");
 }
+
+/* map M N --class (the peer's lift_hom): its three examples through the
+ * program (the nonzero lines of tests/data/lift_hom, the basis the same);
+ * the class of the bottom cell of C2 at s = 0 prints what the map file of
+ * the inclusion prints; each refusal one line, exit 2. */
+TEST(cli_map_class)
+{
+    run_is(__LINE__, "map S_2 S_2 --class 20,4,[1] --stem 5 --max-s 5 --quiet", 0,
+           "f^* x_(0, 0, 0) = [1]\n"
+           "f^* x_(0, 1, 0) = [1]\n"
+           "f^* x_(0, 2, 0) = [1]\n"
+           "f^* x_(1, 1, 0) = [1]\n"
+           "f^* x_(3, 1, 0) = [1]\n"
+           "f^* x_(3, 2, 0) = [1]\n",
+           "");
+    run_is(__LINE__, "map C2 S_2 --class 0,0,[1] --stem 8 --max-s 5 --quiet", 0, incl_C2, "");
+    run_is(__LINE__, "map C2 S_2 --class 0,0,0 --stem 8 --max-s 5 --quiet --threads 2", 0,
+           incl_C2, "");
+    run_is(__LINE__, "map S_2 C2 --class 0,0,[1] --stem 8 --quiet", 2, "",
+           "map: --class 0,0,[1] is not a cocycle");
+    run_is(__LINE__, "map S_2 C2 --class 0,0,[1,0] --stem 8 --quiet", 2, "",
+           "--class: the vector has 2 entries but Hom_A(F_0, C2)");
+    run_is(__LINE__, "map S_2 C2 --class 5,0,0 --stem 8 --quiet", 2, "",
+           "is zero: Ext(S_2, C2) has no class there");
+    run_is(__LINE__, "map S_2 C2 --class 0,0,[2] --stem 8 --quiet", 2, "",
+           "the vector has the entry 2");
+    run_is(__LINE__, "map C2 S_3 --class 0,0,0 --stem 8 --quiet", 2, "",
+           "C2 is at the prime 2, S_3 at 3");
+    run_is(__LINE__, "map C2 --class 0,0,0 --stem 8 --quiet", 2, "",
+           "--class needs two modules, M N");
+    run_is(__LINE__, "map C2 S_2 C3 --class 0,0,0 --stem 8 --quiet", 2, "",
+           "more than two modules given");
+    run_is(__LINE__, "map C2 S_2 --class 0,0 --stem 8 --quiet", 2, "", "--class: expected N,S,");
+    run_is(__LINE__, "map C2 S_2 --class 0,0,0 --map x.json --stem 8", 2, "",
+           "two forms of the verb: give one");
+    run_is(__LINE__, "map C2 S_2 --class 0,0,0", 2, "", "and --stem N");
+    run_is(__LINE__, "map Ceta2 S_2 --class 0,0,0 --stem 8 --quiet", 2, "",
+           "Ceta2 is the cofiber of a class");
+}
