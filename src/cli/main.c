@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "cmd_chart.h"
+#include "cmd_d2.h"
 #include "cmd_map.h"
 #include "cmd_products.h"
 #include "cmd_sq0.h"
@@ -39,6 +40,7 @@ static const char usage[] =
     "  products [MODULE]  the products by h_0, h_1, h_2, ... of every class\n"
     "  product [MODULE]   a class times a class of Ext of the sphere\n"
     "  massey [MODULE]    the Massey product <a, b, c> and its indeterminacy\n"
+    "  d2 [MODULE]        the Adams d_2 (the secondary Steenrod algebra, p = 2)\n"
     "  ext FILE           print the E2 page kept in a store (resolve --save FILE)\n"
     "  check FILE         verify a store: checksums, d o d = 0, minimality\n"
     "  chart [MODULE]     an SVG chart with h_0, h_1, h_2 lines (or --format json)\n"
@@ -49,6 +51,7 @@ static const char usage[] =
     "  import DIR         read a resolution in Bruner's format: its Ext\n"
     "  map --map FILE     the map on Ext induced by a module map (a map file)\n"
     "  sq0                Sq^0 on every class of Ext of S_2 (docs/steenrod.md)\n"
+    "  steenrod           Sq^i on the classes of Ext of S_2\n"
     "  mahowald           algebraic Mahowald invariants through RP_{-k}^inf\n"
 
     "\n"
@@ -69,7 +72,8 @@ static const struct {
     {"product", cmd_product},   {"massey", cmd_massey},   {"algebra", cmd_algebra},
     {"size", cmd_size},         {"export", cmd_export},   {"import", cmd_import},
     {"map", cmd_map},           {"tensor", cmd_tensor},
-    {"sq0", cmd_sq0},           {"mahowald", cmd_mahowald},
+    {"sq0", cmd_sq0},           {"d2", cmd_d2},           {"mahowald", cmd_mahowald},
+    {"steenrod", cmd_steenrod},
 };
 
 int main(int argc, char **argv)

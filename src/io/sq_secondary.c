@@ -6,10 +6,11 @@
 #include "fmat.h"
 #include "sq_core.h"
 
-int sq_d2_write(FILE *f, const resol_t *R, const resol_sec_t *X)
+int sq_d2_write(FILE *f, const resol_t *R, const resol_sec_t *X, int32_t max_n, int32_t max_s)
 {
-    int32_t max_s = resol_max_s(R);
-    for (int32_t n = resol_min_n(R); n <= resol_max_n(R); n++)
+    if (max_s > resol_max_s(R))
+        max_s = resol_max_s(R);
+    for (int32_t n = resol_min_n(R); n + 1 <= max_n && n <= resol_max_n(R); n++)
         for (int32_t s = 3; s <= max_s; s++) {
             if (resol_ext_dim(R, s, n) <= 0 || !resol_sec_has(X, s - 2, n + 1))
                 continue;

@@ -117,6 +117,16 @@ static int64_t limbs_of(int64_t bits)
     return (bits + 63) / 64;
 }
 
+/* Limbs enough for any block of a vector over F in degree e: the block of
+ * F's lowest generator is the longest (the dimensions of A do not
+ * decrease with the degree). */
+static int64_t block_cap(const resol_t *R, const fmod_t *F, int32_t e)
+{
+    if (fmod_total_gens(F) == 0 || fmod_gen_degree(F, 0) > e)
+        return 1;
+    return limbs_of(stalg_dim(R->S, e - fmod_gen_degree(F, 0))) + 1;
+}
+
 static void comp_one(void *ctx, int64_t i)
 {
     comp_job_t *J = ctx;
@@ -129,8 +139,8 @@ static void comp_one(void *ctx, int64_t i)
         n2++;
     pair_elt_t *acc = sq_calloc((size_t)n2 + 1, sizeof *acc);
     fvec_t dg = resol_dgen(R, J->k, g);
-    int64_t cap = limbs_of(stalg_dim(R->S, e - fmod_min_degree(F1))) + 1;
-    uint64_t *a = sq_malloc((size_t)cap * sizeof *a), *b = sq_malloc((size_t)cap * sizeof *b);
+    uint64_t *a = sq_malloc((size_t)block_cap(R, F1, e) * sizeof *a);
+    uint64_t *b = sq_malloc((size_t)block_cap(R, F2, e - 1) * sizeof *b);
     for (int64_t g1 = 0; g1 < fmod_total_gens(F1); g1++) {
         int32_t e1 = fmod_gen_degree(F1, g1);
         if (e1 >= e)
@@ -217,8 +227,7 @@ static void inter_one(void *ctx, int64_t g)
     fvec_t v;
     fvec_init(&v, fmod_dim(F3, e - 1), 2);
     fvec_t dg = resol_dgen(R, s, g);
-    int64_t cap = limbs_of(stalg_dim(R->S, e - fmod_min_degree(F1))) + 1;
-    uint64_t *a = sq_malloc((size_t)cap * sizeof *a);
+    uint64_t *a = sq_malloc((size_t)block_cap(R, F1, e) * sizeof *a);
     for (int64_t g1 = 0; g1 < J->ncomp; g1++) {
         int32_t e1 = fmod_gen_degree(F1, g1);
         if (e1 >= e)

@@ -17,6 +17,7 @@
 #include "resol_secondary.h"
 #include "sq_modspec.h"
 #include "sq_secondary.h"
+#include "test_modules.h"
 #include "sq_test.h"
 
 static resol_t *sphere(resol_algo_t algo, int32_t max_n, int32_t max_s, fdmod_t **M)
@@ -67,7 +68,7 @@ static void peer_lines(const char *module, const char *data, resol_algo_t algo)
     char *buf = NULL;
     size_t len = 0;
     FILE *f = open_memstream(&buf, &len);
-    ASSERT_EQ(sq_d2_write(f, R, X), 0);
+    ASSERT_EQ(sq_d2_write(f, R, X, 30, 7), 0);
     fclose(f);
     char *want = sq_test_slurp(sq_test_data_path(data));
     char *body = want;
@@ -89,4 +90,322 @@ TEST(secondary_peer_lines)
      * (the peer's secondary-C2-nassau is the same text as secondary-C2) */
     peer_lines("S_2", "secondary-S_2.txt", RESOL_NASSAU);
     peer_lines("C2", "secondary-C2.txt", RESOL_NASSAU);
+}
+
+/* ---- Classes, products and d_2 on vectors ---------------------------------------- */
+
+typedef struct {
+    int32_t n, s;
+    fvec_t v;
+} cls_t;
+
+static cls_t cls_zero(const resol_t *R, int32_t n, int32_t s)
+{
+    cls_t c = {n, s, {0}};
+    int64_t d = resol_ext_dim(R, s, n);
+    fvec_init(&c.v, d > 0 ? d : 0, 2);
+    return c;
+}
+
+/* x y in Ext of the sphere (R resolves S_2). */
+static cls_t cls_mul(const resol_t *R, cls_t x, cls_t y)
+{
+    cls_t z = cls_zero(R, x.n + y.n, x.s + y.s);
+    if (z.v.len > 0 && x.v.len > 0 && y.v.len > 0)
+        ASSERT_EQ(resol_product(R, R, x.s, x.n + x.s, x.v, y.s, y.n + y.s, y.v, z.v), 0);
+    return z;
+}
+
+/* d_2 x at (n - 1, s + 2). */
+static cls_t cls_d2(const resol_t *R, const resol_sec_t *X, cls_t x)
+{
+    cls_t z = cls_zero(R, x.n - 1, x.s + 2);
+    fmat_t m;
+    ASSERT_EQ(resol_sec_d2(X, x.s, x.n, &m), 0);
+    for (int64_t i = 0; i < fmat_rows(&m); i++)
+        if (fvec_get(x.v, i))
+            for (int64_t j = 0; j < fmat_cols(&m); j++)
+                if (fmat_get(&m, i, j))
+                    fvec_add_entry(z.v, j, 1);
+    fmat_clear(&m);
+    return z;
+}
+
+/* One factor: h0..h5 or [n,s] (Ext one-dimensional there). */
+static cls_t cls_factor(const resol_t *R, const char *w)
+{
+    int n, s;
+    if (w[0] == 'h') {
+        int i = atoi(w + 1);
+        cls_t c = cls_zero(R, (1 << i) - 1, 1);
+        ASSERT_EQ(c.v.len, 1);
+        fvec_set(c.v, 0, 1);
+        return c;
+    }
+    ASSERT(sscanf(w, "[%d,%d]", &n, &s) == 2);
+    cls_t c = cls_zero(R, n, s);
+    if (c.v.len != 1)
+        sq_test_fail(__FILE__, __LINE__, "[%d,%d] is not one-dimensional (%lld)", n, s,
+                     (long long)c.v.len);
+    fvec_set(c.v, 0, 1);
+    return c;
+}
+
+/* A product of factors separated by spaces (the words of line from *pos). */
+static cls_t cls_parse(const resol_t *R, char **words, int nw)
+{
+    cls_t x = cls_factor(R, words[0]);
+    for (int i = 1; i < nw; i++) {
+        cls_t y = cls_factor(R, words[i]), z = cls_mul(R, x, y);
+        fvec_clear(&x.v);
+        fvec_clear(&y.v);
+        x = z;
+    }
+    return x;
+}
+
+/* The rank of the rows of m. */
+static int64_t rank_of(fmat_t *m)
+{
+    return fmat_rank(m);
+}
+
+static void check_claim(const resol_t *R, const resol_sec_t *X, char *line)
+{
+    char *w[16];
+    int nw = 0;
+    for (char *t = strtok(line, " \t\n"); t && nw < 16; t = strtok(NULL, " \t\n"))
+        w[nw++] = t;
+    if (nw == 0)
+        return;
+    int eq = -1, in = -1;
+    for (int i = 0; i < nw; i++) {
+        if (strcmp(w[i], "=") == 0)
+            eq = i;
+        if (strcmp(w[i], "in") == 0)
+            in = i;
+    }
+    if (strcmp(w[0], "image") == 0) {
+        int n, s;
+        ASSERT(sscanf(w[1], "[%d,%d]", &n, &s) == 2);
+        fmat_t m;
+        ASSERT_EQ(resol_sec_d2(X, s, n, &m), 0);
+        if (strcmp(w[3], "0") == 0) {
+            ASSERT_EQ(rank_of(&m), 0);
+        } else {
+            cls_t t = cls_parse(R, w + 3, nw - 3);
+            ASSERT(!fvec_is_zero(t.v));
+            ASSERT_EQ(rank_of(&m), 1);
+            fmat_t m2;
+            fmat_init(&m2, fmat_rows(&m) + 1, fmat_cols(&m), 2);
+            for (int64_t i = 0; i < fmat_rows(&m); i++)
+                for (int64_t j = 0; j < fmat_cols(&m); j++)
+                    fmat_set(&m2, i, j, fmat_get(&m, i, j));
+            for (int64_t j = 0; j < fmat_cols(&m); j++)
+                fmat_set(&m2, fmat_rows(&m), j, fvec_get(t.v, j));
+            ASSERT_EQ(rank_of(&m2), 1);
+            fmat_clear(&m2);
+            fvec_clear(&t.v);
+        }
+        fmat_clear(&m);
+        return;
+    }
+    if (in > 0) { /* SOURCE in h0 [n,s] */
+        cls_t x = cls_parse(R, w, in), d = cls_d2(R, X, x);
+        ASSERT(!fvec_is_zero(d.v));
+        int n, s;
+        ASSERT(sscanf(w[in + 2], "[%d,%d]", &n, &s) == 2);
+        fmat_t h;
+        ASSERT_EQ(resol_filt1_matrix(R, 0, s, n + s, &h), 0); /* rows: targets */
+        int64_t rows = fmat_cols(&h), cols = fmat_rows(&h);
+        fmat_t m;
+        fmat_init(&m, rows + 1, cols, 2);
+        for (int64_t i = 0; i < rows; i++)
+            for (int64_t j = 0; j < cols; j++)
+                fmat_set(&m, i, j, fmat_get(&h, j, i));
+        fmat_t m0;
+        fmat_init_set(&m0, &m);
+        for (int64_t j = 0; j < cols; j++)
+            fmat_set(&m, rows, j, fvec_get(d.v, j));
+        ASSERT_EQ(rank_of(&m), rank_of(&m0));
+        fmat_clear(&m);
+        fmat_clear(&m0);
+        fmat_clear(&h);
+        fvec_clear(&x.v);
+        fvec_clear(&d.v);
+        return;
+    }
+    ASSERT(eq > 0);
+    cls_t x = cls_parse(R, w, eq), d = cls_d2(R, X, x);
+    if (strcmp(w[eq + 1], "0") == 0)
+        ASSERT(fvec_is_zero(d.v));
+    else {
+        cls_t t = cls_parse(R, w + eq + 1, nw - eq - 1);
+        ASSERT(!fvec_is_zero(t.v));
+        ASSERT(fvec_equal(d.v, t.v));
+        fvec_clear(&t.v);
+    }
+    fvec_clear(&x.v);
+    fvec_clear(&d.v);
+}
+
+TEST(secondary_sphere_literature)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(RESOL_CLASSICAL, 42, 12, &M);
+    resol_sec_t *X;
+    char err[256];
+    ASSERT_EQ(resol_sec_new(&X, R, NULL, NULL, NULL, err, sizeof err), 0);
+    char *text = sq_test_slurp(sq_test_data_path("d2-sphere-literature.txt"));
+    int claims = 0;
+    for (char *line = text; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        if (*line && *line != '#') {
+            check_claim(R, X, line);
+            claims++;
+        }
+        line = nl ? nl + 1 : NULL;
+    }
+    ASSERT(claims >= 25);
+    sq_free(text);
+    resol_sec_free(X);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* d_2 d_2 = 0, and the Leibniz rule d_2(y x) = d_2(y) x + y d_2(x) for y = h_0 .. h_4
+ * (d_2 h_i = 0 for i <= 3, d_2 h_4 = h_0 h_3^2), on every basis class of the region,
+ * on both engines and 1 and 2 threads (the same matrices). */
+static void d2_relations(resol_algo_t algo, int threads, int32_t N, int32_t S)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(algo, N, S, &M);
+    resol_sec_t *X;
+    char err[256];
+    sq_pool_t *pool = threads > 1 ? sq_pool_new(threads) : NULL;
+    ASSERT_EQ(resol_sec_new(&X, R, pool, NULL, NULL, err, sizeof err), 0);
+    int64_t checked = 0, nonzero = 0;
+    for (int32_t n = 0; n <= N; n++)
+        for (int32_t s = 1; s <= S; s++) {
+            int64_t dim = resol_ext_dim(R, s, n);
+            if (dim <= 0 || !resol_sec_has(X, s, n))
+                continue;
+            for (int64_t i = 0; i < dim; i++) {
+                cls_t x = cls_zero(R, n, s);
+                fvec_set(x.v, i, 1);
+                cls_t dx = cls_d2(R, X, x);
+                nonzero += !fvec_is_zero(dx.v);
+                if (resol_sec_has(X, s + 2, n - 1)) {
+                    cls_t ddx = cls_d2(R, X, dx);
+                    ASSERT(fvec_is_zero(ddx.v));
+                    fvec_clear(&ddx.v);
+                }
+                for (int k = 0; k <= 4; k++) {
+                    cls_t y = cls_factor(R, k == 0 ? "h0" : k == 1 ? "h1" : k == 2 ? "h2"
+                                                   : k == 3 ? "h3" : "h4");
+                    if (!resol_sec_has(X, s + 1, n + y.n)) {
+                        fvec_clear(&y.v);
+                        continue;
+                    }
+                    cls_t yx = cls_mul(R, y, x), lhs = cls_d2(R, X, yx);
+                    cls_t rhs = cls_mul(R, y, dx), dy = cls_d2(R, X, y);
+                    cls_t t = cls_mul(R, dy, x);
+                    fvec_addmul(rhs.v, t.v, 1);
+                    ASSERT(fvec_equal(lhs.v, rhs.v));
+                    checked++;
+                    fvec_clear(&y.v);
+                    fvec_clear(&yx.v);
+                    fvec_clear(&lhs.v);
+                    fvec_clear(&rhs.v);
+                    fvec_clear(&dy.v);
+                    fvec_clear(&t.v);
+                }
+                fvec_clear(&x.v);
+                fvec_clear(&dx.v);
+            }
+        }
+    ASSERT(checked > 100);
+    ASSERT(nonzero > 5);
+    resol_sec_free(X);
+    sq_pool_free(pool);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+TEST(secondary_d2d2_leibniz)
+{
+    d2_relations(RESOL_CLASSICAL, 1, 32, 12);
+    d2_relations(RESOL_NASSAU, 2, 24, 10);
+}
+
+/* The d_2 matrices do not depend on the thread count: 1 and 2 threads, every
+ * bidegree of S_2 through (50, 16), bit for bit. */
+TEST(secondary_threads)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(RESOL_NASSAU, 50, 16, &M);
+    resol_sec_t *X1, *X2;
+    char err[256];
+    sq_pool_t *pool = sq_pool_new(2);
+    ASSERT_EQ(resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err), 0);
+    ASSERT_EQ(resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err), 0);
+    int64_t cells = 0;
+    for (int32_t n = 0; n <= 50; n++)
+        for (int32_t s = 0; s <= 16; s++) {
+            fmat_t a, b;
+            int ra = resol_sec_d2(X1, s, n, &a), rb = resol_sec_d2(X2, s, n, &b);
+            ASSERT_EQ(ra, rb);
+            if (ra == 0) {
+                ASSERT(fmat_equal(&a, &b));
+                cells++;
+            }
+            fmat_clear(&a);
+            fmat_clear(&b);
+        }
+    ASSERT(cells > 500);
+    resol_sec_free(X1);
+    resol_sec_free(X2);
+    sq_pool_free(pool);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+/* What the d_2 is not computed for, refused with a reason: a module that
+ * fails the peer's condition on Ext^2 and Ext^3 (cells 0, 2, 3, 10, no
+ * operations: h_1^2 in Ext^{2,4} meets the cell 3, h_0^3 in Ext^{3,3} the
+ * cell 2), the Joker (it meets the condition through Ext^3, but the
+ * homotopy at s = 3 with h_2 = 0 has no solution, as in the peer), the
+ * sphere at p = 3. */
+TEST(secondary_refusals)
+{
+    char err[512];
+    resol_sec_t *X = NULL;
+    static const int deg[] = {0, 2, 3, 10};
+    fdmod_t *M = test_module("cells", deg, 4, NULL, 0);
+    resol_t *R = resol_new(M, 4, 12);
+    resol_run(R, RESOL_CLASSICAL);
+    ASSERT_EQ(resol_sec_new(&X, R, NULL, NULL, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT(X == NULL);
+    ASSERT(strstr(err, "Ext^{2,t+1} = 0") != NULL);
+    ASSERT(strstr(err, "M_3 and Ext^{2,4}") != NULL);
+    resol_free(R);
+    fdmod_free(M);
+
+    M = test_module_Joker();
+    R = resol_new(M, 6, 20);
+    resol_run(R, RESOL_CLASSICAL);
+    ASSERT_EQ(resol_sec_new(&X, R, NULL, NULL, NULL, err, sizeof err), SQ_E_INVAL);
+    ASSERT(strstr(err, "does not lift") != NULL);
+    resol_free(R);
+    fdmod_free(M);
+
+    M = fdmod_sphere_p(3);
+    R = resol_new(M, 4, 10);
+    resol_run(R, RESOL_CLASSICAL);
+    ASSERT_EQ(resol_sec_check(R, err, sizeof err), SQ_E_INVAL);
+    ASSERT(strstr(err, "p = 2 only") != NULL);
+    resol_free(R);
+    fdmod_free(M);
 }

@@ -1,0 +1,184 @@
+/*
+ * cmd_d2.c -- `adams d2`: the Adams d_2 in the peer's line format
+ * (printing only: the options are cli_opts.c's, the run cli_run.c's, the
+ * mathematics src/resolution/resol_secondary.c's; docs/secondary.md).
+ */
+#include "cmd_d2.h"
+
+#include <stdio.h>
+#include <unistd.h>
+
+#include "cli.h"
+#include "cli_from.h"
+#include "cli_opts.h"
+#include "cli_run.h"
+#include "fdmod.h"
+#include "milnor.h"
+#include "resol.h"
+#include "resol_secondary.h"
+#include "sq_moddef.h"
+#include "sq_store.h"
+#include "sq_secondary.h"
+
+static const char d2_usage[] =
+    "Usage: adams d2 [MODULE] --stem N [--max-s S] [options]\n"
+    "\n"
+    "The Adams d_2 differential, from the minimal resolution lifted to the secondary\n"
+    "Steenrod algebra (docs/secondary.md), one line per class in the format and order\n"
+    "of the peer's `secondary`:\n"
+    "    d_2 x_(n, s, i) = [v]\n"
+    "v is d_2 x_(n, s, i) in the basis of Ext at (n - 1, s + 2); lines whose target is\n"
+    "zero-dimensional are left out; sources at s = 0 have no lines; order: the target's\n"
+    "stem, then its s, then i.  Sources run through stem N, targets through\n"
+    "filtration S.\n"
+    "\n"
+    "p = 2 only, for a finite module over the whole algebra that meets the peer's\n"
+    "condition (Ext^{2,t+1} = 0 wherever M_t != 0 below the top cell, or the same with\n"
+    "Ext^{3,t+1}); anything else is refused in one line naming the condition.\n"
+    "\n"
+    "Options: --stem N, --max-s S (default (N - bottom)/2 + 3 + span), --algorithm\n"
+    "auto|nassau|classical, --threads K, --progress, --quiet, --max-memory SIZE,\n"
+    "-h/--help (as for 'adams resolve'); --from FILE reads the resolution from a store\n"
+    "(adams resolve --save FILE) instead of computing it.\n"
+    "\n"
+    "Exit status: 0 ok, 1 output not written, 2 bad argument or a module refused, 3 the\n"
+    "region does not fit in memory, 4 the threads cannot be started.\n";
+
+static const cli_verb_t d2_verb = {
+    "d2", d2_usage,
+    CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) | CLI_BIT(CLI_OPT_ALGO) |
+        CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) | CLI_BIT(CLI_OPT_QUIET) |
+        CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_FROM),
+    NULL, "module"};
+
+/* Refuses (one line, CLI_USAGE) the kinds the d_2 is not computed for. */
+static int refuse_kind(const cli_run_t *r)
+{
+    static const cli_kind_t no[] = {CLI_KIND_COFIBER, CLI_KIND_ODD, CLI_KIND_PRESENTED,
+                                    CLI_KIND_PROJECTIVE, CLI_KIND_PROFILE,
+                                    CLI_KIND_INF_PROFILE};
+    static const char *const why[] = {
+        "its Ext comes from two resolutions",
+        "the secondary Steenrod algebra is implemented at p = 2 only",
+        "the d_2 needs a finite module (the peer's condition)",
+        "the d_2 needs a finite module (the peer's condition)",
+        "the d_2 needs a module over the whole Steenrod algebra",
+        "the d_2 needs a module over the whole Steenrod algebra"};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if ((r->kinds >> no[i]) & 1u) {
+            cli_error("d2: %s is %s: %s", cli_str(r->ref.base), cli_kind_words(no[i], r->prime),
+                      why[i]);
+            return CLI_USAGE;
+        }
+    return CLI_OK;
+}
+
+typedef struct {
+    int show;
+} prog_t;
+
+static void progress(void *ctx, int32_t s, int32_t max_s)
+{
+    const prog_t *p = ctx;
+    if (p->show)
+        fprintf(stderr, "\rd2: row %d of %d%s", (int)s, (int)max_s, s == max_s ? "\n" : "");
+}
+
+/* Lifts R and prints its d_2 through (stem, max_s); the exit code. */
+static int run(const resol_t *R, const fdmod_t *M, sq_pool_t *pool, int show, int32_t stem,
+               int32_t max_s)
+{
+    resol_sec_t *X = NULL;
+    char err[512];
+    prog_t p = {show};
+    int rc = resol_sec_new(&X, R, pool, progress, &p, err, sizeof err);
+    if (rc == SQ_E_INVAL) {
+        cli_error("d2: %s: %s", cli_str(fdmod_name(M)), err);
+        return CLI_USAGE;
+    }
+    if (rc != 0) {
+        cli_error("d2: %s", err);
+        return CLI_FAIL;
+    }
+    if (sq_d2_write(stdout, R, X, stem, max_s) != 0)
+        rc = CLI_FAIL;
+    resol_sec_free(X);
+    return rc ? cli_finish_stdout() | CLI_FAIL : cli_finish_stdout();
+}
+
+/* Whether the store at path holds a module truncated from an infinite one
+ * (its identity is the definition, sq_moddef.h). */
+static int store_truncated(const char *path)
+{
+    sq_store_t *st = NULL;
+    char err[256];
+    if (sq_store_open_read(&st, path, err, sizeof err) != 0)
+        return 0; /* cli_from_prepare has said why */
+    const char *text = sq_store_stored_module_text(st);
+    int t = text && sq_moddef_is(text);
+    sq_store_close(st);
+    return t;
+}
+
+static int run_from(const cli_opts_t *o)
+{
+    if (store_truncated(o->from)) {
+        cli_error("d2: --from: the module of the store %s is truncated from an infinite one: the "
+                  "d_2 needs a finite module (the peer's condition)",
+                  cli_str(o->from));
+        return CLI_USAGE;
+    }
+    resol_t *R = NULL;
+    fdmod_t *M = NULL;
+    int64_t stem = 0, max_s = 0;
+    int rc = cli_from_prepare(o, o->operand, CLI_FROM_COMPUTES, &R, &M, &stem, &max_s);
+    if (rc != CLI_OK)
+        return rc;
+    sq_pool_t *pool = NULL;
+    if (o->threads > 1 && sq_pool_create(&pool, (int)o->threads) != 0) {
+        cli_error("d2: the %lld threads could not be started", (long long)o->threads);
+        rc = CLI_NOTHREAD;
+    } else
+        rc = run(R, M, pool, o->progress > 0, (int32_t)stem, (int32_t)max_s);
+    sq_pool_free(pool);
+    resol_free(R);
+    fdmod_free(M);
+    return rc;
+}
+
+int cmd_d2(int argc, char **argv)
+{
+    cli_opts_t o;
+    int rc;
+    if (cli_parse_opts(&o, &d2_verb, argc, argv, &rc))
+        return rc;
+    if (o.from)
+        return run_from(&o);
+    if (!cli_given(&o, CLI_OPT_STEM)) {
+        cli_error("d2: --stem is required");
+        return CLI_USAGE;
+    }
+    const char *spec = o.operand ? o.operand : "S_2";
+    int64_t stem = o.stem, max_s = cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1;
+    cli_run_t r;
+    rc = cli_run_prepare(&r, &o, spec, stem, max_s, CLI_RUN_NO_NOTES);
+    if (rc == CLI_OK)
+        rc = refuse_kind(&r);
+    /* The condition reads Ext through filtration 3 and stem top - 1. */
+    int64_t want_s = r.max_s < 3 ? 3 : r.max_s, want_n = stem;
+    if (rc == CLI_OK && r.M && fdmod_top(r.M) - 1 > want_n)
+        want_n = fdmod_top(r.M) - 1;
+    int32_t out_s = r.max_s;
+    if (rc == CLI_OK && (want_s != r.max_s || want_n != stem)) {
+        cli_run_release(&r);
+        rc = cli_run_prepare(&r, &o, spec, want_n, want_s, CLI_RUN_NO_NOTES);
+    }
+    if (rc == CLI_OK) {
+        cli_run_notes(&r, 1);
+        resol_t *R = cli_run_resolve(&r);
+        rc = run(R, r.M, r.pool, r.show, (int32_t)stem, out_s);
+        resol_free(R);
+    }
+    cli_run_release(&r);
+    return rc;
+}
