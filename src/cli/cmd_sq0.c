@@ -5,6 +5,8 @@
 #include "cmd_sq0.h"
 
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "cli.h"
 #include "cli_opts.h"
@@ -14,6 +16,8 @@
 #include "milnor.h"
 #include "resol.h"
 #include "resol_sq0.h"
+#include "resol_steenrod.h"
+#include "sq_core.h"
 
 static const char sq0_usage[] =
     "Usage: adams sq0 [S_2] [--stem N] [--max-s S] [options]\n"
@@ -32,6 +36,35 @@ static const char sq0_usage[] =
     "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument, 3 the region does not\n"
     "fit in memory, 4 the threads cannot be started.\n";
+
+static const char steenrod_usage[] =
+    "Usage: adams steenrod [S_2] [--stem N] [--max-s S] [--class N,S,V] [options]\n"
+    "\n"
+    "The algebraic Steenrod operations Sq^j : Ext^{s,t} -> Ext^{s+j,2t}, 0 <= j <= s,\n"
+    "on Ext of the sphere S_2, one line each in the format of the peer's steenrod:\n"
+    "    Sq^j x = [v]\n"
+    "x a basis class x_(n, s, i) (or a sum of them), v in the basis of Ext at\n"
+    "(2n + s - j, s + j); lines for j = s down to 0 (Sq^s x = x^2, Sq^0 the doubling of\n"
+    "'adams sq0').  With --class N,S,V (V a vector [v0,...] over the basis of Ext at\n"
+    "(N, S), or an index I): that class only, S_2 resolved through stem 2(N + S) and\n"
+    "filtration 2S.  Without it: every basis class whose operations lie in the region\n"
+    "--stem N, --max-s S (2(n + s) <= N, 2s <= S); order: stems, then s, then i.\n"
+    "Computed by Steenrod's cup-i maps on the minimal resolution (docs/steenrod.md).\n"
+    "\n"
+    "Options: --stem N (default 40), --max-s S (default N/2 + 3), --class N,S,V,\n"
+    "--algorithm auto|nassau|classical, --threads K, --progress, --quiet,\n"
+    "--max-memory SIZE, -h/--help (as for 'adams resolve').  A module other than S_2\n"
+    "is refused.\n"
+    "\n"
+    "Exit status: 0 ok, 1 output not written, 2 bad argument, 3 the region does not\n"
+    "fit in memory, 4 the threads cannot be started.\n";
+
+static const cli_verb_t steenrod_verb = {
+    "steenrod", steenrod_usage,
+    CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) | CLI_BIT(CLI_OPT_CLASS) |
+        CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
+        CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM),
+    NULL, "module"};
 
 static const cli_verb_t sq0_verb = {
     "sq0", sq0_usage,
@@ -118,4 +151,199 @@ static int run_sq0(cli_run_t *r)
 int cmd_sq0(int argc, char **argv)
 {
     return cli_sphere2_verb(&sq0_verb, argc, argv, run_sq0);
+}
+
+/* ---- adams steenrod ----------------------------------------------------------- */
+
+/* The largest stem and filtration of --class (the sphere is resolved
+ * through stem 2(N + S), filtration 2S). */
+#define STEENROD_MAX_N 100
+#define STEENROD_MAX_S 30
+
+/* --class N,S,V as read: V is "[v0, ...]" (entries 0/1) or an index. */
+typedef struct {
+    int32_t n, s;
+    const char *vec; /* after the '[', or NULL for an index */
+    int64_t idx;
+} sclass_t;
+
+/* Parses --class; returns 0 or CLI_USAGE after one line. */
+static int parse_sclass(const char *text, sclass_t *c)
+{
+    memset(c, 0, sizeof *c);
+    char *end;
+    long n = strtol(text, &end, 10), s2;
+    if (end == text || *end != ',' || n < 0 || n > STEENROD_MAX_N)
+        goto bad;
+    const char *p = end + 1;
+    s2 = strtol(p, &end, 10);
+    if (end == p || *end != ',' || s2 < 0 || s2 > STEENROD_MAX_S)
+        goto bad;
+    c->n = (int32_t)n;
+    c->s = (int32_t)s2;
+    p = end + 1;
+    if (*p == '[') {
+        c->vec = p + 1;
+        return CLI_OK;
+    }
+    long long idx = strtoll(p, &end, 10);
+    if (end == p || *end || idx < 0)
+        goto bad;
+    c->idx = idx;
+    return CLI_OK;
+bad:
+    cli_error("--class: '%s' is not N,S,[v0,...] or N,S,I (0 <= N <= %d, 0 <= S <= %d)",
+              cli_str(text), STEENROD_MAX_N, STEENROD_MAX_S);
+    return CLI_USAGE;
+}
+
+/* The vector of c over the dim basis classes at its bidegree, into *x
+ * (initialised here).  Returns 0 or CLI_USAGE after one line. */
+static int sclass_vector(const sclass_t *c, int64_t dim, fvec_t *x)
+{
+    if (dim <= 0) {
+        cli_error("--class: Ext of S_2 at (%d, %d) is zero: there is no class there", (int)c->n,
+                  (int)c->s);
+        return CLI_USAGE;
+    }
+    fvec_init(x, dim, 2);
+    if (!c->vec) {
+        if (c->idx >= dim) {
+            cli_error("--class: index %lld: Ext of S_2 at (%d, %d) has %lld basis classes",
+                      (long long)c->idx, (int)c->n, (int)c->s, (long long)dim);
+            fvec_clear(x);
+            return CLI_USAGE;
+        }
+        fvec_set(*x, c->idx, 1);
+        return CLI_OK;
+    }
+    const char *p = c->vec;
+    int64_t len = 0;
+    for (;;) {
+        while (*p == ' ')
+            p++;
+        if (*p == ']' && len == 0)
+            break;
+        if ((*p != '0' && *p != '1') || len >= dim)
+            goto bad;
+        fvec_set(*x, len++, (uint32_t)(*p++ - '0'));
+        while (*p == ' ')
+            p++;
+        if (*p == ']')
+            break;
+        if (*p++ != ',')
+            goto bad;
+    }
+    if (p[1] == '\0' && len == dim)
+        return CLI_OK;
+bad:
+    cli_error("--class: the vector must have %lld entries 0 or 1 (the dimension of Ext of S_2 at "
+              "(%d, %d))",
+              (long long)dim, (int)c->n, (int)c->s);
+    fvec_clear(x);
+    return CLI_USAGE;
+}
+
+/* "x_(n, s, i) + ..." for the nonzero entries of x. */
+static void print_class(fvec_t x, int32_t n, int32_t s)
+{
+    int first = 1;
+    for (int64_t i = 0; i < x.len; i++)
+        if (fvec_get(x, i)) {
+            printf("%sx_(%d, %d, %lld)", first ? "" : " + ", (int)n, (int)s, (long long)i);
+            first = 0;
+        }
+}
+
+/* Prints Sq^j x for j = s .. 0. */
+static void print_ops(const resol_t *R, const resol_steenrod_t *Q, int32_t n, int32_t s, fvec_t x)
+{
+    for (int32_t j = s; j >= 0; j--) {
+        int64_t d = resol_ext_dim(R, s + j, 2 * n + s - j);
+        fvec_t v;
+        fvec_init(&v, d > 0 ? d : 0, 2);
+        if (resol_steenrod_apply(Q, j, x, v) != 0)
+            SQ_CHECK(0, "steenrod: apply (%d, %d)", (int)n, (int)s);
+        printf("Sq^%d ", (int)j);
+        print_class(x, n, s);
+        printf(" = [");
+        for (int64_t i = 0; i < v.len; i++)
+            printf(i ? ", %u" : "%u", (unsigned)fvec_get(v, i));
+        printf("]\n");
+        fvec_clear(&v);
+    }
+}
+
+/* The operations on every basis class of (n, s); CLI_FAIL after a line. */
+static int steenrod_bidegree(const resol_t *R, int32_t n, int32_t s, const fvec_t *only)
+{
+    resol_steenrod_t *Q = NULL;
+    if (resol_steenrod_new(&Q, R, s, n + s) != 0) {
+        cli_error("steenrod: a lift failed at (%d, %d) (a bug: please report)", (int)n, (int)s);
+        return CLI_FAIL;
+    }
+    if (only)
+        print_ops(R, Q, n, s, *only);
+    else
+        for (int64_t i = 0; i < resol_ext_dim(R, s, n); i++) {
+            fvec_t x;
+            fvec_init(&x, resol_ext_dim(R, s, n), 2);
+            fvec_set(x, i, 1);
+            print_ops(R, Q, n, s, x);
+            fvec_clear(&x);
+        }
+    resol_steenrod_free(Q);
+    return CLI_OK;
+}
+
+static sclass_t steenrod_class; /* --class, when given */
+
+static int run_steenrod(cli_run_t *r)
+{
+    resol_t *R = cli_run_resolve(r);
+    int rc = CLI_OK;
+    if (cli_given(r->o, CLI_OPT_CLASS)) {
+        fvec_t x;
+        const sclass_t *c = &steenrod_class;
+        rc = sclass_vector(c, resol_ext_dim(R, c->s, c->n), &x);
+        if (rc == CLI_OK) {
+            rc = steenrod_bidegree(R, c->n, c->s, &x);
+            fvec_clear(&x);
+        }
+    } else {
+        for (int32_t n = 0; 2 * n <= r->stem && rc == CLI_OK; n++)
+            for (int32_t s = 0; 2 * (n + s) <= r->stem && 2 * s <= r->max_s && rc == CLI_OK; s++)
+                if (resol_ext_dim(R, s, n) > 0)
+                    rc = steenrod_bidegree(R, n, s, NULL);
+    }
+    resol_free(R);
+    return rc == CLI_OK ? cli_finish_stdout() : rc;
+}
+
+int cmd_steenrod(int argc, char **argv)
+{
+    cli_opts_t o;
+    int rc;
+    if (cli_parse_opts(&o, &steenrod_verb, argc, argv, &rc))
+        return rc;
+    if (!cli_given(&o, CLI_OPT_CLASS))
+        return cli_sphere2_verb(&steenrod_verb, argc, argv, run_steenrod);
+    if (cli_given(&o, CLI_OPT_STEM) || cli_given(&o, CLI_OPT_MAXS)) {
+        cli_error("steenrod: --class sets the region itself: give --stem and --max-s without it");
+        return CLI_USAGE;
+    }
+    if ((rc = parse_sclass(o.cls[0], &steenrod_class)) != CLI_OK)
+        return rc;
+    const sclass_t *c = &steenrod_class;
+    cli_run_t r;
+    rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", 2 * (c->n + c->s), 2 * c->s + 1,
+                         CLI_RUN_NO_NOTES);
+    if (rc == CLI_OK)
+        rc = cli_require_sphere2(&r);
+    if (rc == CLI_OK) {
+        cli_run_notes(&r, 1);
+        rc = run_steenrod(&r);
+    }
+    cli_run_release(&r);
+    return rc;
 }

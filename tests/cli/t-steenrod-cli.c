@@ -86,3 +86,41 @@ TEST(cli_mahowald_refusals)
            "2N)\n");
     run_is(__LINE__, "mahowald --stem 5 --max-s 3", 2, "", NULL);
 }
+
+TEST(cli_steenrod_peer_lines)
+{
+    char *want = data_body("steenrod-c0-S2.txt");
+    run_is(__LINE__, "steenrod --class 8,3,[1] --quiet", 0, want, "");
+    run_is(__LINE__, "steenrod --class 8,3,0 --quiet --threads 2", 0, want, "");
+    run_is(__LINE__, "steenrod S_2@adem --class 8,3,[1] --quiet --algorithm nassau", 0, want, "");
+    sq_free(want);
+    /* The region mode: Sq^1 h_i = h_i^2, Sq^0 h_i = h_{i+1}; the same on 2 threads. */
+    char *out, *err, *out2, *err2;
+    ASSERT_EQ(sq_test_run_adams("steenrod --stem 16 --quiet", &out, &err), 0);
+    ASSERT(strstr(out, "Sq^1 x_(0, 1, 0) = [1]\nSq^0 x_(0, 1, 0) = [1]\n") != NULL);
+    ASSERT(strstr(out, "Sq^1 x_(3, 1, 0) = [1]\nSq^0 x_(3, 1, 0) = [1]\n") != NULL);
+    ASSERT_EQ(sq_test_run_adams("steenrod --stem 16 --quiet --threads 2", &out2, &err2), 0);
+    ASSERT_STR_EQ(out, out2);
+    sq_free(out);
+    sq_free(err);
+    sq_free(out2);
+    sq_free(err2);
+}
+
+TEST(cli_steenrod_refusals)
+{
+    run_is(__LINE__, "steenrod C2 --stem 10", 2, "",
+           "adams: steenrod: C2 is not the sphere: the operation is computed on Ext of the sphere "
+           "S_2 only\n");
+    run_is(__LINE__, "steenrod --class 2,1,0 --quiet", 2, "",
+           "adams: --class: Ext of S_2 at (2, 1) is zero: there is no class there\n");
+    run_is(__LINE__, "steenrod --class 8,3,[1,1] --quiet", 2, "",
+           "adams: --class: the vector must have 1 entries 0 or 1 (the dimension of Ext of S_2 at "
+           "(8, 3))\n");
+    run_is(__LINE__, "steenrod --class 8,3,1 --quiet", 2, "",
+           "adams: --class: index 1: Ext of S_2 at (8, 3) has 1 basis classes\n");
+    run_is(__LINE__, "steenrod --class 8,x --quiet", 2, "",
+           "adams: --class: '8,x' is not N,S,[v0,...] or N,S,I (0 <= N <= 100, 0 <= S <= 30)\n");
+    run_is(__LINE__, "steenrod --class 8,3,0 --stem 30", 2, "",
+           "adams: steenrod: --class sets the region itself: give --stem and --max-s without it\n");
+}

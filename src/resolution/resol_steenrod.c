@@ -1,0 +1,495 @@
+/*
+ * resol_steenrod.c -- Sq^j on Ext of the sphere by the cup-i maps
+ * Delta_i : F -> F (x) F (resol_steenrod.h for the mathematics).
+ *
+ * An element of (F (x) F)_K in degree D is kept as blocks: for a = 0..s
+ * and e1 = 0..t, the bit matrix of its component in F_a(e1) (x) F_b(e2),
+ * b = K - a, e2 = D - e1, rows over the basis of F_a(e1) and columns over
+ * that of F_b(e2); only a, b <= s and e1, e2 <= t are kept (header).
+ */
+#include "resol_steenrod.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "f2mat.h"
+#include "internal.h"
+#include "milnor.h"
+#include "resol_map_internal.h"
+#include "sq_core.h"
+
+/* An element of F (x) F: blocks [a * (t + 1) + e1], zeroed when zero. */
+typedef struct {
+    int32_t K, D;
+    fmat_t *b;
+} welt_t;
+
+struct resol_steenrod {
+    const resol_t *R;
+    int32_t s, t;
+    int64_t nx;      /* generators of F_s in degree t */
+    int64_t *ngen;   /* [i]: generators of F_{2s-i} in degree 2t */
+    uint8_t **forms; /* [i][g * nx * nx + u * nx + v]: the (g_u, g_v) entry of Delta_i(g) */
+};
+
+/* The work of a build: the contraction's matrices, built on first use. */
+typedef struct {
+    const resol_t *R;
+    int32_t s, t;
+    resol_qis_t Q;
+    fmat_t *hm; /* [a * (t + 1) + e]: rows h(basis of F_a(e)) over F_{a+1}(e) */
+    uint8_t *hset;
+    int64_t *aoff;  /* [d]: the index of the first Milnor basis element of degree d */
+    int64_t nalg;   /* Milnor basis elements of degree 0..t */
+    fmat_t **lm;    /* [a * (t + 1) + e][aoff[d] + r]: rows Sq(d, r) (basis of F_a(e)) */
+} sctx_t;
+
+static int64_t fmdim(const sctx_t *C, int32_t a, int32_t e)
+{
+    return a >= 0 && a <= C->R->max_s && e >= 0 ? fmod_dim(C->R->F[a], e) : 0;
+}
+
+static int64_t bidx(const sctx_t *C, int32_t a, int32_t e1)
+{
+    return (int64_t)a * (C->t + 1) + e1;
+}
+
+static void welt_init(welt_t *w, const sctx_t *C, int32_t K, int32_t D)
+{
+    w->K = K;
+    w->D = D;
+    w->b = sq_calloc(sq_mul_size((size_t)C->s + 1, (size_t)C->t + 1), sizeof *w->b);
+}
+
+static void welt_clear(welt_t *w, const sctx_t *C)
+{
+    if (!w->b)
+        return;
+    for (int64_t i = 0; i < (int64_t)(C->s + 1) * (C->t + 1); i++)
+        if (fmat_rows(&w->b[i]) || fmat_cols(&w->b[i]))
+            fmat_clear(&w->b[i]);
+    sq_free(w->b);
+    w->b = NULL;
+}
+
+/* The block (a, e1) of w, allocated (zero) on first use; NULL when it is
+ * outside the kept part or empty. */
+static fmat_t *blk(const sctx_t *C, welt_t *w, int32_t a, int32_t e1)
+{
+    int32_t b = w->K - a, e2 = w->D - e1;
+    if (a < 0 || a > C->s || b < 0 || b > C->s || e1 < 0 || e1 > C->t || e2 < 0 || e2 > C->t)
+        return NULL;
+    int64_t r = fmdim(C, a, e1), c = fmdim(C, b, e2);
+    if (r == 0 || c == 0)
+        return NULL;
+    fmat_t *m = &w->b[bidx(C, a, e1)];
+    if (!fmat_rows(m))
+        fmat_init(m, r, c, 2);
+    return m;
+}
+
+/* The block (a, e1) of w if it holds anything, else NULL. */
+static const fmat_t *blk_get(const sctx_t *C, const welt_t *w, int32_t a, int32_t e1)
+{
+    const fmat_t *m = &w->b[bidx(C, a, e1)];
+    return fmat_rows(m) ? m : NULL;
+}
+
+/* ---- The free modules ---------------------------------------------------------- */
+
+/* out (over F_a(e + d)) += Sq(d, r) v for v over F_a(e). */
+static void fm_act(const sctx_t *C, int32_t a, int32_t e, int32_t d, int64_t r, fvec_t v,
+                   fvec_t out)
+{
+    const fmod_t *F = C->R->F[a];
+    int64_t n = fmod_total_gens(F);
+    for (int64_t h = 0; h < n; h++) {
+        int32_t dh = fmod_gen_degree(F, h);
+        if (dh > e)
+            break;
+        int64_t ih = h - fmod_gen_global(F, dh, 0), len = stalg_dim(C->R->S, e - dh);
+        fvec_t seg;
+        fvec_init(&seg, len, 2);
+        if (f2_copy_bits(seg.limbs, v.limbs, fmod_block_offset(F, e, dh, ih), len))
+            stalg_mul_vec_add(C->R->S, out, fmod_block_offset(F, e + d, dh, ih), 1, d, r, e - dh,
+                              seg);
+        fvec_clear(&seg);
+    }
+}
+
+/* The matrix of h on F_a(e) (rows: the images of the basis, over
+ * F_{a+1}(e)), a < s + 1, built on first use: h(c) = q_{a+1}(c - q_a(d c)). */
+static const fmat_t *hmat(sctx_t *C, int32_t a, int32_t e)
+{
+    int64_t i = bidx(C, a, e);
+    if (C->hset[i])
+        return &C->hm[i];
+    const resol_t *R = C->R;
+    int64_t rows = fmdim(C, a, e), cols = fmdim(C, a + 1, e);
+    fmat_init(&C->hm[i], rows, cols, 2);
+    C->hset[i] = 1;
+    fmat_t dm;
+    int64_t dcols = fhom_target_dim(R->d[a], e);
+    fmat_init(&dm, rows, dcols, 2);
+    fhom_build_rows_fm(R->d[a], &dm, 0, e, e + 1, NULL, 0, NULL);
+    for (int64_t p = 0; p < rows; p++) {
+        fvec_t c, q = resol_qis_lift(&C->Q, a, e, fmat_row(&dm, p));
+        fvec_init(&c, rows, 2);
+        fvec_set(c, p, 1);
+        if (q.len)
+            fvec_addmul(c, q, 1);
+        fvec_t hc = resol_qis_lift(&C->Q, a + 1, e, c);
+        if (hc.len)
+            fvec_addmul(fmat_row(&C->hm[i], p), hc, 1);
+        fvec_clear(&hc);
+        fvec_clear(&q);
+        fvec_clear(&c);
+    }
+    fmat_clear(&dm);
+    return &C->hm[i];
+}
+
+/* The matrix of Sq(d, r) on F_a(e) (rows: the images of the basis, over
+ * F_a(e + d)), e + d <= t, built on first use. */
+static const fmat_t *lmat(sctx_t *C, int32_t a, int32_t e, int32_t d, int64_t r)
+{
+    int64_t i = bidx(C, a, e);
+    if (!C->lm[i])
+        C->lm[i] = sq_calloc((size_t)C->nalg, sizeof *C->lm[i]);
+    fmat_t *m = &C->lm[i][C->aoff[d] + r];
+    if (fmat_rows(m))
+        return m;
+    int64_t rows = fmdim(C, a, e);
+    fmat_init(m, rows, fmdim(C, a, e + d), 2);
+    fvec_t v;
+    fvec_init(&v, rows, 2);
+    for (int64_t p = 0; p < rows; p++) {
+        fvec_zero(v);
+        fvec_set(v, p, 1);
+        fm_act(C, a, e, d, r, v, fmat_row(m, p));
+    }
+    fvec_clear(&v);
+    return m;
+}
+
+/* ---- Operations on F (x) F ------------------------------------------------------ */
+
+/* out += H w = (h (x) 1) w + (i eps (x) h) w; out in (K + 1, D). */
+static void w_contract(sctx_t *C, const welt_t *w, welt_t *out)
+{
+    for (int32_t a = 0; a <= C->s; a++)
+        for (int32_t e1 = 0; e1 <= C->t; e1++) {
+            const fmat_t *m = blk_get(C, w, a, e1);
+            if (!m)
+                continue;
+            int32_t b = w->K - a, e2 = w->D - e1;
+            fmat_t *o = blk(C, out, a + 1, e1);
+            if (o) { /* rows p' of the new block: sum over p of h(p)_{p'} m_p */
+                const fmat_t *hm = hmat(C, a, e1);
+                for (int64_t p = 0; p < fmat_rows(m); p++) {
+                    fvec_t mr = fmat_row(m, p);
+                    if (fvec_is_zero(mr))
+                        continue;
+                    fvec_t hr = fmat_row(hm, p);
+                    for (int64_t q = 0; q < fmat_cols(hm); q++)
+                        if (fvec_get(hr, q))
+                            fvec_addmul(fmat_row(o, q), mr, 1);
+                }
+            }
+            if (a == 0 && e1 == 0 && (o = blk(C, out, 0, 0)) != NULL) /* i eps (x) h */
+                fmat_vec_mul_add(fmat_row(o, 0), fmat_row(m, 0), hmat(C, b, e2));
+        }
+}
+
+/* out += tau w (out in the same (K, D)). */
+static void w_swap_add(const sctx_t *C, const welt_t *w, welt_t *out)
+{
+    for (int32_t a = 0; a <= C->s; a++)
+        for (int32_t e1 = 0; e1 <= C->t; e1++) {
+            const fmat_t *m = blk_get(C, w, a, e1);
+            if (!m)
+                continue;
+            fmat_t *o = blk(C, out, w->K - a, w->D - e1);
+            for (int64_t p = 0; p < fmat_rows(m); p++)
+                for (int64_t q = 0; q < fmat_cols(m); q++)
+                    if (fmat_get(m, p, q))
+                        fmat_set(o, q, p, fmat_get(o, q, p) ^ 1u);
+        }
+}
+
+/* out += w (same (K, D)). */
+static void w_add(const sctx_t *C, const welt_t *w, welt_t *out)
+{
+    for (int32_t a = 0; a <= C->s; a++)
+        for (int32_t e1 = 0; e1 <= C->t; e1++) {
+            const fmat_t *m = blk_get(C, w, a, e1);
+            if (!m)
+                continue;
+            fmat_t *o = blk(C, out, a, e1);
+            for (int64_t p = 0; p < fmat_rows(m); p++)
+                fvec_addmul(fmat_row(o, p), fmat_row(m, p), 1);
+        }
+}
+
+/* The block m (rows over F_a(e1), columns over F_b(e2)) acted on by
+ * Sq(R1) (x) Sq(R2) (degrees d1, d2, indices r1, r2), added into o (rows
+ * over F_a(e1 + d1), columns over F_b(e2 + d2)): o += L1^T m L2. */
+static void blk_act(sctx_t *C, const fmat_t *m, int32_t a, int32_t e1, int32_t b, int32_t e2,
+                    int32_t d1, int64_t r1, int32_t d2, int64_t r2, fmat_t *o)
+{
+    const fmat_t *l1 = d1 ? lmat(C, a, e1, d1, r1) : NULL, *l2 = d2 ? lmat(C, b, e2, d2, r2) : NULL;
+    fvec_t v;
+    fvec_init(&v, fmat_cols(o), 2);
+    for (int64_t p = 0; p < fmat_rows(m); p++) {
+        fvec_t mr = fmat_row(m, p);
+        if (fvec_is_zero(mr))
+            continue;
+        fvec_t row = v; /* row p of m L2 */
+        if (l2) {
+            fvec_zero(v);
+            fmat_vec_mul_add(v, mr, l2);
+        } else {
+            row = mr;
+        }
+        if (!l1) {
+            fvec_addmul(fmat_row(o, p), row, 1);
+            continue;
+        }
+        fvec_t lr = fmat_row(l1, p);
+        for (int64_t q = 0; q < fmat_cols(l1); q++)
+            if (fvec_get(lr, q))
+                fvec_addmul(fmat_row(o, q), row, 1);
+    }
+    fvec_clear(&v);
+}
+
+/* out (K, D + d) += Sq(d, r) w by the coproduct: every split R = R1 + R2. */
+static void w_act(sctx_t *C, int32_t d, int64_t r, const welt_t *w, welt_t *out)
+{
+    const milnor_t *A = C->R->A;
+    int32_t R[MILNOR_MAX_LEN], R1[MILNOR_MAX_LEN], R2[MILNOR_MAX_LEN];
+    int len = milnor_get(A, d, r, R, MILNOR_MAX_LEN);
+    int64_t splits = 1;
+    for (int i = 0; i < len; i++)
+        splits *= R[i] + 1;
+    for (int64_t sp = 0; sp < splits; sp++) {
+        int64_t x = sp;
+        for (int i = 0; i < len; i++) {
+            R1[i] = (int32_t)(x % (R[i] + 1));
+            x /= R[i] + 1;
+            R2[i] = R[i] - R1[i];
+        }
+        int32_t d1 = milnor_pdegree(R1, len), d2 = d - d1;
+        int64_t r1 = milnor_index(A, R1, len), r2 = milnor_index(A, R2, len);
+        for (int32_t a = 0; a <= C->s; a++)
+            for (int32_t e1 = 0; e1 + d1 <= C->t; e1++) {
+                const fmat_t *m = blk_get(C, w, a, e1);
+                if (!m)
+                    continue;
+                int32_t b = w->K - a, e2 = w->D - e1;
+                fmat_t *o = blk(C, out, a, e1 + d1);
+                if (o && e2 + d2 <= C->t)
+                    blk_act(C, m, a, e1, b, e2, d1, r1, d2, r2, o);
+            }
+    }
+}
+
+/* ---- The cup-i maps ------------------------------------------------------------- */
+
+/* out (k - 1 + i, deg g) += Delta_i(d g), prev[h] = Delta_i(h) on F_{k-1}. */
+static void apply_dg(sctx_t *C, int32_t k, int64_t g, welt_t *const *prev, welt_t *out)
+{
+    const resol_t *R = C->R;
+    const fmod_t *P = R->F[k - 1];
+    int32_t D = fmod_gen_degree(R->F[k], g);
+    fvec_t dg = resol_dgen(R, k, g);
+    for (int64_t h = 0; h < fmod_total_gens(P); h++) {
+        int32_t dh = fmod_gen_degree(P, h);
+        if (dh >= D)
+            break;
+        if (!prev[h])
+            continue;
+        int64_t off = fmod_block_offset(P, D, dh, h - fmod_gen_global(P, dh, 0));
+        int64_t n = stalg_dim(R->S, D - dh);
+        for (int64_t r = 0; r < n && off + r < dg.len; r++)
+            if (fvec_get(dg, off + r))
+                w_act(C, D - dh, r, prev[h], out);
+    }
+}
+
+/* Delta_i on the generators of F_k of degree <= bound: cur[g] (NULL beyond
+ * the bound or for zero), from last = Delta_{i-1} on F_k (NULL for i = 0)
+ * and below = Delta_i on F_{k-1} (NULL for k = 0). */
+static void delta_level(sctx_t *C, int32_t i, int32_t k, int32_t bound, welt_t *const *last,
+                        welt_t *const *below, welt_t **cur)
+{
+    const fmod_t *F = C->R->F[k];
+    for (int64_t g = 0; g < fmod_total_gens(F) && !C->Q.bad; g++) {
+        int32_t D = fmod_gen_degree(F, g);
+        if (D > bound)
+            break;
+        welt_t z;
+        welt_init(&z, C, k + i - 1, D);
+        if (last && last[g]) {
+            w_add(C, last[g], &z);
+            w_swap_add(C, last[g], &z);
+        }
+        if (below)
+            apply_dg(C, k, g, below, &z);
+        cur[g] = sq_calloc(1, sizeof *cur[g]);
+        welt_init(cur[g], C, k + i, D);
+        w_contract(C, &z, cur[g]);
+        welt_clear(&z, C);
+    }
+}
+
+static int sphere2(const resol_t *R)
+{
+    int32_t h[MILNOR_MAX_LEN];
+    return R->p == 2 && fdmod_bottom(R->M) == 0 && fdmod_top(R->M) == 0 &&
+           fdmod_dim(R->M, 0) == 1 && fdmod_profile(R->M, h) == 0;
+}
+
+static int computed(const resol_t *R, int32_t a, int64_t e)
+{
+    return a >= 0 && a <= R->max_s && e <= fmod_gens_through(R->F[a]);
+}
+
+/* Frees a level of values (n generators). */
+static void level_free(const sctx_t *C, welt_t **v, int64_t n)
+{
+    if (!v)
+        return;
+    for (int64_t g = 0; g < n; g++)
+        if (v[g]) {
+            welt_clear(v[g], C);
+            sq_free(v[g]);
+        }
+    sq_free(v);
+}
+
+/* Reads the forms of Delta_i off its values on F_{2s-i} in degree 2t. */
+static void read_forms(resol_steenrod_t *Q, const sctx_t *C, int32_t i, welt_t *const *vals)
+{
+    const fmod_t *F = C->R->F[2 * C->s - i], *Fs = C->R->F[C->s];
+    int32_t T = 2 * C->t;
+    int64_t ng = fmod_num_gens(F, T), nx = Q->nx;
+    Q->ngen[i] = ng;
+    Q->forms[i] = sq_calloc((size_t)(ng * nx * nx) + 1, 1);
+    for (int64_t j = 0; j < ng; j++) {
+        const welt_t *w = vals[fmod_gen_global(F, T, j)];
+        const fmat_t *m = w ? blk_get(C, w, C->s, C->t) : NULL;
+        if (!m)
+            continue;
+        for (int64_t u = 0; u < nx; u++)
+            for (int64_t v = 0; v < nx; v++)
+                Q->forms[i][(j * nx + u) * nx + v] = (uint8_t)fmat_get(
+                    m, fmod_block_offset(Fs, C->t, C->t, u), fmod_block_offset(Fs, C->t, C->t, v));
+    }
+}
+
+int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int32_t t)
+{
+    *out = NULL;
+    if (s < 0 || !sphere2(R))
+        return SQ_E_INVAL;
+    if (t < s || !computed(R, s + 1, t))
+        return SQ_E_RANGE;
+    for (int32_t a = 0; a <= 2 * s; a++)
+        if (!computed(R, a, 2 * (int64_t)t))
+            return SQ_E_RANGE;
+    sctx_t C = {R, s, t, {0}, NULL, NULL, NULL, 0, NULL};
+    resol_qis_init(&C.Q, R, s + 1, 0, t);
+    C.aoff = sq_calloc((size_t)t + 2, sizeof *C.aoff);
+    for (int32_t d = 0; d <= t; d++)
+        C.aoff[d + 1] = C.aoff[d] + stalg_dim(R->S, d);
+    C.nalg = C.aoff[t + 1];
+    C.lm = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), sizeof *C.lm);
+    C.hm = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), sizeof *C.hm);
+    C.hset = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), 1);
+    resol_steenrod_t *Q = sq_calloc(1, sizeof *Q);
+    Q->R = R;
+    Q->s = s;
+    Q->t = t;
+    Q->nx = fmod_num_gens(R->F[s], t);
+    Q->ngen = sq_calloc((size_t)s + 1, sizeof *Q->ngen);
+    Q->forms = sq_calloc((size_t)s + 1, sizeof *Q->forms);
+    int32_t kmax = 2 * s;
+    welt_t ***last = sq_calloc((size_t)kmax + 1, sizeof *last); /* Delta_{i-1} by level */
+    for (int32_t i = 0; i <= s && !C.Q.bad; i++) {
+        welt_t ***cur = sq_calloc((size_t)kmax + 1, sizeof *cur);
+        for (int32_t k = 0; k <= 2 * s - i && !C.Q.bad; k++) {
+            int64_t n = fmod_total_gens(R->F[k]);
+            cur[k] = sq_calloc((size_t)n + 1, sizeof *cur[k]);
+            int32_t bound = 2 * t - (s > k ? s - k : 0);
+            if (i == 0 && k == 0) { /* Delta_0(g_0) = g_0 (x) g_0 */
+                cur[0][0] = sq_calloc(1, sizeof *cur[0][0]);
+                welt_init(cur[0][0], &C, 0, 0);
+                fmat_set(blk(&C, cur[0][0], 0, 0), 0, 0, 1);
+                continue;
+            }
+            delta_level(&C, i, k, bound, i ? last[k] : NULL, k ? cur[k - 1] : NULL, cur[k]);
+        }
+        if (!C.Q.bad)
+            read_forms(Q, &C, i, cur[2 * s - i]);
+        for (int32_t k = 0; k <= kmax; k++)
+            level_free(&C, last[k], fmod_total_gens(R->F[k]));
+        sq_free(last);
+        last = cur;
+    }
+    for (int32_t k = 0; k <= kmax; k++)
+        level_free(&C, last[k], fmod_total_gens(R->F[k]));
+    sq_free(last);
+    int bad = C.Q.bad;
+    resol_qis_clear(&C.Q);
+    for (int64_t i = 0; i < (int64_t)(s + 2) * (t + 1); i++)
+        if (C.hset[i])
+            fmat_clear(&C.hm[i]);
+    sq_free(C.hm);
+    sq_free(C.hset);
+    for (int64_t i = 0; i < (int64_t)(s + 2) * (t + 1); i++) {
+        for (int64_t j = 0; C.lm[i] && j < C.nalg; j++)
+            if (fmat_rows(&C.lm[i][j]))
+                fmat_clear(&C.lm[i][j]);
+        sq_free(C.lm[i]);
+    }
+    sq_free(C.lm);
+    sq_free(C.aoff);
+    if (bad) {
+        resol_steenrod_free(Q);
+        return SQ_E_RANGE;
+    }
+    *out = Q;
+    return 0;
+}
+
+void resol_steenrod_free(resol_steenrod_t *Q)
+{
+    if (!Q)
+        return;
+    for (int32_t i = 0; i <= Q->s; i++)
+        sq_free(Q->forms[i]);
+    sq_free(Q->forms);
+    sq_free(Q->ngen);
+    sq_free(Q);
+}
+
+int resol_steenrod_apply(const resol_steenrod_t *Q, int32_t j, fvec_t x, fvec_t out)
+{
+    if (j < 0 || j > Q->s)
+        return SQ_E_RANGE;
+    int32_t i = Q->s - j;
+    int64_t nx = Q->nx, ng = Q->ngen[i];
+    if (x.p != 2 || x.len < nx)
+        return SQ_E_INVAL;
+    if (out.p != 2 || out.len < ng)
+        return SQ_E_RANGE;
+    for (int64_t g = 0; g < ng; g++) {
+        uint32_t acc = 0;
+        for (int64_t u = 0; u < nx; u++)
+            for (int64_t v = 0; v < nx; v++)
+                acc ^= Q->forms[i][(g * nx + u) * nx + v] & fvec_get(x, u) & fvec_get(x, v);
+        fvec_set(out, g, acc);
+    }
+    return 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * resol_steenrod.h -- the algebraic Steenrod operations Sq^j on Ext of the
+ * sphere at p = 2 (docs/steenrod.md): Sq^j : Ext^{s,t} -> Ext^{s+j,2t},
+ * 0 <= j <= s, with Sq^s x = x^2 and Sq^0 the doubling of resol_sq0.h.
+ *
+ * The method is Steenrod's cup-i construction on the minimal resolution F
+ * of F_2, the one the peer's steenrod example uses (and May's "A general
+ * algebraic approach to Steenrod operations", 1970): A-linear maps
+ *     Delta_i : F -> F (x) F   (diagonal action, homological degree +i)
+ * with Delta_0 a diagonal (Delta_0(g_0) = g_0 (x) g_0) and
+ *     d Delta_i + Delta_i d = (1 + tau) Delta_{i-1}
+ * (tau the swap; signs vanish at p = 2).  For x in Ext^{s,t}, a cocycle on
+ * the generators of F_s in degree t,
+ *     (Sq^{s-i} x)(g) = (x (x) x)(Delta_i(g))
+ * on the generators g of F_{2s-i} in degree 2t.  Delta_i is built
+ * generator by generator: Delta_i(g) = H(z), z = (1 + tau)Delta_{i-1}(g) +
+ * Delta_i(d g), a cycle of F (x) F, and H = h (x) 1 + i eps (x) h the
+ * contraction of F (x) F made from a contraction h of F (the Kunneth
+ * contraction: d H + H d = 1 - i eps (x) i eps).  h comes from the
+ * quasi-inverses of F's stored differentials: h(c) = q_{a+1}(c -
+ * q_a(d c)), q_a the quasi-inverse of d_a (resol_map_internal.h).  The
+ * A-action on F (x) F is through the Milnor coproduct, Sq(R) -> sum over
+ * R' + R'' = R of Sq(R') (x) Sq(R'').
+ *
+ * Where the peer replaces F by a small quotient complex (a Yoneda
+ * representative of x) and inverts d on its tensor square, this code keeps
+ * F and only the part of F (x) F that can reach the value read: H, tau and
+ * the action never lower either factor's filtration a, b or internal
+ * degree e1, e2, so the blocks F_a(e1) (x) F_b(e2) with a, b <= s and
+ * e1, e2 <= t carry the whole answer.  Cost grows with t and s (dense bit
+ * blocks of dim F_a(e1) x dim F_b(e2)): tens of stems, not a hundred.
+ *
+ * Threads: resol_steenrod_new only reads R; a built object is read-only.
+ */
+#ifndef RESOL_STEENROD_H
+#define RESOL_STEENROD_H
+
+#include <stdint.h>
+
+#include "fmat.h"
+#include "resol.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct resol_steenrod resol_steenrod_t;
+
+/* The operations on Ext^{s,t} of R (a resolution of S_2 over the whole
+ * algebra): the quadratic forms (x (x) x) o Delta_i for i = 0..s on the
+ * generators of F_{2s-i} in degree 2t.  Needs R computed through
+ * filtration 2s and degree 2t in every filtration a <= 2s (stem 2t - a),
+ * and (s + 1, t).  Returns 0 and sets *out (free with resol_steenrod_free;
+ * it borrows R), or with *out = NULL: SQ_E_INVAL when R does not resolve
+ * S_2 at p = 2 over the whole algebra or s < 0, SQ_E_RANGE when the region
+ * is not computed or a lift fails (never a wrong class). */
+int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s,
+                       int32_t t) SQ_WARN_UNUSED;
+
+/* Frees Q; NULL is a no-op. */
+void resol_steenrod_free(resol_steenrod_t *Q);
+
+/* out = Sq^j x for x in Ext^{s,t} (x.len >= the Ext dimension there, p = 2)
+ * over the generators of F_{s+j} in degree 2t (out.len >= their number,
+ * that many entries written), 0 <= j <= s.  The form is quadratic, yet Sq^j
+ * is additive: the cross term (x (x) y)(1 + tau) Delta_i is a coboundary,
+ * zero on the generators of a minimal resolution.  Returns 0, or SQ_E_RANGE for j outside 0..s or out
+ * too short, SQ_E_INVAL for x too short or not at p = 2. */
+int resol_steenrod_apply(const resol_steenrod_t *Q, int32_t j, fvec_t x,
+                         fvec_t out) SQ_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESOL_STEENROD_H */
