@@ -43,6 +43,7 @@ static const struct {
     [CLI_OPT_PRIME] = {"prime", 1, 2, 251},
     [CLI_OPT_PROFILE] = {"profile", 1, 1, 0},
     [CLI_OPT_COEFF] = {"coefficients", 1, 1, 0},
+    [CLI_OPT_MPI] = {"mpi", 0, 1, 0},
 };
 
 /* getopt_long's value of option id (above every character). */
@@ -172,6 +173,7 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
         return cli_parse_size("--max-memory", v, &o->max_memory);
     case CLI_OPT_GPU:
     case CLI_OPT_FULL:
+    case CLI_OPT_MPI:
         return 0;
     case CLI_OPT_SAVE:
         return nonempty(id, v, &o->save);

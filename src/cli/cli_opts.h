@@ -42,6 +42,7 @@ typedef enum {
     CLI_OPT_PRIME,    /* --prime P (algebra) */
     CLI_OPT_PROFILE,  /* --profile LIST (algebra) */
     CLI_OPT_COEFF,    /* --coefficients MODULE (resolve: Ext(M, N)) */
+    CLI_OPT_MPI,      /* --mpi (resolve over MPI ranks, docs/mpi.md) */
     CLI_OPT_COUNT
 } cli_opt_t;
 

@@ -321,9 +321,23 @@ void cli_run_notes(const cli_run_t *r, int engine)
     cli_engine_note(r->o->algo, (resol_algo_t)r->algo, r->M, &r->info, 0);
 }
 
+static void (*attach_fn)(resol_t *R);
+
+void cli_set_attach(void (*fn)(resol_t *R))
+{
+    attach_fn = fn;
+}
+
+void cli_attach(resol_t *R)
+{
+    if (attach_fn)
+        attach_fn(R);
+}
+
 resol_t *cli_run_resolve(const cli_run_t *r)
 {
     resol_t *R = resol_new(r->M, r->max_s, r->stem);
+    cli_attach(R);
     if (r->cache_budget >= 0)
         resol_set_cache_budget(R, r->cache_budget);
     sq_progress_t *prog = r->show ? sq_progress_new(stderr, R, (resol_algo_t)r->algo) : NULL;

@@ -82,6 +82,13 @@ void cli_run_notes(const cli_run_t *r, int engine);
  * (the caller frees it). */
 resol_t *cli_run_resolve(const cli_run_t *r);
 
+/* A function every resolution of the program's runs is given right after
+ * it is made (cli_run_resolve, the saving run of --save): resolve --mpi
+ * attaches its coordinator (cmd_resolve_mpi.c).  NULL (the default): none.
+ * cli_attach calls it on R. */
+void cli_set_attach(void (*fn)(resol_t *R));
+void cli_attach(resol_t *R);
+
 /* Frees what r owns (module, pool) and shuts the GPU down if it was set
  * up.  Safe on a zeroed or half-prepared r. */
 void cli_run_release(cli_run_t *r);

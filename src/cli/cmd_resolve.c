@@ -11,6 +11,7 @@
 #include "cli_module.h"
 #include "cli_opts.h"
 #include "cli_from.h"
+#include "cli_mpi.h"
 #include "cli_run.h"
 #include "cmd_store.h"
 #include "fdmod.h"
@@ -73,6 +74,10 @@ static const char resolve_usage[] =
     "  --gpu                offload large matrix builds and reductions to a CUDA GPU\n"
     "                       (a build with CUDA and a device; otherwise one line says\n"
     "                       so and the run stays on the CPU; docs/gpu.md)\n"
+    "  --mpi                run over the ranks of mpirun/srun: rank 0 schedules,\n"
+    "                       saves and prints, the others compute the steps with\n"
+    "                       --threads each; the same bytes (a build with MPI;\n"
+    "                       docs/mpi.md)\n"
     "  -h, --help           show this help\n"
     "  --                   end of the options: what follows is the module, even if\n"
     "                       it begins with '-'\n"
@@ -100,7 +105,7 @@ static const cli_verb_t resolve_verb = {
     CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) | CLI_BIT(CLI_OPT_FORMAT) |
         CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
         CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |
-        CLI_BIT(CLI_OPT_SAVE) | CLI_BIT(CLI_OPT_COEFF),
+        CLI_BIT(CLI_OPT_SAVE) | CLI_BIT(CLI_OPT_COEFF) | CLI_BIT(CLI_OPT_MPI),
     resolve_formats, "module"};
 
 /* The --format value that prints the differentials (resolve_formats). */
@@ -215,7 +220,8 @@ static int run_plain(const cli_run_t *r)
 {
     cli_run_notes(r, 1);
     resol_t *R = cli_run_resolve(r);
-    int rc = write_resol(r, R);
+    /* Only a distributed run is ever stopped here (its signals, a rank's end). */
+    int rc = resol_stop_requested(R) ? cli_mpi_stopped() : write_resol(r, R);
     resol_free(R);
     return rc;
 }
@@ -304,30 +310,35 @@ static int run_coefficients(const cli_opts_t *o)
     return rc;
 }
 
+/* The run of a prepared module: a cofiber, a saving run or a plain one. */
+static int run_prepared(cli_run_t *r)
+{
+    if (r->info.cofiber && r->o->format == FORMAT_DIFFERENTIALS) {
+        cli_error("resolve: --format differentials: %s is %s: its Ext comes from two "
+                  "resolutions, whose differentials are not one resolution's",
+                  cli_str(r->ref.base), cli_kind_words(CLI_KIND_COFIBER, r->prime));
+        return CLI_USAGE;
+    }
+    if (r->info.cofiber)
+        return run_cofiber(r);
+    return r->o->save ? run_saved(r) : run_plain(r);
+}
+
 int cmd_resolve(int argc, char **argv)
 {
     cli_opts_t o;
     int rc;
     if (cli_parse_opts(&o, &resolve_verb, argc, argv, &rc))
         return rc;
+    if (cli_given(&o, CLI_OPT_MPI))
+        return cli_mpi_resolve(&o, run_prepared);
     if (o.coefficients)
         return run_coefficients(&o);
     cli_run_t r;
     rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", o.stem,
                          cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, CLI_RUN_NO_NOTES);
-    if (rc == CLI_OK && r.info.cofiber && o.format == FORMAT_DIFFERENTIALS) {
-        cli_error("resolve: --format differentials: %s is %s: its Ext comes from two "
-                  "resolutions, whose differentials are not one resolution's",
-                  cli_str(r.ref.base), cli_kind_words(CLI_KIND_COFIBER, r.prime));
-        rc = CLI_USAGE;
-    } else if (rc == CLI_OK) {
-        if (r.info.cofiber)
-            rc = run_cofiber(&r);
-        else if (o.save)
-            rc = run_saved(&r);
-        else
-            rc = run_plain(&r);
-    }
+    if (rc == CLI_OK)
+        rc = run_prepared(&r);
     cli_run_release(&r);
     return rc;
 }

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "cli_run.h"
 #include "cmd_store.h"
 #include "sq_core.h"
 #include "sq_moddef.h"
@@ -34,6 +35,7 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
     }
     *algo = sq_store_engine(st);
     resol_t *R = resol_new(M, max_s, max_n);
+    cli_attach(R);
     if (cache_budget >= 0)
         resol_set_cache_budget(R, cache_budget);
     sq_progress_t *prog = progress ? sq_progress_new(stderr, R, *algo) : NULL;

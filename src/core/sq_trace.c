@@ -136,6 +136,14 @@ static void warn_lost(int err)
     }
 }
 
+/* The process's rank in a distributed run (sq_trace_set_rank), or -1. */
+static int trace_rank = -1;
+
+void sq_trace_set_rank(int rank)
+{
+    trace_rank = rank;
+}
+
 void sq_trace_emit(const char *fmt, ...)
 {
     char buf[1024];
@@ -147,6 +155,8 @@ void sq_trace_emit(const char *fmt, ...)
         return;
     if (n > (int)sizeof buf - 2)
         n = (int)sizeof buf - 2;
+    if (trace_rank >= 0 && n < (int)sizeof buf - 24)
+        n += snprintf(buf + n, sizeof buf - 1 - (size_t)n, " rank=%d", trace_rank);
     buf[n++] = '\n';
     ssize_t w;
     do

@@ -60,6 +60,10 @@ void sq_trace_reset(void);
  * (ADAMS_LOG's keys, ADAMS_LOG_FILE). */
 size_t sq_trace_printable(char *buf, size_t n, const char *s, size_t max);
 
+/* In a distributed run (resolve --mpi), every line of this process ends in
+ * " rank=K" (rank >= 0); -1 (the default) adds nothing.  Call before
+ * starting work. */
+void sq_trace_set_rank(int rank);
 /* Formats one event line (a newline is appended) and writes it whole. */
 void sq_trace_emit(const char *fmt, ...) SQ_PRINTF(1, 2);
 

@@ -47,6 +47,8 @@ struct resol {
     int64_t zbudget;               /* bytes the blocks' kept rows may use (resol_set_cache_budget) */
     _Atomic int64_t zmiss;         /* corrections whose block had no rows kept */
     atomic_int stop;        /* resol_request_stop: no new step starts */
+    resol_runner_fn runner; /* resol_set_runner: a distributed run's coordinator, or NULL */
+    void *runner_ctx;
 };
 
 /* Which step (s, t) is in the run: 0 = none, 1 = classical, 2 = Nassau.

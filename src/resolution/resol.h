@@ -232,6 +232,60 @@ int resol_stop_requested(const resol_t *R);
 /* Clears a stop request. */
 void resol_clear_stop(resol_t *R);
 
+/* ---- A run driven from outside: a distributed run (docs/mpi.md) ---------
+ *
+ * The program's MPI layer (src/mpi) runs the steps of a region on other
+ * processes: the coordinator drives this scheduler (the one resol_run_pool
+ * uses: the same table, order and observer calls) and publishes each
+ * result with resol_load_step; a worker runs the steps it is sent with
+ * resol_run_step_here and sends resol_step_payload back. */
+
+/* A run's coordinator: runs every step of R's region not yet published
+ * (the engine fixed), reporting each to obs (may be NULL) as
+ * resol_run_pool does.  Returns 0 when every step is done, 1 when it
+ * stopped early (resol_request_stop), or a negative error. */
+typedef int (*resol_runner_fn)(void *ctx, resol_t *R, const resol_observer_t *obs);
+/* The engine resol_prepare fixed (meaningful after it). */
+resol_algo_t resol_engine(const resol_t *R);
+/* Makes resol_run_pool(R, ...) call run(ctx, R, obs) after fixing the
+ * engine, instead of running the steps on its pool; run NULL restores the
+ * default.  Nothing else changes (resol_run stays serial). */
+void resol_set_runner(resol_t *R, resol_runner_fn run, void *ctx);
+
+/* The scheduler of resol_run_pool over R's region (resol_prepare called),
+ * driven by the caller.  resol_sched_next pops the ready step of lowest
+ * priority into (*s, *t) and returns 1, or returns 0 when none is ready
+ * now (steps handed out are still running) or a stop was requested;
+ * resol_sched_done marks it finished (its successors become ready; obs's
+ * step_done is called).  resol_sched_finished: every step is done.  Not
+ * thread-safe: one caller. */
+typedef struct resol_sched resol_sched_t;
+resol_sched_t *resol_sched_new(resol_t *R, const resol_observer_t *obs);
+int resol_sched_next(resol_sched_t *S, int32_t *s, int32_t *t);
+void resol_sched_done(resol_sched_t *S, int32_t s, int32_t t);
+int resol_sched_finished(const resol_sched_t *S);
+/* NULL is a no-op. */
+void resol_sched_free(resol_sched_t *S);
+
+/* Whether the step (s, t) only computes a kernel for (s + 1, t) (stem
+ * max_n + 1): it publishes nothing, so a distributed run does not send it
+ * anywhere (resol_run_step_here recomputes the kernel where it is read). */
+int resol_step_kernel_only(const resol_t *R, int32_t s, int32_t t);
+
+/* Runs the step (s, t) (not kernel-only) in a process whose R may hold
+ * its predecessors loaded (resol_load_step) rather than run: a classical
+ * step whose kernel of d_{s-1} in degree t was not computed here computes
+ * it first (the same bits as the step (s - 1, t) would have left).  The
+ * step's parallel sections run on pool (NULL: serially).  Its predecessors
+ * must be published. */
+void resol_run_step_here(resol_t *R, int32_t s, int32_t t, sq_pool_t *pool);
+
+/* The published step (s, t) as resol_load_step takes it: sets *ngens and
+ * *nbits and, when out is not NULL, copies the ngens vectors d(g) into out
+ * (resol_load_step's encoding).  Returns the bytes of the vectors. */
+int64_t resol_step_payload(const resol_t *R, int32_t s, int32_t t, int64_t *ngens, int64_t *nbits,
+                           void *out);
+
 /* ---- Steps computed elsewhere (the store, src/store) ---------------------
  *
  * A step (s, t) of the region (0 <= s <= max_s, min_n <= t - s <= max_n)

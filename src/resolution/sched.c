@@ -203,6 +203,50 @@ int wave_run(const wave_t *W, sq_pool_t *pool)
     return stopped;
 }
 
+/* ---- The coordinator driven by a caller (a distributed run) ------------- */
+
+struct wave_sched {
+    sched_t S;
+};
+
+wave_sched_t *wave_sched_new(const wave_t *W)
+{
+    wave_sched_t *X = sq_malloc(sizeof *X);
+    sched_init(&X->S, W);
+    return X;
+}
+
+int wave_sched_next(wave_sched_t *X, int32_t *s, int32_t *t)
+{
+    void *job;
+    if (!src_next(&X->S, &job))
+        return 0;
+    int64_t k = (intptr_t)job - 1;
+    *s = (int32_t)(k % X->S.ns);
+    *t = (int32_t)(k / X->S.ns) + X->S.W->t_min;
+    return 1;
+}
+
+void wave_sched_done(wave_sched_t *X, int32_t s, int32_t t)
+{
+    src_done(&X->S, (void *)(intptr_t)(key(&X->S, s, t) + 1));
+}
+
+void wave_sched_counts(const wave_sched_t *X, int64_t *done, int64_t *total)
+{
+    *done = X->S.done;
+    *total = X->S.total;
+}
+
+void wave_sched_free(wave_sched_t *X)
+{
+    if (!X)
+        return;
+    sq_free(X->S.pending);
+    sq_free(X->S.heap);
+    sq_free(X);
+}
+
 void wave_run_serial(const wave_t *W)
 {
     for (int32_t t = W->t_min; t <= W->t_max; t++)
@@ -304,10 +348,52 @@ static int region_done(const resol_t *R)
 int resol_run_pool(resol_t *R, resol_algo_t algo, sq_pool_t *pool, const resol_observer_t *obs)
 {
     resol_prepare(R, algo);
+    if (R->runner) /* a distributed run (resol_set_runner): its coordinator drives the steps */
+        return R->runner(R->runner_ctx, R, obs);
     wave_t W = resol_wave(R, obs);
     if (!pool && !obs) {
         wave_run_serial(&W);
         return region_done(R) ? 0 : 1;
     }
     return wave_run(&W, pool);
+}
+
+/* ---- Driving the scheduler from outside (resol.h) ------------------------ */
+
+struct resol_sched {
+    wave_t W;
+    wave_sched_t *X;
+};
+
+resol_sched_t *resol_sched_new(resol_t *R, const resol_observer_t *obs)
+{
+    resol_sched_t *S = sq_malloc(sizeof *S);
+    S->W = resol_wave(R, obs);
+    S->X = wave_sched_new(&S->W);
+    return S;
+}
+
+int resol_sched_next(resol_sched_t *S, int32_t *s, int32_t *t)
+{
+    return wave_sched_next(S->X, s, t);
+}
+
+void resol_sched_done(resol_sched_t *S, int32_t s, int32_t t)
+{
+    wave_sched_done(S->X, s, t);
+}
+
+int resol_sched_finished(const resol_sched_t *S)
+{
+    int64_t done, total;
+    wave_sched_counts(S->X, &done, &total);
+    return done == total;
+}
+
+void resol_sched_free(resol_sched_t *S)
+{
+    if (!S)
+        return;
+    wave_sched_free(S->X);
+    sq_free(S);
 }

@@ -77,6 +77,20 @@ int wave_run(const wave_t *W, sq_pool_t *pool);
  * each step.  No observer. */
 void wave_run_serial(const wave_t *W);
 
+/* The coordinator of wave_run driven by a caller instead of a pool (a
+ * distributed run, resol_sched_*): the same table, heap and order.
+ * wave_sched_next pops the ready step of lowest priority into (*s, *t)
+ * and returns 1, or returns 0 when none is ready now or a stop was
+ * requested; wave_sched_done releases the successors of a finished step
+ * and reports it to W->obs.  W must outlive the scheduler. */
+typedef struct wave_sched wave_sched_t;
+wave_sched_t *wave_sched_new(const wave_t *W);
+int wave_sched_next(wave_sched_t *S, int32_t *s, int32_t *t);
+void wave_sched_done(wave_sched_t *S, int32_t s, int32_t t);
+/* Steps done (preloaded ones included) and in all. */
+void wave_sched_counts(const wave_sched_t *S, int64_t *done, int64_t *total);
+void wave_sched_free(wave_sched_t *S);
+
 /* Number of steps of W (preloaded ones included). */
 int64_t wave_num_steps(const wave_t *W);
 
