@@ -114,11 +114,8 @@ int cmd_mahowald(int argc, char **argv)
     int32_t kmax = (int32_t)stem + 1, sn, ss;
     resol_mahowald_region(kmax, &sn, &ss);
     cli_run_t r;
-    rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", sn, ss, CLI_RUN_NO_NOTES);
-    if (rc == CLI_OK)
-        rc = cli_require_sphere2(&r);
+    rc = cli_sphere2_prepare(&r, &o, sn, ss);
     if (rc == CLI_OK) {
-        cli_run_notes(&r, 1);
         resol_t *RS = cli_run_resolve(&r);
         printf("M({basis element}) = {mahowald_invariant}[ mod {indeterminacy}]\n");
         for (int32_t k = 1; k <= kmax && rc == CLI_OK; k++)

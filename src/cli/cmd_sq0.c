@@ -2,11 +2,13 @@
  * cmd_sq0.c -- `adams sq0`: printing only (the options are cli_opts.c's, the
  * run cli_run.c's, the mathematics src/resolution/resol_sq0.c's).
  */
+#define _POSIX_C_SOURCE 200809L
 #include "cmd_sq0.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_opts.h"
@@ -75,19 +77,21 @@ static const cli_verb_t sq0_verb = {
 
 int cli_require_sphere2(const cli_run_t *r)
 {
-    const char *what = NULL;
     int32_t h[MILNOR_MAX_LEN];
-    if (r->kinds & CLI_BIT(CLI_KIND_COFIBER))
-        what = cli_kind_words(CLI_KIND_COFIBER, r->prime);
-    else if (r->prime != 2)
-        what = cli_kind_words(CLI_KIND_ODD, r->prime);
-    else if (fdmod_profile(r->M, h) != 0)
-        what = cli_kind_words(CLI_KIND_PROFILE, r->prime);
-    else if (fdmod_bottom(r->M) != 0 || fdmod_top(r->M) != 0 || fdmod_dim(r->M, 0) != 1)
-        what = "not the sphere";
-    if (!what)
+    static const cli_kind_t order[] = {CLI_KIND_COFIBER, CLI_KIND_ODD, CLI_KIND_INF_PROFILE,
+                                       CLI_KIND_PROFILE, CLI_KIND_PRESENTED, CLI_KIND_PROJECTIVE};
+    int sphere = r->prime == 2 && !(r->kinds & CLI_BIT(CLI_KIND_COFIBER)) &&
+                 fdmod_profile(r->M, h) == 0 && fdmod_bottom(r->M) == 0 &&
+                 fdmod_top(r->M) == 0 && fdmod_dim(r->M, 0) == 1;
+    if (sphere)
         return CLI_OK;
-    cli_error("%s: %s is %s: the operation is computed on Ext of the sphere S_2 only",
+    const char *what = cli_kind_words(CLI_KIND_FINITE, r->prime);
+    for (size_t i = 0; i < sizeof order / sizeof *order; i++)
+        if (r->kinds & CLI_BIT(order[i])) {
+            what = cli_kind_words(order[i], r->prime);
+            break;
+        }
+    cli_error("%s: %s is %s, not the sphere S_2: the operation is computed on Ext of S_2 only",
               r->o->verb->name, cli_str(r->ref.base), what);
     return CLI_USAGE;
 }
@@ -113,6 +117,20 @@ static int print_sq0(const resol_t *R, const resol_sq0_t *Q, int32_t stem, int32
     return cli_finish_stdout();
 }
 
+int cli_sphere2_prepare(cli_run_t *r, const cli_opts_t *o, int64_t stem, int64_t max_s)
+{
+    int rc = cli_run_prepare(r, o, o->operand ? o->operand : "S_2", stem, max_s,
+                             CLI_RUN_QUIET | CLI_RUN_NO_NOTES);
+    if (rc == CLI_OK)
+        rc = cli_require_sphere2(r);
+    if (rc != CLI_OK)
+        return rc;
+    r->quiet = o->progress < 0; /* the module is S_2: its notes and progress line as usual */
+    r->show = !r->quiet && (o->progress > 0 || (o->progress == 0 && isatty(STDERR_FILENO)));
+    cli_run_notes(r, 1);
+    return CLI_OK;
+}
+
 int cli_sphere2_verb(const cli_verb_t *verb, int argc, char **argv, int (*body)(cli_run_t *r))
 {
     cli_opts_t o;
@@ -120,14 +138,9 @@ int cli_sphere2_verb(const cli_verb_t *verb, int argc, char **argv, int (*body)(
     if (cli_parse_opts(&o, verb, argc, argv, &rc))
         return rc;
     cli_run_t r;
-    rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", o.stem,
-                         cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, CLI_RUN_NO_NOTES);
+    rc = cli_sphere2_prepare(&r, &o, o.stem, cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1);
     if (rc == CLI_OK)
-        rc = cli_require_sphere2(&r);
-    if (rc == CLI_OK) {
-        cli_run_notes(&r, 1);
         rc = body(&r);
-    }
     cli_run_release(&r);
     return rc;
 }
@@ -336,14 +349,9 @@ int cmd_steenrod(int argc, char **argv)
         return rc;
     const sclass_t *c = &steenrod_class;
     cli_run_t r;
-    rc = cli_run_prepare(&r, &o, o.operand ? o.operand : "S_2", 2 * (c->n + c->s), 2 * c->s + 1,
-                         CLI_RUN_NO_NOTES);
+    rc = cli_sphere2_prepare(&r, &o, 2 * (c->n + c->s), 2 * c->s + 1);
     if (rc == CLI_OK)
-        rc = cli_require_sphere2(&r);
-    if (rc == CLI_OK) {
-        cli_run_notes(&r, 1);
         rc = run_steenrod(&r);
-    }
     cli_run_release(&r);
     return rc;
 }

@@ -21,6 +21,14 @@ int cmd_mahowald(int argc, char **argv);
  * CLI_USAGE. */
 int cli_require_sphere2(const cli_run_t *r);
 
+/* cli_run_prepare for a verb on S_2 only: prepares the run on the operand
+ * (default S_2) through (stem, max_s) (max_s < 0: the default) without a
+ * note, refuses a module that is not S_2 (cli_require_sphere2: its one
+ * line is all that is said), then says the notes and sets the progress
+ * line as cli_run_prepare would.  Returns CLI_OK or the exit code; *r
+ * needs cli_run_release either way. */
+int cli_sphere2_prepare(cli_run_t *r, const cli_opts_t *o, int64_t stem, int64_t max_s);
+
 /* cli_run_verb for a verb on S_2 only: parses argv for verb, prepares the
  * run on the operand (default S_2) through --stem and --max-s, refuses a
  * module that is not S_2 (cli_require_sphere2) before any note, says the

@@ -769,3 +769,62 @@ TEST(audit_coefficients)
         run_free(&r);
     }
 }
+
+/* sq0, steenrod, mahowald (issue 26): the operations on Ext of S_2 only.
+ * Every kind's module is refused with one line naming the verb and the
+ * module (the kind's words where the module is more than finite); on S_2
+ * (and S_2@adem) the run options leave the bytes alone, a smaller --stem
+ * prints fewer, --quiet leaves stderr empty; the options the verbs do not
+ * have are unknown. */
+TEST(audit_sphere_verbs)
+{
+    static const char *const base[] = {"sq0 --stem 12 --max-s 4", "steenrod --stem 14 --max-s 6",
+                                       "mahowald --stem 6"};
+    static const char *const smaller[] = {"sq0 --stem 8 --max-s 4", "steenrod --stem 8 --max-s 6",
+                                          "mahowald --stem 3"};
+    for (int v = 0; v < 3; v++) {
+        char verb[16];
+        snprintf(verb, sizeof verb, "%.*s", (int)strcspn(base[v], " "), base[v]);
+        for (int k = 0; k < K_COUNT; k++) {
+            char name[64];
+            snprintf(name, sizeof name, "%s", kinds[k].module[0] == '\'' ? kinds[k].module + 1
+                                                                         : kinds[k].module);
+            name[strcspn(name, "'[@")] = 0;
+            run_t r = run("%s %s", base[v], kinds[k].module);
+            expect_refused(__LINE__, base[v], &r, verb, name);
+            if (k == K_COFIBER || k == K_ODD || k == K_PROFILE || k == K_INF_PROFILE)
+                expect_refused(__LINE__, base[v], &r, "not the sphere",
+                               k == K_INF_PROFILE ? "infinite profile" : kinds[k].words);
+            run_free(&r);
+        }
+        run_t b = run("%s --quiet", base[v]);
+        expect_ok(__LINE__, base[v], &b);
+        const char *const same[] = {"--threads 2", "--max-memory 4G", "S_2@adem", "--progress",
+                                    v < 2 ? "--algorithm classical" : "--threads 1"};
+        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+            run_t r = run("%s --quiet %s", base[v], same[i]);
+            if (r.rc != 0 || strcmp(r.out, b.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s %s: exit %d or output differs", base[v],
+                             same[i], r.rc);
+            run_free(&r);
+        }
+        run_t q = run("%s", base[v]), s = run("%s --quiet", smaller[v]);
+        if (q.rc != 0 || strcmp(q.out, b.out) != 0 || b.err[0] || !s.out[0] ||
+            strlen(s.out) >= strlen(b.out))
+            sq_test_fail(__FILE__, __LINE__, "adams %s: --quiet or --stem changed nothing", base[v]);
+        run_free(&q);
+        run_free(&s);
+        const char *const unknown[] = {"--gpu", "--format csv", "--save x.db", "-o x",
+                                       "--from x.db"};
+        for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+            run_t r = run("%s %s", base[v], unknown[i]);
+            expect_refused(__LINE__, unknown[i], &r, "unknown option", verb);
+            run_free(&r);
+        }
+        run_free(&b);
+    }
+    /* --class is steenrod's alone. */
+    run_t r = run("sq0 --class 8,3,0");
+    expect_refused(__LINE__, "sq0 --class", &r, "unknown option", "sq0");
+    run_free(&r);
+}

@@ -48,15 +48,17 @@ TEST(cli_sq0_peer_lines)
 
 TEST(cli_sq0_refusals)
 {
-    const char *msg = ": the operation is computed on Ext of the sphere S_2 only\n";
+    const char *msg = ", not the sphere S_2: the operation is computed on Ext of S_2 only\n";
     char want[512];
-    snprintf(want, sizeof want, "adams: sq0: C2 is not the sphere%s", msg);
+    snprintf(want, sizeof want, "adams: sq0: C2 is a finite module%s", msg);
     run_is(__LINE__, "sq0 C2 --stem 10", 2, "", want);
     snprintf(want, sizeof want, "adams: sq0: S_3 is a module at the odd prime 3%s", msg);
     run_is(__LINE__, "sq0 S_3 --stem 10", 2, "", want);
     snprintf(want, sizeof want, "adams: sq0: tmf2 is a module over a subalgebra (a profile)%s",
              msg);
     run_is(__LINE__, "sq0 tmf2 --stem 10", 2, "", want);
+    snprintf(want, sizeof want, "adams: sq0: RP_inf is a projective space%s", msg);
+    run_is(__LINE__, "sq0 RP_inf --stem 10", 2, "", want);
     run_is(__LINE__, "sq0 --stem 10 --class 1,1,0", 2, "", NULL);
 }
 
@@ -79,8 +81,8 @@ TEST(cli_mahowald_peer_sample)
 TEST(cli_mahowald_refusals)
 {
     run_is(__LINE__, "mahowald C2 --stem 5", 2, "",
-           "adams: mahowald: C2 is not the sphere: the operation is computed on Ext of the sphere "
-           "S_2 only\n");
+           "adams: mahowald: C2 is a finite module, not the sphere S_2: the operation is computed "
+           "on Ext of S_2 only\n");
     run_is(__LINE__, "mahowald --stem 201", 2, "",
            "adams: mahowald: --stem 201: must be 0 .. 200 (the sphere is resolved through stem "
            "2N)\n");
@@ -110,8 +112,8 @@ TEST(cli_steenrod_peer_lines)
 TEST(cli_steenrod_refusals)
 {
     run_is(__LINE__, "steenrod C2 --stem 10", 2, "",
-           "adams: steenrod: C2 is not the sphere: the operation is computed on Ext of the sphere "
-           "S_2 only\n");
+           "adams: steenrod: C2 is a finite module, not the sphere S_2: the operation is computed "
+           "on Ext of S_2 only\n");
     run_is(__LINE__, "steenrod --class 2,1,0 --quiet", 2, "",
            "adams: --class: Ext of S_2 at (2, 1) is zero: there is no class there\n");
     run_is(__LINE__, "steenrod --class 8,3,[1,1] --quiet", 2, "",
