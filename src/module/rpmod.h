@@ -49,9 +49,11 @@ extern "C" {
  * basis and carries its profile, fdmod_profile).  When hi < min' the module
  * is zero (valid and empty).
  *
- * The result is checked with fdmod_check_module; a table that is not a
- * module (clear_bottom over an algebra bigger than A(2)) is refused with
- * SQ_E_INVAL and that check's message.  Other refusals, with a one-line
+ * With clear_bottom the result is checked with fdmod_check_module; a table
+ * that is not a module (clear_bottom over an algebra bigger than A(2)) is
+ * refused with SQ_E_INVAL and that check's message.  Without it the formula
+ * is a module (a subquotient of the cohomology of a Thom spectrum) and the
+ * check, which costs seconds at a span of ~100 over A, is not run.  Other refusals, with a one-line
  * message in err (errlen bytes, NUL-terminated when errlen > 0) and *out
  * untouched: SQ_E_RANGE when hi - min' >= 4096 or > milnor_max_degree(A),
  * or when the action tables would take more than max_table_bytes (the

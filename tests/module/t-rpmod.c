@@ -147,6 +147,30 @@ TEST(rpmod_clear_bottom_over_A2)
     milnor_free(B);
 }
 
+/* rpmod_build checks only clear_bottom tables (its header): every other
+ * stunted space must be a module by the formula.  The full check on
+ * bottoms of each residue mod 8, negative and positive, finite and
+ * truncated tops, over A and over the profiles of A(1) and A(2). */
+TEST(rpmod_stunted_spaces_are_modules)
+{
+    const int32_t h1[] = {2, 1}, h2[] = {3, 2, 1};
+    milnor_t *alg[3] = {milnor_new(48), milnor_new_profile(48, h1, 2),
+                        milnor_new_profile(48, h2, 3)};
+    const int32_t mins[] = {-33, -24, -17, -9, -6, -1, 0, 1, 2, 7, 11};
+    char err[512];
+    for (int a = 0; a < 3; a++)
+        for (size_t i = 0; i < sizeof mins / sizeof mins[0]; i++)
+            for (int32_t len = 0; len <= 40; len += 9) {
+                fdmod_t *M = rp(alg[a], mins[i], len < 36, mins[i] + len, 0, mins[i] + 38);
+                if (fdmod_check_module(M, alg[a], err, sizeof err))
+                    sq_test_fail(__FILE__, __LINE__, "RP_%d^%d over algebra %d: %s", (int)mins[i],
+                                 (int)(mins[i] + len), a, err);
+                fdmod_free(M);
+            }
+    for (int a = 0; a < 3; a++)
+        milnor_free(alg[a]);
+}
+
 TEST(rpmod_refusals)
 {
     milnor_t *A = milnor_new(64);
