@@ -68,7 +68,11 @@ TEST(cli_mahowald_peer_sample)
     run_is(__LINE__, "mahowald --stem 6 --quiet", 0, want, "");
     run_is(__LINE__, "mahowald S_2 --stem 6 --quiet --threads 2", 0, want, "");
     sq_free(want);
-    /* Max k = 25 (the peer's default): its own cases, one with an indeterminacy. */
+}
+
+/* Max k = 25 (the peer's default): its own cases, one with an indeterminacy. */
+TEST(cli_mahowald_peer_cases_slow)
+{
     char *out, *err;
     ASSERT_EQ(sq_test_run_adams("mahowald --quiet", &out, &err), 0);
     ASSERT(strstr(out, "M(x_(14, 3, 0)) = x_(31, 3, 1)\n") != NULL);

@@ -20,7 +20,7 @@
 #include "sq_test.h"
 #include "test_modules.h"
 
-enum { MAX_N = 62, MAX_S = 12 };
+enum { MAX_N = 34, MAX_S = 12 };
 
 static resol_t *sphere(resol_algo_t algo, int32_t max_n, int32_t max_s, fdmod_t **M)
 {
@@ -73,7 +73,7 @@ static void check_named(resol_algo_t algo)
     ASSERT_EQ(resol_sq0_matrix(Q, 4, 0, &m), 0);
     ASSERT_EQ(fmat_cols(&m), 0);
     fmat_clear(&m);
-    ASSERT_EQ(resol_sq0_matrix(Q, 1, 31, &m), SQ_E_RANGE); /* image at stem 63: outside */
+    ASSERT_EQ(resol_sq0_matrix(Q, 1, 17, &m), SQ_E_RANGE); /* image at stem 35: outside */
     resol_sq0_free(Q);
     resol_free(R);
     fdmod_free(M);
