@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "cli.h"
+#include "cli_class.h"
 #include "cli_opts.h"
 #include "cli_run.h"
 #include "fdmod.h"
@@ -173,88 +174,31 @@ int cmd_sq0(int argc, char **argv)
 #define STEENROD_MAX_N 100
 #define STEENROD_MAX_S 30
 
-/* --class N,S,V as read: V is "[v0, ...]" (entries 0/1) or an index. */
-typedef struct {
-    int32_t n, s;
-    const char *vec; /* after the '[', or NULL for an index */
-    int64_t idx;
-} sclass_t;
-
-/* Parses --class; returns 0 or CLI_USAGE after one line. */
-static int parse_sclass(const char *text, sclass_t *c)
+/* --class, parsed by cli_class.c, within steenrod's limits; returns 0 or
+ * CLI_USAGE after one line. */
+static int parse_sclass(const char *text, cli_class_t *c)
 {
-    memset(c, 0, sizeof *c);
-    char *end;
-    long n = strtol(text, &end, 10), s2;
-    if (end == text || *end != ',' || n < 0 || n > STEENROD_MAX_N)
-        goto bad;
-    const char *p = end + 1;
-    s2 = strtol(p, &end, 10);
-    if (end == p || *end != ',' || s2 < 0 || s2 > STEENROD_MAX_S)
-        goto bad;
-    c->n = (int32_t)n;
-    c->s = (int32_t)s2;
-    p = end + 1;
-    if (*p == '[') {
-        c->vec = p + 1;
-        return CLI_OK;
+    if (cli_class_parse("--class", text, c) != 0)
+        return CLI_USAGE;
+    if (c->n > STEENROD_MAX_N || c->s > STEENROD_MAX_S) {
+        cli_error("--class: (%d, %d): steenrod takes stems <= %d and filtrations <= %d (S_2 is "
+                  "resolved through stem 2(N + S) and filtration 2S + 1)",
+                  (int)c->n, (int)c->s, STEENROD_MAX_N, STEENROD_MAX_S);
+        return CLI_USAGE;
     }
-    long long idx = strtoll(p, &end, 10);
-    if (end == p || *end || idx < 0)
-        goto bad;
-    c->idx = idx;
     return CLI_OK;
-bad:
-    cli_error("--class: '%s' is not N,S,[v0,...] or N,S,I (0 <= N <= %d, 0 <= S <= %d)",
-              cli_str(text), STEENROD_MAX_N, STEENROD_MAX_S);
-    return CLI_USAGE;
 }
 
-/* The vector of c over the dim basis classes at its bidegree, into *x
- * (initialised here).  Returns 0 or CLI_USAGE after one line. */
-static int sclass_vector(const sclass_t *c, int64_t dim, fvec_t *x)
+/* The vector of c over the dim basis classes at its bidegree (c->vec, at
+ * p = 2).  Returns 0 or CLI_USAGE after one line. */
+static int sclass_vector(cli_class_t *c, int64_t dim)
 {
     if (dim <= 0) {
         cli_error("--class: Ext of S_2 at (%d, %d) is zero: there is no class there", (int)c->n,
                   (int)c->s);
         return CLI_USAGE;
     }
-    fvec_init(x, dim, 2);
-    if (!c->vec) {
-        if (c->idx >= dim) {
-            cli_error("--class: index %lld: Ext of S_2 at (%d, %d) has %lld basis classes",
-                      (long long)c->idx, (int)c->n, (int)c->s, (long long)dim);
-            fvec_clear(x);
-            return CLI_USAGE;
-        }
-        fvec_set(*x, c->idx, 1);
-        return CLI_OK;
-    }
-    const char *p = c->vec;
-    int64_t len = 0;
-    for (;;) {
-        while (*p == ' ')
-            p++;
-        if (*p == ']' && len == 0)
-            break;
-        if ((*p != '0' && *p != '1') || len >= dim)
-            goto bad;
-        fvec_set(*x, len++, (uint32_t)(*p++ - '0'));
-        while (*p == ' ')
-            p++;
-        if (*p == ']')
-            break;
-        if (*p++ != ',')
-            goto bad;
-    }
-    if (p[1] == '\0' && len == dim)
-        return CLI_OK;
-bad:
-    cli_error("--class: the vector must have %lld entries 0 or 1 (the dimension of Ext of S_2 at "
-              "(%d, %d))",
-              (long long)dim, (int)c->n, (int)c->s);
-    fvec_clear(x);
-    return CLI_USAGE;
+    return cli_class_vector("--class", c, dim, 2, "Ext of S_2", "S_2") ? CLI_USAGE : CLI_OK;
 }
 
 /* "x_(n, s, i) + ..." for the nonzero entries of x. */
@@ -309,20 +253,18 @@ static int steenrod_bidegree(const resol_t *R, int32_t n, int32_t s, const fvec_
     return CLI_OK;
 }
 
-static sclass_t steenrod_class; /* --class, when given */
+static cli_class_t steenrod_class; /* --class, when given */
 
 static int run_steenrod(cli_run_t *r)
 {
     resol_t *R = cli_run_resolve(r);
     int rc = CLI_OK;
     if (cli_given(r->o, CLI_OPT_CLASS)) {
-        fvec_t x;
-        const sclass_t *c = &steenrod_class;
-        rc = sclass_vector(c, resol_ext_dim(R, c->s, c->n), &x);
-        if (rc == CLI_OK) {
-            rc = steenrod_bidegree(R, c->n, c->s, &x);
-            fvec_clear(&x);
-        }
+        cli_class_t *c = &steenrod_class;
+        rc = sclass_vector(c, resol_ext_dim(R, c->s, c->n));
+        if (rc == CLI_OK)
+            rc = steenrod_bidegree(R, c->n, c->s, &c->vec);
+        cli_class_clear(c);
     } else {
         for (int32_t n = 0; 2 * n <= r->stem && rc == CLI_OK; n++)
             for (int32_t s = 0; 2 * (n + s) <= r->stem && 2 * s <= r->max_s && rc == CLI_OK; s++)
@@ -347,7 +289,7 @@ int cmd_steenrod(int argc, char **argv)
     }
     if ((rc = parse_sclass(o.cls[0], &steenrod_class)) != CLI_OK)
         return rc;
-    const sclass_t *c = &steenrod_class;
+    const cli_class_t *c = &steenrod_class;
     cli_run_t r;
     rc = cli_sphere2_prepare(&r, &o, 2 * (c->n + c->s), 2 * c->s + 1);
     if (rc == CLI_OK)

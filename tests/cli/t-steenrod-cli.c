@@ -121,12 +121,16 @@ TEST(cli_steenrod_refusals)
     run_is(__LINE__, "steenrod --class 2,1,0 --quiet", 2, "",
            "adams: --class: Ext of S_2 at (2, 1) is zero: there is no class there\n");
     run_is(__LINE__, "steenrod --class 8,3,[1,1] --quiet", 2, "",
-           "adams: --class: the vector must have 1 entries 0 or 1 (the dimension of Ext of S_2 at "
-           "(8, 3))\n");
+           "adams: --class: the vector has 2 entries but Ext of S_2 at (8, 3) has dimension 1\n");
     run_is(__LINE__, "steenrod --class 8,3,1 --quiet", 2, "",
-           "adams: --class: index 1: Ext of S_2 at (8, 3) has 1 basis classes\n");
-    run_is(__LINE__, "steenrod --class 8,x --quiet", 2, "",
-           "adams: --class: '8,x' is not N,S,[v0,...] or N,S,I (0 <= N <= 100, 0 <= S <= 30)\n");
+           "adams: --class: x_(8, 3, 1) does not exist: Ext of S_2 at (8, 3) has dimension 1\n");
+    run_is(__LINE__, "steenrod --class 8,3,[2] --quiet", 2, "",
+           "adams: --class: the vector has the entry 2, but the coefficients of S_2 are 0..1 "
+           "(mod 2)\n");
+    run_is(__LINE__, "steenrod --class 8,x --quiet", 2, "", NULL);
+    run_is(__LINE__, "steenrod --class 101,3,0 --quiet", 2, "",
+           "adams: --class: (101, 3): steenrod takes stems <= 100 and filtrations <= 30 (S_2 is "
+           "resolved through stem 2(N + S) and filtration 2S + 1)\n");
     run_is(__LINE__, "steenrod --class 8,3,0 --stem 30", 2, "",
            "adams: steenrod: --class sets the region itself: give --stem and --max-s without it\n");
 }
