@@ -42,11 +42,15 @@ typedef struct {
     int64_t *aoff;  /* [d]: the index of the first Milnor basis element of degree d */
     int64_t nalg;   /* Milnor basis elements of degree 0..t */
     fmat_t **lm;    /* [a * (t + 1) + e][aoff[d] + r]: rows Sq(d, r) (basis of F_a(e)) */
+    int64_t *dims;  /* [a * (t + 1) + e]: dim F_a(e), a <= s + 1 */
 } sctx_t;
 
 static int64_t fmdim(const sctx_t *C, int32_t a, int32_t e)
 {
-    return a >= 0 && a <= C->R->max_s && e >= 0 ? fmod_dim(C->R->F[a], e) : 0;
+    if (a < 0 || a > C->R->max_s || e < 0)
+        return 0;
+    return a <= C->s + 1 && e <= C->t ? C->dims[(int64_t)a * (C->t + 1) + e]
+                                      : fmod_dim(C->R->F[a], e);
 }
 
 static int64_t bidx(const sctx_t *C, int32_t a, int32_t e1)
@@ -94,6 +98,12 @@ static const fmat_t *blk_get(const sctx_t *C, const welt_t *w, int32_t a, int32_
     const fmat_t *m = &w->b[bidx(C, a, e1)];
     return fmat_rows(m) ? m : NULL;
 }
+
+/* The set bits of v (p = 2) in increasing order: FOR_BITS(v, q) { ... }. */
+#define FOR_BITS(v, q)                                                                           \
+    for (int64_t w_ = 0, q = 0; w_ * 64 < (v).len; w_++)                                         \
+        for (uint64_t x_ = (v).limbs[w_]; x_ && (q = w_ * 64 + __builtin_ctzll(x_)) < (v).len;   \
+             x_ &= x_ - 1)
 
 /* ---- The free modules ---------------------------------------------------------- */
 
@@ -191,9 +201,8 @@ static void w_contract(sctx_t *C, const welt_t *w, welt_t *out)
                     if (fvec_is_zero(mr))
                         continue;
                     fvec_t hr = fmat_row(hm, p);
-                    for (int64_t q = 0; q < fmat_cols(hm); q++)
-                        if (fvec_get(hr, q))
-                            fvec_addmul(fmat_row(o, q), mr, 1);
+                    FOR_BITS(hr, q)
+                    fvec_addmul(fmat_row(o, q), mr, 1);
                 }
             }
             if (a == 0 && e1 == 0 && (o = blk(C, out, 0, 0)) != NULL) /* i eps (x) h */
@@ -210,10 +219,11 @@ static void w_swap_add(const sctx_t *C, const welt_t *w, welt_t *out)
             if (!m)
                 continue;
             fmat_t *o = blk(C, out, w->K - a, w->D - e1);
-            for (int64_t p = 0; p < fmat_rows(m); p++)
-                for (int64_t q = 0; q < fmat_cols(m); q++)
-                    if (fmat_get(m, p, q))
-                        fmat_set(o, q, p, fmat_get(o, q, p) ^ 1u);
+            for (int64_t p = 0; p < fmat_rows(m); p++) {
+                fvec_t mr = fmat_row(m, p);
+                FOR_BITS(mr, q)
+                fvec_add_entry(fmat_row(o, q), p, 1);
+            }
         }
 }
 
@@ -256,9 +266,8 @@ static void blk_act(sctx_t *C, const fmat_t *m, int32_t a, int32_t e1, int32_t b
             continue;
         }
         fvec_t lr = fmat_row(l1, p);
-        for (int64_t q = 0; q < fmat_cols(l1); q++)
-            if (fvec_get(lr, q))
-                fvec_addmul(fmat_row(o, q), row, 1);
+        FOR_BITS(lr, q)
+        fvec_addmul(fmat_row(o, q), row, 1);
     }
     fvec_clear(&v);
 }
@@ -398,7 +407,11 @@ int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int3
     for (int32_t a = 0; a <= 2 * s; a++)
         if (!computed(R, a, 2 * (int64_t)t))
             return SQ_E_RANGE;
-    sctx_t C = {R, s, t, {0}, NULL, NULL, NULL, 0, NULL};
+    sctx_t C = {R, s, t, {0}, NULL, NULL, NULL, 0, NULL, NULL};
+    C.dims = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), sizeof *C.dims);
+    for (int32_t a = 0; a <= s + 1 && a <= R->max_s; a++)
+        for (int32_t e = 0; e <= t; e++)
+            C.dims[(int64_t)a * (t + 1) + e] = fmod_dim(R->F[a], e);
     resol_qis_init(&C.Q, R, s + 1, 0, t);
     C.aoff = sq_calloc((size_t)t + 2, sizeof *C.aoff);
     for (int32_t d = 0; d <= t; d++)
@@ -455,6 +468,7 @@ int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int3
     }
     sq_free(C.lm);
     sq_free(C.aoff);
+    sq_free(C.dims);
     if (bad) {
         resol_steenrod_free(Q);
         return SQ_E_RANGE;
