@@ -150,38 +150,67 @@ int pair_elt_is_zero(const pair_elt_t *e)
 
 /* A walk over the Milnor matrices of (R, S): x[i][j], i = 1..p rows of R,
  * j = 1..q columns of S; x[i][0] and x[0][j] are what is left of r_i and
- * s_j.  Each complete matrix calls leaf with its T and coefficient mod 4. */
+ * s_j.  The coefficient of a matrix is the product over the diagonals of
+ * their multinomial coefficients; its 2-adic valuation is the number of
+ * carries when the diagonal's entries are added in binary, which only
+ * grows as entries are added, so a partial matrix with two carries already
+ * (coefficient 0 mod 4) is dropped at once.  Each complete matrix calls
+ * leaf with its T and coefficient mod 4 (2 when one carry; the product of
+ * the binomial coefficients mod 4 when none). */
 typedef struct {
     const pairalg_t *P;
     int p, q;
     int32_t rowrem[PLEN], colrem[PLEN];
     int32_t x[PLEN][PLEN];
+    int32_t dsum[2 * PLEN]; /* sum of the interior entries of each diagonal so far */
+    int val;                /* carries so far */
     void (*leaf)(void *ctx, const int32_t *t, int tlen, uint32_t c);
     void *ctx;
 } walk_t;
 
+static int carries(int32_t a, int32_t b)
+{
+    return __builtin_popcount((unsigned)a) + __builtin_popcount((unsigned)b) -
+           __builtin_popcount((unsigned)(a + b));
+}
+
 static void walk_leaf(walk_t *w)
 {
-    int32_t t[PLEN];
-    uint32_t c = 1;
-    int n = w->p + w->q;
-    for (int i = 1; i <= w->p; i++)
-        w->x[i][0] = w->rowrem[i];
-    for (int j = 1; j <= w->q; j++)
-        w->x[0][j] = w->colrem[j];
-    for (int d = 1; d <= n; d++) {
-        int32_t sum = 0;
-        int i0 = d > w->q ? d - w->q : 0, i1 = d < w->p ? d : w->p;
-        for (int i = i0; i <= i1; i++) {
-            int32_t e = w->x[i][d - i];
-            if (!e)
-                continue;
-            sum += e;
-            c = (c * pair_binom4(w->P, sum, e)) & 3u;
-            if (!c)
-                return;
+    int32_t t[2 * PLEN];
+    int n = w->p + w->q, val = w->val;
+    for (int d = 1; d <= n; d++)
+        t[d - 1] = w->dsum[d];
+    /* the remainders: x[i][0] on diagonal i, x[0][j] on diagonal j */
+    for (int i = 1; i <= w->p && val < 2; i++) {
+        val += carries(t[i - 1], w->rowrem[i]);
+        t[i - 1] += w->rowrem[i];
+    }
+    for (int j = 1; j <= w->q && val < 2; j++) {
+        val += carries(t[j - 1], w->colrem[j]);
+        t[j - 1] += w->colrem[j];
+    }
+    if (val >= 2)
+        return;
+    uint32_t c = 2;
+    if (val == 0) {
+        c = 1;
+        for (int i = 1; i <= w->p; i++)
+            w->x[i][0] = w->rowrem[i];
+        for (int j = 1; j <= w->q; j++)
+            w->x[0][j] = w->colrem[j];
+        for (int d = 1; d <= n && c; d++) {
+            int32_t sum = 0;
+            int i0 = d > w->q ? d - w->q : 0, i1 = d < w->p ? d : w->p;
+            for (int i = i0; i <= i1; i++) {
+                int32_t e = w->x[i][d - i];
+                if (!e)
+                    continue;
+                sum += e;
+                c = (c * pair_binom4(w->P, sum, e)) & 3u;
+            }
         }
-        t[d - 1] = sum;
+        if (!c)
+            return;
     }
     while (n > 0 && t[n - 1] == 0)
         n--;
@@ -202,8 +231,15 @@ static void walk_cell(walk_t *w, int i, int j)
     int32_t max = w->rowrem[i] >> j;
     if (max > w->colrem[j])
         max = w->colrem[j];
+    int d = i + j, v0 = w->val;
+    int32_t s0 = w->dsum[d];
     for (int32_t v = 0; v <= max; v++) {
+        int c = carries(s0, v);
+        if (v0 + c >= 2)
+            continue;
         w->x[i][j] = v;
+        w->dsum[d] = s0 + v;
+        w->val = v0 + c;
         w->rowrem[i] -= v << j;
         w->colrem[j] -= v;
         walk_cell(w, i, j + 1);
@@ -211,6 +247,8 @@ static void walk_cell(walk_t *w, int i, int j)
         w->colrem[j] += v;
     }
     w->x[i][j] = 0;
+    w->dsum[d] = s0;
+    w->val = v0;
 }
 
 static void walk(const pairalg_t *P, const int32_t *r, int rlen, const int32_t *s, int slen,
@@ -382,5 +420,187 @@ void pair_a_mul_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg
                 milnor_mul_vec_add(P->A, out, off, ad, b, yd, y);
         if (ay != stackbuf)
             sq_free(ay);
+    }
+}
+
+/* ---- Vectors: sums over basis elements, with the bilinear parts done once ------------ */
+
+/* The set bits of v (over A_deg) and their p-parts (1-based in pp[i][1..]). */
+typedef struct {
+    int64_t n;
+    int32_t (*pp)[PLEN];
+} unpacked_t;
+
+static void unpack(const pairalg_t *P, unpacked_t *u, int32_t deg, const uint64_t *v)
+{
+    int64_t dim = milnor_dim(P->A, deg), n = 0;
+    for (int64_t i = 0; i < limbs_of(dim); i++)
+        n += __builtin_popcountll(v[i]);
+    u->n = 0;
+    u->pp = sq_malloc((size_t)(n + 1) * sizeof *u->pp);
+    for (int64_t b = 0; b < dim; b++)
+        if ((v[b >> 6] >> (b & 63)) & 1u) {
+            memset(u->pp[u->n], 0, sizeof u->pp[u->n]);
+            milnor_get(P->A, deg, b, u->pp[u->n] + 1, PLEN - 1);
+            u->n++;
+        }
+}
+
+/* out (over A_{deg - drop}) ^= the images of u's elements under R -> R - c1 e_i1 - c2 e_i2
+ * (i = 0: nothing taken; an element that would go negative is dropped). */
+static void shift_down(const pairalg_t *P, const unpacked_t *u, int i1, int32_t c1, int i2,
+                       int32_t c2, uint64_t *out)
+{
+    for (int64_t j = 0; j < u->n; j++) {
+        int32_t r[PLEN];
+        memcpy(r, u->pp[j], sizeof r);
+        if (i1 > 0) {
+            if (r[i1] < c1)
+                continue;
+            r[i1] -= c1;
+        }
+        if (i2 > 0) {
+            if (r[i2] < c2)
+                continue;
+            r[i2] -= c2;
+        }
+        int64_t idx = milnor_index(P->A, r + 1, PLEN - 1);
+        out[idx >> 6] ^= UINT64_C(1) << (idx & 63);
+    }
+}
+
+/* out (bits off..) += x y for vectors x over A_xd and y over A_yd. */
+static void vec_mul_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t xd,
+                        const uint64_t *x, int32_t yd, const uint64_t *y)
+{
+    int64_t dim = milnor_dim(P->A, xd);
+    for (int64_t b = 0; b < dim; b++)
+        if ((x[b >> 6] >> (b & 63)) & 1u)
+            milnor_mul_vec_add(P->A, out, off, xd, b, yd, y);
+}
+
+static int vec_zero(const uint64_t *v, int64_t limbs)
+{
+    for (int64_t i = 0; i < limbs; i++)
+        if (v[i])
+            return 0;
+    return 1;
+}
+
+void pair_sigma_mul_vec_add(const pairalg_t *P, pair_elt_t *e, int32_t adeg, const uint64_t *a,
+                            int32_t bdeg, const uint64_t *b)
+{
+    SQ_CHECK(adeg + bdeg == e->deg && e->ones, "pair_sigma_mul_vec_add: degrees");
+    unpacked_t ua, ub;
+    unpack(P, &ua, adeg, a);
+    unpack(P, &ub, bdeg, b);
+    acc_t acc = {P->A, e->ones, e->v, NULL};
+    for (int64_t i = 0; i < ua.n; i++) {
+        int rl = PLEN - 1;
+        while (rl > 0 && ua.pp[i][rl] == 0)
+            rl--;
+        for (int64_t j = 0; j < ub.n; j++) {
+            int sl = PLEN - 1;
+            while (sl > 0 && ub.pp[j][sl] == 0)
+                sl--;
+            walk(P, ua.pp[i] + 1, rl, ub.pp[j] + 1, sl, leaf_pair, &acc);
+        }
+    }
+    /* The Y part, bilinear: slot (m + k, n + k) += d_{k,n,m}(a) d'_k(b). */
+    int64_t off[PAIR_MAX_SLOTS + 1];
+    (void)pair_layout(P, e->deg, off, NULL, NULL);
+    int64_t cap = limbs_of(milnor_dim(P->A, adeg > bdeg ? adeg : bdeg)) + 1;
+    uint64_t *bk = sq_malloc((size_t)cap * sizeof *bk), *am = sq_malloc((size_t)cap * sizeof *am);
+    for (int k = 0; (((int32_t)2 << k) - 1) <= bdeg; k++) {
+        int32_t bkd = bdeg - (((int32_t)2 << k) - 1);
+        memset(bk, 0, (size_t)cap * sizeof *bk);
+        shift_down(P, &ub, k + 1, 1, 0, 0, bk);
+        if (vec_zero(bk, limbs_of(milnor_dim(P->A, bkd))))
+            continue;
+        int32_t sk = (int32_t)1 << k;
+        for (int n = 1; sk * (((int32_t)1 << n) - 1) <= adeg; n++)
+            for (int m = 0; m < n; m++) {
+                int32_t amd = adeg - sk * (((int32_t)1 << n) - 1) -
+                              (m > 0 ? sk * (((int32_t)1 << m) - 1) : 0);
+                if (amd < 0)
+                    continue;
+                memset(am, 0, (size_t)cap * sizeof *am);
+                shift_down(P, &ua, n, sk, m, sk, am);
+                if (vec_zero(am, limbs_of(milnor_dim(P->A, amd))))
+                    continue;
+                int slot = slot_of(e->deg, m + k, n + k);
+                SQ_CHECK(slot > 0, "pair_sigma_mul_vec_add: Y_{%d,%d}", m + k, n + k);
+                vec_mul_add(P, e->v + off[slot], 0, amd, am, bkd, bk);
+            }
+    }
+    sq_free(bk);
+    sq_free(am);
+    sq_free(ua.pp);
+    sq_free(ub.pp);
+}
+
+/* ---- A(a, -) prepared for one a ---------------------------------------------------- */
+
+void pair_aop_init(const pairalg_t *P, pair_aop_t *op, int32_t adeg, const uint64_t *a,
+                   int32_t max_deg)
+{
+    (void)max_deg;
+    memset(op, 0, sizeof *op);
+    op->adeg = adeg;
+    if (adeg == 0)
+        return;
+    int64_t dim = milnor_dim(P->A, adeg);
+    op->a = sq_malloc((size_t)(limbs_of(dim) + 1) * sizeof *op->a);
+    memcpy(op->a, a, (size_t)limbs_of(dim) * sizeof *op->a);
+    unpacked_t u;
+    unpack(P, &u, adeg, a);
+    op->kappa = sq_calloc((size_t)limbs_of(milnor_dim(P->A, adeg - 1)) + 1, sizeof *op->kappa);
+    shift_down(P, &u, 1, 1, 0, 0, op->kappa);
+    sq_free(u.pp);
+}
+
+/* A(a, Y_{k,l}), computed on first use. */
+static const uint64_t *aop_ay(const pairalg_t *P, pair_aop_t *op, int k, int l)
+{
+    if (!op->ay[k][l]) {
+        int32_t d = op->adeg + (1 << k) + (1 << l) - 2;
+        uint64_t *v = sq_calloc((size_t)limbs_of(milnor_dim(P->A, d)) + 1, sizeof *v);
+        int64_t dim = milnor_dim(P->A, op->adeg);
+        for (int64_t b = 0; b < dim; b++)
+            if ((op->a[b >> 6] >> (b & 63)) & 1u)
+                pair_a_y_add(P, v, 0, op->adeg, b, k, l);
+        op->ay[k][l] = v;
+    }
+    return op->ay[k][l];
+}
+
+void pair_aop_clear(pair_aop_t *op)
+{
+    sq_free(op->a);
+    sq_free(op->kappa);
+    for (int k = 0; k < 11; k++)
+        for (int l = 0; l < 12; l++)
+            sq_free(op->ay[k][l]);
+    memset(op, 0, sizeof *op);
+}
+
+void pair_aop_apply(const pairalg_t *P, pair_aop_t *op, uint64_t *out, int64_t off,
+                    const pair_elt_t *e)
+{
+    if (op->adeg == 0)
+        return;
+    SQ_CHECK(!e->ones, "pair_aop_apply: an unfinished element");
+    int32_t D = e->deg;
+    vec_mul_add(P, out, off, op->adeg - 1, op->kappa, D, e->v);
+    int64_t lo[PAIR_MAX_SLOTS + 1];
+    int8_t kk[PAIR_MAX_SLOTS], ll[PAIR_MAX_SLOTS];
+    int n = pair_layout(P, D, lo, kk, ll);
+    for (int j = 1; j < n; j++) {
+        const uint64_t *y = e->v + lo[j];
+        if (vec_zero(y, lo[j + 1] - lo[j]))
+            continue;
+        int k = kk[j], l = ll[j];
+        int32_t ad = op->adeg + (1 << k) + (1 << l) - 2, yd = D + 1 - (1 << k) - (1 << l);
+        vec_mul_add(P, out, off, ad, aop_ay(P, op, k, l), yd, y);
     }
 }

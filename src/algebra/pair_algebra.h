@@ -120,6 +120,33 @@ void pair_a_y_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg, 
 void pair_a_mul_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg, int64_t ridx,
                     const pair_elt_t *e);
 
+/* e += sigma(a) sigma(b) for vectors a over A_adeg and b over A_bdeg
+ * (sigma(a) the sum of the lifts of a's basis elements), adeg + bdeg =
+ * e->deg: the same as pair_sigma_mul_add over every pair of set bits, but
+ * the Y part, bilinear, is taken once per (k, n, m) on the vectors:
+ * Y_{m+k,n+k} (a with R -> R - 2^k e_n - 2^k e_m)(b with S -> S - e_{k+1}). */
+void pair_sigma_mul_vec_add(const pairalg_t *P, pair_elt_t *e, int32_t adeg, const uint64_t *a,
+                            int32_t bdeg, const uint64_t *b);
+
+/* A(a, -) for one vector a over A_adeg: kappa(a) (R -> R - e_1) at once,
+ * A(a, Y_{k,l}) when an element first needs it (max_deg is a hint, unused).
+ * Value type, used by one thread; pair_aop_clear frees it. */
+typedef struct {
+    int32_t adeg;
+    uint64_t *a;
+    uint64_t *kappa;
+    uint64_t *ay[11][12];
+} pair_aop_t;
+
+void pair_aop_init(const pairalg_t *P, pair_aop_t *op, int32_t adeg, const uint64_t *a,
+                   int32_t max_deg);
+void pair_aop_clear(pair_aop_t *op);
+/* out += A(a, e) for a finished e of degree <= the prepared max_deg, bits
+ * off .. over the basis of degree adeg + e->deg - 1 (pair_a_mul_add summed
+ * over a's basis elements). */
+void pair_aop_apply(const pairalg_t *P, pair_aop_t *op, uint64_t *out, int64_t off,
+                    const pair_elt_t *e);
+
 #ifdef __cplusplus
 }
 #endif

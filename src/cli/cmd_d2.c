@@ -62,8 +62,8 @@ static int refuse_kind(const cli_run_t *r)
         "the secondary Steenrod algebra is implemented at p = 2 only",
         "the d_2 needs a finite module (the peer's condition)",
         "the d_2 needs a finite module (the peer's condition)",
-        "the d_2 needs a module over the whole Steenrod algebra",
-        "the d_2 needs a module over the whole Steenrod algebra"};
+        "the d_2 needs a module over the whole Steenrod algebra, not a subalgebra",
+        "the d_2 needs a module over the whole Steenrod algebra, not a subalgebra"};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         if ((r->kinds >> no[i]) & 1u) {
             cli_error("d2: %s is %s: %s", cli_str(r->ref.base), cli_kind_words(no[i], r->prime),

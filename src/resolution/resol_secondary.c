@@ -158,13 +158,7 @@ static void comp_one(void *ctx, int64_t i)
                 continue;
             if (!acc[g2].v)
                 pair_elt_init(&acc[g2], J->P, e - e2);
-            for (int64_t r = 0; r < alen; r++) {
-                if (!((a[r >> 6] >> (r & 63)) & 1u))
-                    continue;
-                for (int64_t s = 0; s < blen; s++)
-                    if ((b[s >> 6] >> (s & 63)) & 1u)
-                        pair_sigma_mul_add(J->P, &acc[g2], e - e1, r, e1 - e2, s);
-            }
+            pair_sigma_mul_vec_add(J->P, &acc[g2], e - e1, a, e1 - e2, b);
         }
     }
     comp_t *c = &J->out[i];
@@ -236,16 +230,18 @@ static void inter_one(void *ctx, int64_t g)
         int64_t alen;
         if (!c->n || !block(F1, e, g1, dg, a, &alen))
             continue;
-        for (int64_t r = 0; r < alen; r++) {
-            if (!((a[r >> 6] >> (r & 63)) & 1u))
-                continue;
-            for (int64_t j = 0; j < c->n; j++) {
-                int64_t g3 = c->tgt[j];
-                int32_t e3 = fmod_gen_degree(F3, g3);
-                int64_t off = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
-                pair_a_mul_add(J->P, v.limbs, off, e - e1, r, &c->e[j]);
-            }
+        int32_t maxd = 0;
+        for (int64_t j = 0; j < c->n; j++)
+            maxd = c->e[j].deg > maxd ? c->e[j].deg : maxd;
+        pair_aop_t op;
+        pair_aop_init(J->P, &op, e - e1, a, maxd);
+        for (int64_t j = 0; j < c->n; j++) {
+            int64_t g3 = c->tgt[j];
+            int32_t e3 = fmod_gen_degree(F3, g3);
+            int64_t off = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
+            pair_aop_apply(J->P, &op, v.limbs, off, &c->e[j]);
         }
+        pair_aop_clear(&op);
     }
     sq_free(a);
     if (s > 3)

@@ -828,3 +828,78 @@ TEST(audit_sphere_verbs)
     expect_refused(__LINE__, "sq0 --class", &r, "unknown option", "sq0");
     run_free(&r);
 }
+
+/* d2 (issue 22): the Adams d_2 of a finite module over A at p = 2 (fin,
+ * shift, adem), every option as it says (the same bytes under --threads,
+ * --algorithm, --max-memory, --from; fewer lines under a smaller --stem or
+ * --max-s; nothing on stderr under --quiet); every other kind refused with
+ * one line naming d2 and the kind; --format, --save, --gpu, -o unknown
+ * options. */
+TEST(audit_d2)
+{
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *m = kinds[k].module;
+        int ok = k == K_FINITE || k == K_SHIFTED || k == K_ADEM;
+        char args[512];
+        snprintf(args, sizeof args, "d2 %s --stem 14 --max-s 6", m);
+        run_t base = run("%s --quiet", args);
+        if (!ok) {
+            expect_refused(__LINE__, args, &base, "d2", kinds[k].words);
+            run_free(&base);
+            continue;
+        }
+        expect_ok(__LINE__, args, &base);
+        if (base.err[0])
+            sq_test_fail(__FILE__, __LINE__, "adams %s --quiet: stderr %s", args, base.err);
+        static const char *const same[] = {"--threads 2", "--algorithm classical",
+                                           "--algorithm nassau", "--max-memory 8G",
+                                           "--threads 1 --progress"};
+        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+            run_t r = run("%s %s --quiet", args, same[i]);
+            if (r.rc != 0 || strcmp(r.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s %s: not the same lines", args,
+                             same[i]);
+            run_free(&r);
+        }
+        static const char *const fewer[] = {"--stem 9 --max-s 6", "--stem 14 --max-s 4"};
+        for (size_t i = 0; i < sizeof fewer / sizeof *fewer; i++) {
+            run_t r = run("d2 %s %s --quiet", m, fewer[i]);
+            if (r.rc != 0 ||
+                sq_test_count_lines(r.out) >= sq_test_count_lines(base.out))
+                sq_test_fail(__FILE__, __LINE__, "adams %s: not fewer lines", fewer[i]);
+            run_free(&r);
+        }
+        static const char *const unknown[][2] = {
+            {"--format csv", "'--format'"}, {"--save x.db", "'--save'"}, {"--gpu", "'--gpu'"},
+            {"-o x", "'-o'"}};
+        for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+            run_t r = run("%s %s", args, unknown[i][0]);
+            expect_refused(__LINE__, args, &r, "unknown option", unknown[i][1]);
+            run_free(&r);
+        }
+        if (k == K_FINITE) { /* --from: the same lines from a store */
+            char db[128];
+            snprintf(db, sizeof db, "%s/d2.db", scratch);
+            run_t s = run("resolve %s --stem 14 --max-s 6 --save %s --quiet", m, db);
+            ASSERT_EQ(s.rc, 0);
+            run_free(&s);
+            run_t r = run("d2 --from %s --quiet", db);
+            if (r.rc != 0 || strcmp(r.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams d2 --from: not the same lines\n%s",
+                             r.err);
+            run_free(&r);
+        }
+        run_free(&base);
+    }
+    /* a truncated store is refused too */
+    char db[128];
+    snprintf(db, sizeof db, "%s/d2fp.db", scratch);
+    run_t s = run("resolve %s --stem 6 --max-s 4 --save %s --quiet", kinds[K_PRESENTED].module, db);
+    ASSERT_EQ(s.rc, 0);
+    run_free(&s);
+    run_t r = run("d2 --from %s", db);
+    expect_refused(__LINE__, "d2 --from (fp store)", &r, "d2: --from", "truncated");
+    run_free(&r);
+    scratch_remove();
+}
