@@ -11,6 +11,9 @@ pkgs=(build-essential cmake pkg-config libjansson-dev libm4ri-dev libsqlite3-dev
 [ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(clang libclang-rt-14-dev chromium chromium-driver python3-selenium)
 # The Python package's tests (tests/python, docs/python.md): pytest, and pip install ./python.
 [ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(python3 python3-pytest python3-pip python3-venv)
+# resolve --mpi (docs/mpi.md): Open MPI, an optional build feature (-DADAMS_MPI=ON)
+# that the test command's mpi stage builds and runs.
+[ "${ADAMS_DEPS_FUZZ:-0}" = 1 ] && pkgs+=(libopenmpi-dev openmpi-bin)
 missing=()
 for p in "${pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -12,6 +12,10 @@
 #   asan      a Debug build with AddressSanitizer + UndefinedBehaviorSanitizer
 #             and assertions on (tests labelled "slow" are left to release)
 #   tsan      a ThreadSanitizer build running the threaded tests (label "threads")
+#   mpi       a build with MPI (-DADAMS_MPI=ON): resolve --mpi on 2-4 ranks
+#             against the threaded run, a killed rank and SIGTERM resumed
+#             (tests/mpi/run.sh, label "mpi"; the release build runs
+#             mpi.refused, --mpi refused without MPI)
 #   fuzz      30 s of libFuzzer on the module reader, 20 s on the store reader
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,6 +76,15 @@ if [ -n "$NVCC" ]; then
 else
   echo "== CUDA build: skipped, no nvcc on this machine =="
 fi
+
+# resolve --mpi over Open MPI (scripts/deps.sh installs it); only the program
+# is built, and the test skips (77, said) where mpirun is missing.
+stage_start mpi "MPI build: resolve --mpi against the threaded run (tests/mpi/run.sh)"
+cmake -S . -B build-mpi-ci -DCMAKE_BUILD_TYPE=Release "${strict[@]}" -DADAMS_MPI=ON \
+  -DADAMS_BUILD_BENCH=OFF >/dev/null
+cmake --build build-mpi-ci -j"$jobs" --target adams
+ctest --test-dir build-mpi-ci --output-on-failure -L mpi
+stage_end
 
 stage_start fuzz "libFuzzer: the module reader (30 s) and the store reader (20 s), from their seed corpora"
 cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=Debug -DADAMS_FUZZ=ON \

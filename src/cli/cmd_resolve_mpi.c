@@ -52,6 +52,18 @@ static int refuse(const cli_opts_t *o)
     return CLI_OK;
 }
 
+/* What --mpi cannot do with the prepared module (whatever the number of
+ * ranks): the cofiber of a class.  One line; CLI_OK when nothing. */
+static int refuse_kind(const cli_run_t *r)
+{
+    if (!r->info.cofiber)
+        return CLI_OK;
+    cli_error("resolve: --mpi: %s is the cofiber of a class, resolved as two resolutions in one "
+              "process; run it without --mpi",
+              cli_str(r->ref.base));
+    return CLI_USAGE;
+}
+
 /* Rank 0's resolution: its steps go to the workers; a signal stops it. */
 static void attach_rank0(resol_t *R)
 {
@@ -79,12 +91,8 @@ static int run_rank0(const cli_opts_t *o, int (*body)(cli_run_t *r))
     cli_run_t r;
     int rc = cli_run_prepare(&r, &o0, o->operand ? o->operand : "S_2", o->stem,
                              cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1, CLI_RUN_NO_NOTES);
-    if (rc == CLI_OK && r.info.cofiber) {
-        cli_error("resolve: --mpi: %s is the cofiber of a class, resolved as two resolutions in "
-                  "one process; run it without --mpi",
-                  cli_str(r.ref.base));
-        rc = CLI_USAGE;
-    }
+    if (rc == CLI_OK)
+        rc = refuse_kind(&r);
     if (sq_mpi_share(rc) == CLI_OK && (rc = sq_mpi_ready(CLI_OK)) == CLI_OK) {
         cli_set_attach(attach_rank0);
         rc = body(&r);
@@ -133,6 +141,8 @@ int cli_mpi_resolve(const cli_opts_t *o, int (*body)(cli_run_t *r))
         cli_run_t r;
         rc = cli_run_prepare(&r, o, o->operand ? o->operand : "S_2", o->stem,
                              cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1, CLI_RUN_NO_NOTES);
+        if (rc == CLI_OK)
+            rc = refuse_kind(&r);
         if (rc == CLI_OK)
             rc = body(&r);
         cli_run_release(&r);

@@ -829,6 +829,57 @@ TEST(audit_sphere_verbs)
     run_free(&r);
 }
 
+/* resolve --mpi (issue 27, docs/mpi.md) outside mpirun.  A build without
+ * MPI refuses it in one line naming --mpi (R17), whatever the kind; a
+ * build with MPI runs it as one rank: the bytes of the run without --mpi
+ * for every kind but the cofiber (R17), also with --save; with either,
+ * --gpu and --coefficients are refused naming --mpi; the other verbs have
+ * no --mpi.  tests/mpi/run.sh runs it under mpirun on 2-4 ranks. */
+TEST(audit_mpi)
+{
+    run_t probe = run("resolve C2 --stem 4 --mpi --quiet");
+    int built = !(probe.rc == 2 && strstr(probe.err, "built without MPI"));
+    if (!built)
+        expect_refused(__LINE__, "resolve C2 --mpi", &probe, "--mpi", "without MPI");
+    run_free(&probe);
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        char plain[128];
+        snprintf(plain, sizeof plain, "resolve %s --stem 6 --max-s 4 --quiet", kinds[k].module);
+        run_t base = run("%s", plain), r = run("%s --mpi", plain);
+        if (!built)
+            expect_refused(__LINE__, plain, &r, "--mpi", "without MPI");
+        else if (k == K_COFIBER)
+            expect_refused(__LINE__, plain, &r, "--mpi", kinds[k].words);
+        else if (r.rc != 0 || strcmp(r.out, base.out) != 0 || r.err[0])
+            sq_test_fail(__FILE__, __LINE__, "adams %s --mpi: exit %d or output differs\n%s",
+                         plain, r.rc, r.err);
+        run_free(&r);
+        if (built && k == K_FINITE) {
+            run_t s = run("%s --mpi --save %s/mpi.db", plain, scratch);
+            if (s.rc != 0 || strcmp(s.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s --mpi --save: exit %d or differs",
+                             plain, s.rc);
+            run_free(&s);
+        }
+        run_free(&base);
+    }
+    const char *const refused[] = {"--gpu", "--coefficients C2"};
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        run_t r = run("resolve C2 --stem 6 --mpi %s", refused[i]);
+        expect_refused(__LINE__, refused[i], &r, "--mpi",
+                       built ? (i == 0 ? "--gpu" : "--coefficients") : "without MPI");
+        run_free(&r);
+    }
+    const char *const verbs[] = {"products", "chart", "size", "map", "tensor", "export", "ext"};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
+        run_t r = run("%s C2 --mpi", verbs[i]);
+        expect_refused(__LINE__, verbs[i], &r, "unknown option", "--mpi");
+        run_free(&r);
+    }
+    scratch_remove();
+}
+
 /* d2 (issue 22): the Adams d_2 of a finite module over A at p = 2 (fin,
  * shift, adem), every option as it says (the same bytes under --threads,
  * --algorithm, --max-memory, --from; fewer lines under a smaller --stem or
