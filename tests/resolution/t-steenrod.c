@@ -183,6 +183,7 @@ static void check_square_sq0(resol_algo_t algo, int32_t N)
 
 TEST(steenrod_square_and_sq0_classical) { check_square_sq0(RESOL_CLASSICAL, 30); }
 TEST(steenrod_square_and_sq0_nassau) { check_square_sq0(RESOL_NASSAU, 24); }
+TEST(steenrod_square_and_sq0_n44_slow) { check_square_sq0(RESOL_CLASSICAL, 44); }
 
 /* The Cartan formula on every pair of basis classes x at (n, s), y at
  * (n2, s2), s, s2 >= 1, with 2(n + n2 + s + s2) <= N. */
