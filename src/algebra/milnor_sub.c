@@ -11,6 +11,7 @@
  * 64 in all) and serve the classical engine only, so simplicity wins over
  * speed here.
  */
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -19,19 +20,49 @@ struct milnor_sub {
     milnor_t *full;
     int32_t h[MILNOR_MAX_LEN];
     int len;
-    int64_t *dim;     /* per degree */
-    int64_t **b2a;    /* [deg][B index] -> A index */
-    int32_t **a2b;    /* [deg][A index] -> B index or -1 */
+    int64_t *dim;  /* per degree */
+    int64_t **b2a; /* [deg][B index] -> A index, increasing (B's order is A's) */
 };
 
-static int in_profile(const struct milnor_sub *S, const int32_t *r, int len)
+/* The elements of B, listed directly (r_i < 2^{h_i}, degree <= max): the
+ * cost is B's size, not A's, which matters for a small profile over a wide
+ * span (A(2) in degrees up to 237: 64 elements, against ~10^5 of A). */
+typedef struct {
+    const struct milnor_sub *S;
+    int32_t max_degree;
+    int64_t *cap;
+    int32_t r[MILNOR_MAX_LEN];
+} subgen_t;
+
+static void push(struct milnor_sub *S, int64_t *cap, int32_t d, int64_t a)
 {
-    for (int i = 0; i < len; i++) {
-        int32_t bound = i < S->len ? (int32_t)1 << S->h[i] : 1;
-        if (r[i] >= bound)
-            return 0;
+    if (S->dim[d] == cap[d]) {
+        cap[d] = cap[d] ? 2 * cap[d] : 4;
+        S->b2a[d] = sq_realloc(S->b2a[d], sq_mul_size((size_t)cap[d], sizeof **S->b2a));
     }
-    return 1;
+    S->b2a[d][S->dim[d]++] = a;
+}
+
+static void list_elements(subgen_t *g, int i, int32_t deg)
+{
+    struct milnor_sub *S = (struct milnor_sub *)g->S;
+    if (i == S->len) {
+        push(S, g->cap, deg, milnor_index(S->full, g->r, S->len));
+        return;
+    }
+    int32_t w = (INT32_C(1) << (i + 1)) - 1; /* the degree of xi_{i+1} */
+    int64_t bound = INT64_C(1) << S->h[i];
+    for (int64_t x = 0; x < bound && deg + x * w <= g->max_degree; x++) {
+        g->r[i] = (int32_t)x;
+        list_elements(g, i + 1, deg + (int32_t)(x * w));
+    }
+    g->r[i] = 0;
+}
+
+static int cmp_i64(const void *a, const void *b)
+{
+    int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+    return (x > y) - (x < y);
 }
 
 milnor_t *milnor_new_profile(int32_t max_degree, const int32_t *h, int len)
@@ -48,33 +79,35 @@ milnor_t *milnor_new_profile(int32_t max_degree, const int32_t *h, int len)
     }
     S->dim = sq_calloc((size_t)max_degree + 1, sizeof *S->dim);
     S->b2a = sq_calloc((size_t)max_degree + 1, sizeof *S->b2a);
-    S->a2b = sq_calloc((size_t)max_degree + 1, sizeof *S->a2b);
-    int32_t r[MILNOR_MAX_LEN];
-    for (int32_t d = 0; d <= max_degree; d++) {
-        int64_t n = milnor_dim(S->full, d);
-        S->a2b[d] = sq_malloc(sq_mul_size((size_t)n + 1, sizeof **S->a2b));
-        S->b2a[d] = sq_malloc(sq_mul_size((size_t)n + 1, sizeof **S->b2a));
-        for (int64_t a = 0; a < n; a++) {
-            int rl = milnor_get(S->full, d, a, r, MILNOR_MAX_LEN);
-            S->a2b[d][a] = -1;
-            if (in_profile(S, r, rl)) {
-                S->a2b[d][a] = (int32_t)S->dim[d];
-                S->b2a[d][S->dim[d]++] = a;
-            }
-        }
-    }
+    subgen_t g = {S, max_degree, sq_calloc((size_t)max_degree + 1, sizeof(int64_t)), {0}};
+    list_elements(&g, 0, 0);
+    sq_free(g.cap);
+    for (int32_t d = 0; d <= max_degree; d++)
+        if (S->dim[d] > 1)
+            qsort(S->b2a[d], (size_t)S->dim[d], sizeof **S->b2a, cmp_i64);
     B->sub = S;
     return B;
+}
+
+/* B's index of A's element a of degree d, or -1: a binary search. */
+static int64_t a_to_b(const struct milnor_sub *S, int32_t d, int64_t a)
+{
+    int64_t lo = 0, hi = S->dim[d];
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (S->b2a[d][mid] < a)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < S->dim[d] && S->b2a[d][lo] == a ? lo : -1;
 }
 
 void milnor_sub_free(milnor_t *B)
 {
     struct milnor_sub *S = B->sub;
-    for (int32_t d = 0; d <= B->max_degree; d++) {
-        sq_free(S->a2b[d]);
+    for (int32_t d = 0; d <= B->max_degree; d++)
         sq_free(S->b2a[d]);
-    }
-    sq_free(S->a2b);
     sq_free(S->b2a);
     sq_free(S->dim);
     milnor_free(S->full);
@@ -108,7 +141,7 @@ int64_t milnor_sub_index(const milnor_t *B, const int32_t *r, int len)
     int64_t a = milnor_index(B->sub->full, r, len);
     if (a < 0)
         return -1;
-    return B->sub->a2b[milnor_pdegree(r, len)][a];
+    return a_to_b(B->sub, milnor_pdegree(r, len), a);
 }
 
 /* out[off ..] ^= the A-vector w of degree d, mapped into B's basis. */
@@ -118,7 +151,7 @@ static void map_back(const milnor_t *B, uint64_t *out, int64_t off, int32_t d, c
     for (int64_t a = 0; a < n; a++) {
         if (!((w[a >> 6] >> (a & 63)) & 1))
             continue;
-        int64_t b = B->sub->a2b[d][a];
+        int64_t b = a_to_b(B->sub, d, a);
         SQ_CHECK(b >= 0, "subalgebra product left the subalgebra (degree %d)", (int)d);
         out[(off + b) >> 6] ^= 1ULL << ((off + b) & 63);
     }
