@@ -42,6 +42,7 @@ static const struct {
     [CLI_OPT_MAP] = {"map", 1, 1, 0},
     [CLI_OPT_PRIME] = {"prime", 1, 2, 251},
     [CLI_OPT_PROFILE] = {"profile", 1, 1, 0},
+    [CLI_OPT_UNSTABLE] = {"unstable", 0, 1, 0},
     [CLI_OPT_COEFF] = {"coefficients", 1, 1, 0},
     [CLI_OPT_MPI] = {"mpi", 0, 1, 0},
 };
@@ -174,6 +175,7 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
     case CLI_OPT_GPU:
     case CLI_OPT_FULL:
     case CLI_OPT_MPI:
+    case CLI_OPT_UNSTABLE:
         return 0;
     case CLI_OPT_SAVE:
         return nonempty(id, v, &o->save);

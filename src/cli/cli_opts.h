@@ -41,6 +41,7 @@ typedef enum {
     CLI_OPT_MAP,      /* --map FILE (map) */
     CLI_OPT_PRIME,    /* --prime P (algebra) */
     CLI_OPT_PROFILE,  /* --profile LIST (algebra) */
+    CLI_OPT_UNSTABLE, /* --unstable (resolve: the unstable category, docs/unstable.md) */
     CLI_OPT_COEFF,    /* --coefficients MODULE (resolve: Ext(M, N)) */
     CLI_OPT_MPI,      /* --mpi (resolve over MPI ranks, docs/mpi.md) */
     CLI_OPT_COUNT

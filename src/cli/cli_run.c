@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "resol.h"
+#include "resol_unstable.h"
 #include "sq_core.h"
 #include "sq_gpu.h"
 #include "sq_progress.h"
@@ -336,7 +337,8 @@ void cli_attach(resol_t *R)
 
 resol_t *cli_run_resolve(const cli_run_t *r)
 {
-    resol_t *R = resol_new(r->M, r->max_s, r->stem);
+    resol_t *R = r->unstable ? resol_new_unstable(r->M, r->max_s, r->stem)
+                             : resol_new(r->M, r->max_s, r->stem);
     cli_attach(R);
     if (r->cache_budget >= 0)
         resol_set_cache_budget(R, r->cache_budget);

@@ -57,6 +57,7 @@ typedef struct {
     int64_t cache_budget;      /* for resol_set_cache_budget; < 0: the library's */
     sq_pool_t *pool;           /* NULL: one thread */
     int gpu;                   /* sq_gpu_setup was called (sq_gpu_shutdown at release) */
+    int unstable;              /* resolve in the unstable category (cli_unstable.h) */
 } cli_run_t;
 
 /* Flags of cli_run_prepare. */

@@ -13,6 +13,7 @@
 #include "cli_from.h"
 #include "cli_mpi.h"
 #include "cli_run.h"
+#include "cli_unstable.h"
 #include "cmd_store.h"
 #include "fdmod.h"
 #include "resol.h"
@@ -36,6 +37,9 @@ static const char resolve_usage[] =
     "  PATH                 a module file (containing '/' or ending in .json);\n"
     "                       the format is in docs/modules.md\n"
     "  NAME[k]              the module shifted up by k degrees: Ceta[2], S_2[-3]\n"
+    "  S^n                  the unstable sphere: Ext in the category of unstable\n"
+    "                       modules of Sigma^n F_2, the unstable Adams E2 page of\n"
+    "                       S^n (docs/unstable.md); stems are t - s, from n\n"
     "\n"
     "Options:\n"
     "  --stem N             largest stem (default 40)\n"
@@ -71,6 +75,9 @@ static const char resolve_usage[] =
     "                       = t - s, from MODULE's resolution through stem\n"
     "                       n + 1 + top(N); N = S_2 gives Ext(MODULE)); chart and\n"
     "                       csv only, not with --save (docs/resolution.md)\n"
+    "  --unstable           resolve MODULE in the category of unstable modules\n"
+    "                       (p = 2; a module that is not unstable is refused);\n"
+    "                       chart and csv, classical engine, not with --save\n"
     "  --gpu                offload large matrix builds and reductions to a CUDA GPU\n"
     "                       (a build with CUDA and a device; otherwise one line says\n"
     "                       so and the run stays on the CPU; docs/gpu.md)\n"
@@ -105,7 +112,8 @@ static const cli_verb_t resolve_verb = {
     CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) | CLI_BIT(CLI_OPT_FORMAT) |
         CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
         CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |
-        CLI_BIT(CLI_OPT_SAVE) | CLI_BIT(CLI_OPT_COEFF) | CLI_BIT(CLI_OPT_MPI),
+        CLI_BIT(CLI_OPT_SAVE) | CLI_BIT(CLI_OPT_COEFF) | CLI_BIT(CLI_OPT_MPI) |
+        CLI_BIT(CLI_OPT_UNSTABLE),
     resolve_formats, "module"};
 
 /* The --format value that prints the differentials (resolve_formats). */
@@ -324,11 +332,59 @@ static int run_prepared(cli_run_t *r)
     return r->o->save ? run_saved(r) : run_plain(r);
 }
 
+/* adams resolve S^n, or MODULE --unstable: the unstable resolution
+ * (docs/unstable.md), charted as any other.  What it does not do is
+ * refused with one line before anything is loaded. */
+static int run_unstable(const cli_opts_t *o, const char *spec)
+{
+    const char *no = o->save ? "--save" : o->coefficients ? "--coefficients"
+                     : o->format == FORMAT_DIFFERENTIALS ? "--format differentials"
+                     : o->algo == RESOL_NASSAU ? "--algorithm nassau"
+                     : cli_given(o, CLI_OPT_MPI) ? "--mpi" : NULL;
+    if (no) {
+        cli_error("resolve: %s: an unstable resolution (S^n, --unstable) is %s", no,
+                  o->save ? "not kept in a store; omit --save"
+                  : o->algo == RESOL_NASSAU ? "classical only (Nassau's algorithm is stable)"
+                  : cli_given(o, CLI_OPT_MPI) ? "run on one machine"
+                                              : "charted as dimensions only (chart, csv)");
+        return CLI_USAGE;
+    }
+    cli_run_t r;
+    int rc = cli_run_prepare(&r, o, spec, o->stem, cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1,
+                             CLI_RUN_NO_NOTES);
+    if (rc == CLI_OK)
+        rc = cli_unstable_prepare(&r);
+    if (rc == CLI_OK) {
+        cli_run_notes(&r, 0);
+        resol_t *R = cli_run_resolve(&r);
+        rc = write_resol(&r, R);
+        resol_free(R);
+    }
+    cli_run_release(&r);
+    return rc;
+}
+
+/* S^n, or --unstable: run_unstable's exit code in *rc and 1; else 0. */
+static int unstable_verb(const cli_opts_t *o, int *rc)
+{
+    char sphere[32];
+    const char *spec = o->operand ? o->operand : "S_2";
+    int us = cli_unstable_sphere("resolve", spec, sphere, sizeof sphere);
+    if (us < 0) {
+        *rc = CLI_USAGE;
+        return 1;
+    }
+    if (!us && !cli_given(o, CLI_OPT_UNSTABLE))
+        return 0;
+    *rc = run_unstable(o, us ? sphere : spec);
+    return 1;
+}
+
 int cmd_resolve(int argc, char **argv)
 {
     cli_opts_t o;
     int rc;
-    if (cli_parse_opts(&o, &resolve_verb, argc, argv, &rc))
+    if (cli_parse_opts(&o, &resolve_verb, argc, argv, &rc) || unstable_verb(&o, &rc))
         return rc;
     if (cli_given(&o, CLI_OPT_MPI))
         return cli_mpi_resolve(&o, run_prepared);

@@ -38,6 +38,7 @@ struct fhom {
     const stalg_t *S;       /* the source's algebra */
     const milnor_t *A2;     /* below S at p = 2, else NULL */
     const pmilnor_t *Ap;    /* below S at odd p, else NULL */
+    const ubasis_t *U;      /* unstable free modules: the source's bases, else NULL */
     uint32_t p;
     int32_t min_deg, span;
     void ***img;            /* per source degree, per generator */
@@ -51,6 +52,7 @@ static fhom_t *fhom_alloc(const fmod_t *src)
     d->p = stalg_prime(d->S);
     d->A2 = stalg_milnor(d->S);
     d->Ap = stalg_pmilnor(d->S);
+    d->U = fmod_unstable(src);
     d->min_deg = fmod_min_degree(src);
     d->span = fmod_max_degree(src) - d->min_deg + 1;
     d->img = sq_calloc((size_t)d->span + 1, sizeof *d->img);
@@ -73,6 +75,8 @@ fhom_t *fhom_new_free(const fmod_t *src, const fmod_t *tgt)
 {
     SQ_CHECK(stalg_prime(fmod_stalg(src)) == stalg_prime(fmod_stalg(tgt)),
              "fhom_new_free: different primes");
+    SQ_CHECK(fmod_unstable(src) == fmod_unstable(tgt),
+             "fhom_new_free: a stable and an unstable free module");
     fhom_t *d = fhom_alloc(src);
     d->tgt = tgt;
     return d;
@@ -185,9 +189,13 @@ typedef struct {
     int64_t off_e, off_t;
 } tgt_it_t;
 
-/* dim A_deg from the algebra below the handle (no call through stalg.c). */
-static inline int64_t alg_dim(const fhom_t *d, int32_t deg)
+/* The block of a generator of degree g in degree g + deg: dim A_deg from
+ * the algebra below the handle (no call through stalg.c), or F(g)'s part
+ * of it when unstable (one predictable test). */
+static inline int64_t alg_dim(const fhom_t *d, int32_t deg, int32_t g)
 {
+    if (SQ_UNLIKELY(d->U != NULL))
+        return ubasis_dim(d->U, deg, g);
     return d->A2 ? milnor_dim(d->A2, deg) : pmilnor_dim(d->Ap, deg);
 }
 
@@ -204,8 +212,8 @@ static inline __attribute__((always_inline)) int tgt_next(const fhom_t *d, tgt_i
     while (++b->deg < e) {
         b->left = fmod_num_gens(d->tgt, b->deg);
         if (b->left) {
-            b->len = alg_dim(d, e - b->deg);
-            b->len_t = alg_dim(d, t - b->deg);
+            b->len = alg_dim(d, e - b->deg, b->deg);
+            b->len_t = alg_dim(d, t - b->deg, b->deg);
             return 1;
         }
     }
@@ -362,6 +370,8 @@ typedef struct {
     milnor_op_t op;
     terms_t T;           /* odd p */
     pmilnor_cache_t *C;
+    uint64_t *ublk;      /* unstable: a block of d(g), and ubasis_mul_vec_add's scratch */
+    uint64_t *uscr;
 } scratch_t;
 
 /* The run of rows of generator g (degree e, block at basis position pos):
@@ -467,6 +477,39 @@ static void tile_fp(const walk_t *w, scratch_t *x, const run_t *u)
     }
 }
 
+/* Unstable free modules (p = 2): out ^= a_k d(g) for each row (or set bit
+ * of v) of the run, block by block of d(g), each product in the target
+ * generator's F(deg h) (ubasis_mul_vec_add); a row a_k is a position of
+ * the excess order, translated to the Milnor index for a finite target. */
+static void tile_u(const walk_t *w, scratch_t *x, const run_t *u)
+{
+    const fhom_t *d = w->d;
+    const uint64_t *v = w->v;
+    const uint64_t *img = fhom_image(d, u->g, NULL);
+    int32_t rdeg = w->t - u->e;
+    for (int64_t k = 0; k < u->n; k++) {
+        int64_t a = run_a(u, k);
+        uint64_t *out;
+        if (w->m) {
+            out = f2mat_row(&w->m->f2, u->dst0 + k);
+        } else {
+            int64_t bit = u->pos + a;
+            if (!((v[bit >> 6] >> (bit & 63)) & 1))
+                continue;
+            out = w->out;
+        }
+        if (!d->tgt) {
+            fdmod_act_add(d->M, out, 0, rdeg, ubasis_milnor(d->U, rdeg, a), u->e, img);
+            continue;
+        }
+        for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, u->e, w->t);) {
+            extract_bits(x->ublk, img, b.off_e, b.len);
+            ubasis_mul_vec_add(d->U, out, b.off_t, rdeg, a, u->e - b.deg, x->ublk, b.deg,
+                               x->uscr);
+        }
+    }
+}
+
 /*
  * The walk over the source basis in degree t spanned by generators of
  * degree < bound.  With idx == NULL: the basis positions lo <= q < hi, row
@@ -482,8 +525,13 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
     const int32_t t = w->t;
     scratch_t x;
     memset(&x, 0, sizeof x);
-    if (d->p == 2 && d->tgt)
+    if (d->U) {
+        int64_t lim = ubasis_scratch_limbs(d->U);
+        x.ublk = sq_calloc((size_t)lim, 8);
+        x.uscr = sq_calloc((size_t)lim, 8);
+    } else if (d->p == 2 && d->tgt) {
         x.W = milnor_ws_new();
+    }
     if (d->p != 2)
         x.C = stalg_pcache(d->S); /* odd p: the algebra's cache (stalg_set_cache), or none */
     int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
@@ -492,7 +540,7 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
         int64_t ng = fmod_num_gens(d->src, e);
         if (!ng)
             continue;
-        int64_t nr = alg_dim(d, t - e);
+        int64_t nr = alg_dim(d, t - e, e);
         for (int64_t i = 0; i < ng; i++, pos += nr) {
             run_t u = {0, pos, 0, 0, 0, e, NULL};
             if (idx) {
@@ -515,7 +563,9 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
                     continue;
             }
             u.g = fmod_gen_global(d->src, e, i);
-            if (d->p == 2)
+            if (SQ_UNLIKELY(d->U != NULL))
+                tile_u(w, &x, &u);
+            else if (d->p == 2)
                 tile_f2(w, &x, &u);
             else
                 tile_fp(w, &x, &u);
@@ -525,6 +575,8 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
     milnor_ws_free(x.W);
     split_clear(&x.sp);
     sq_free(x.T.terms);
+    sq_free(x.ublk);
+    sq_free(x.uscr);
 }
 
 /* Rows of the matrix of d (see walk) into m. */
@@ -596,7 +648,7 @@ void fhom_build_rows_fm(const fhom_t *d, fmat_t *m, int64_t row0, int32_t t, int
                         const int64_t *idx, int64_t n, sq_pool_t *pool)
 {
     SQ_CHECK(!idx || d->p == 2, "fhom_build_rows_fm: row subsets are for p = 2");
-    if (SQ_UNLIKELY(sq_gpu_on()) && d->p == 2 &&
+    if (SQ_UNLIKELY(sq_gpu_on()) && d->p == 2 && !d->U &&
         gpu_offer(d, &m->f2, row0, t, bound, idx, n, pool) == 0)
         return; /* built on the device (issue 15; see the end of this file) */
     build_rows_cpu(d, m, row0, t, bound, idx, n, pool);

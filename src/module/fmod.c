@@ -12,6 +12,7 @@
 
 #include "sq_core.h"
 #include "stalg.h"
+#include "ubasis.h"
 
 /*
  * Threads: one writer (the step that owns the next degree) and many readers
@@ -23,8 +24,11 @@
 struct fmod {
     const stalg_t *S;                         /* the algebra handle */
     stalg_t *own;                             /* S when the module made it, else NULL */
-    const void *alg;                          /* the algebra below S (milnor_t, pmilnor_t) */
-    int64_t (*dim)(const void *alg, int32_t); /* its dimension in a degree (no dispatch) */
+    const void *alg;      /* the algebra below S (milnor_t, pmilnor_t), or the ubasis_t */
+    /* The dimension of a generator's block: the algebra's in degree k for
+     * a generator of degree g (unstable: the excess bound g), no dispatch. */
+    int64_t (*dim)(const void *alg, int32_t k, int32_t g);
+    const ubasis_t *U;    /* the unstable bases of an unstable free module, else NULL */
     int32_t min_deg, max_deg;
     _Atomic int32_t through;  /* highest degree set */
     int64_t *ngens;           /* per degree */
@@ -32,14 +36,21 @@ struct fmod {
     _Atomic int64_t total;
 };
 
-static int64_t milnor_dim_of(const void *A, int32_t deg)
+static int64_t milnor_dim_of(const void *A, int32_t deg, int32_t g)
 {
+    (void)g;
     return milnor_dim((const milnor_t *)A, deg);
 }
 
-static int64_t pmilnor_dim_of(const void *A, int32_t deg)
+static int64_t pmilnor_dim_of(const void *A, int32_t deg, int32_t g)
 {
+    (void)g;
     return pmilnor_dim((const pmilnor_t *)A, deg);
+}
+
+static int64_t unstable_dim_of(const void *U, int32_t deg, int32_t g)
+{
+    return ubasis_dim((const ubasis_t *)U, deg, g);
 }
 
 /* The dimension function is the algebra's own, chosen once here, so that
@@ -65,6 +76,28 @@ fmod_t *fmod_new_stalg(const stalg_t *S, int32_t min_deg, int32_t max_deg)
     F->ngens = sq_calloc(span + 1, sizeof *F->ngens);
     F->first = sq_calloc(span + 1, sizeof *F->first);
     return F;
+}
+
+fmod_t *fmod_new_unstable(const stalg_t *S, const ubasis_t *U, int32_t min_deg, int32_t max_deg)
+{
+    SQ_CHECK(U != NULL && stalg_milnor(S) == ubasis_algebra(U),
+             "fmod_new_unstable: the bases are not of the handle's algebra");
+    SQ_CHECK(min_deg >= 0, "fmod_new_unstable: generators in negative degree %d", (int)min_deg);
+    fmod_t *F = fmod_new_stalg(S, min_deg, max_deg);
+    F->U = U;
+    F->alg = U;
+    F->dim = unstable_dim_of;
+    return F;
+}
+
+const ubasis_t *fmod_unstable(const fmod_t *F)
+{
+    return F->U;
+}
+
+int64_t fmod_block_dim(const fmod_t *F, int32_t t, int32_t deg)
+{
+    return F->dim(F->alg, t - deg, deg);
 }
 
 fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg)
@@ -188,7 +221,7 @@ int64_t fmod_dim_below(const fmod_t *F, int32_t t, int32_t bound)
     for (int32_t d = F->min_deg; d <= top; d++) {
         int64_t n = F->ngens[d - F->min_deg];
         if (n)
-            dim += n * F->dim(F->alg, t - d);
+            dim += n * F->dim(F->alg, t - d, d);
     }
     return dim;
 }
@@ -200,5 +233,5 @@ int64_t fmod_dim(const fmod_t *F, int32_t t)
 
 int64_t fmod_block_offset(const fmod_t *F, int32_t t, int32_t deg, int64_t i)
 {
-    return fmod_dim_below(F, t, deg) + i * F->dim(F->alg, t - deg);
+    return fmod_dim_below(F, t, deg) + i * F->dim(F->alg, t - deg, deg);
 }

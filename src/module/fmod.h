@@ -10,7 +10,8 @@
  *
  * generators in increasing degree, then by index within the degree, each
  * followed by the Milnor basis of A_{t - deg g} in the algebra's order.
- * fmod_dim_below(F, t, b) is the length of the prefix belonging to the
+ * (An unstable free module, fmod_new_unstable, keeps the excess-bounded
+ * part of each block.)  fmod_dim_below(F, t, b) is the length of the prefix belonging to the
  * generators of degree < b (the "restricted" basis used by the steps).
  */
 #ifndef FMOD_H
@@ -21,6 +22,7 @@
 #include "milnor.h"
 #include "pmilnor.h"
 #include "stalg.h"
+#include "ubasis.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -37,6 +39,19 @@ fmod_t *fmod_new_stalg(const stalg_t *S, int32_t min_deg, int32_t max_deg);
  * makes and fmod_free frees; A is borrowed and must outlive F. */
 fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg);
 fmod_t *fmod_new_pmilnor(const pmilnor_t *A, int32_t min_deg, int32_t max_deg);
+/* New unstable free module (docs/unstable.md) over the mod 2 handle S and
+ * the unstable bases U of S's algebra (both borrowed): the block of a
+ * generator of degree g in degree t is F(g)'s, the first
+ * ubasis_dim(U, t - g, g) elements of A_{t - g} in U's excess order, in
+ * place of all of A_{t - g} in the algebra's order.  Everything else is as
+ * fmod_new_stalg.  min_deg >= 0 (SQ_CHECK). */
+fmod_t *fmod_new_unstable(const stalg_t *S, const ubasis_t *U, int32_t min_deg, int32_t max_deg);
+/* The unstable bases of an unstable free module, or NULL. */
+const ubasis_t *fmod_unstable(const fmod_t *F);
+/* The length of the block of one generator of degree deg in degree t:
+ * dim A_{t - deg}, or F(deg)'s dimension in degree t when unstable. */
+int64_t fmod_block_dim(const fmod_t *F, int32_t t, int32_t deg);
+
 /* Frees F (and the handle it made); NULL is a no-op. */
 void fmod_free(fmod_t *F);
 

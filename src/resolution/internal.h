@@ -30,6 +30,7 @@ struct resol {
     milnor_t *A;            /* the algebra at p = 2, or NULL */
     pmilnor_t *pA;          /* the algebra at odd p, or NULL */
     stalg_t *S;             /* the handle on A or pA every F[s] is over (odd p: with its cache) */
+    ubasis_t *U;            /* an unstable resolution: the bases of its free modules, else NULL */
     int32_t max_s, max_n, min_n;
     int32_t t_min, t_max;   /* degrees of the steps: t_min <= t <= t_max */
     fmod_t **F;             /* F[s], 0 <= s <= max_s */
@@ -50,6 +51,9 @@ struct resol {
     resol_runner_fn runner; /* resol_set_runner: a distributed run's coordinator, or NULL */
     void *runner_ctx;
 };
+
+/* resol_new (unstable 0) and resol_new_unstable (1). */
+resol_t *resol_new_in(const fdmod_t *M, int32_t max_s, int32_t max_n, int unstable);
 
 /* Which step (s, t) is in the run: 0 = none, 1 = classical, 2 = Nassau.
  * Needs the engine fixed (resol_prepare). */

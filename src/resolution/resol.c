@@ -135,6 +135,11 @@ milnor_t *resol_algebra_f2(const fdmod_t *M, int32_t adeg)
 
 resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
 {
+    return resol_new_in(M, max_s, max_n, 0);
+}
+
+resol_t *resol_new_in(const fdmod_t *M, int32_t max_s, int32_t max_n, int unstable)
+{
     char err[256];
     SQ_CHECK(resol_check_range(M, max_s, max_n, err, sizeof err) == 0, "resol_new: %s", err);
     resol_t *R = sq_calloc(1, sizeof *R);
@@ -156,10 +161,16 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n)
         R->S = stalg_new_pmilnor(R->pA);
         stalg_set_cache(R->S, RESOL_PCACHE_BYTES);
     }
+    int32_t hp[16];
+    SQ_CHECK(!unstable || (R->p == 2 && !fdmod_profile(M, hp) && R->min_n >= 0),
+             "resol_new_unstable: %s is not at p = 2 over A in degrees >= 0", fdmod_name(M));
+    if (unstable)
+        R->U = ubasis_new(R->A);
     R->F = sq_calloc((size_t)max_s + 1, sizeof *R->F);
     R->d = sq_calloc((size_t)max_s + 1, sizeof *R->d);
     for (int32_t s = 0; s <= max_s; s++) {
-        R->F[s] = fmod_new_stalg(R->S, R->t_min, R->t_max);
+        R->F[s] = unstable ? fmod_new_unstable(R->S, R->U, R->t_min, R->t_max)
+                           : fmod_new_stalg(R->S, R->t_min, R->t_max);
         R->d[s] = s == 0 ? fhom_new_fd(R->F[0], M) : fhom_new_free(R->F[s], R->F[s - 1]);
     }
     size_t nslots = sq_mul_size((size_t)max_s + 1, (size_t)(R->t_max - R->t_min + 1));
@@ -198,6 +209,7 @@ void resol_free(resol_t *R)
     sq_free(R->F);
     sq_free(R->d);
     stalg_free(R->S);
+    ubasis_free(R->U);
     milnor_free(R->A);
     pmilnor_free(R->pA);
     sq_free(R);
@@ -312,8 +324,9 @@ resol_algo_t resol_prepare(resol_t *R, resol_algo_t algo)
     SQ_CHECK(!(sub && algo == RESOL_NASSAU), "resol_prepare: Nassau over a subalgebra");
     SQ_CHECK(!(R->p != 2 && algo == RESOL_NASSAU), "resol_prepare: Nassau at p = %u",
              (unsigned)R->p);
+    SQ_CHECK(!(R->U && algo == RESOL_NASSAU), "resol_prepare: Nassau in the unstable category");
     if (algo == RESOL_AUTO)
-        algo = resol_auto_engine(R->M, R->max_n);
+        algo = R->U ? RESOL_CLASSICAL : resol_auto_engine(R->M, R->max_n);
     R->algo = algo;
     if (algo == RESOL_NASSAU)
         resol_nassau_init(R);

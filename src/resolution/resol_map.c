@@ -161,24 +161,29 @@ static void act_add(const resol_t *T, int32_t k, int32_t eo, fvec_t a, int32_t d
 {
     const fmod_t *F = T->F[k];
     int32_t ew = eo - da;
-    int64_t na = stalg_dim(T->S, da), ngen = fmod_total_gens(F);
+    /* Unstable: a is over F(deg g)'s block, products in F(dh) (ubasis.h). */
+    int64_t na = T->U ? a.len : stalg_dim(T->S, da), ngen = fmod_total_gens(F);
+    uint64_t *scr = T->U ? sq_calloc((size_t)ubasis_scratch_limbs(T->U), 8) : NULL;
     for (int64_t h = 0; h < ngen; h++) {
         int32_t dh = fmod_gen_degree(F, h);
         if (dh > ew)
             break;
         int64_t ih = h - fmod_gen_global(F, dh, 0);
-        int64_t woff = fmod_block_offset(F, ew, dh, ih), wlen = stalg_dim(T->S, ew - dh);
+        int64_t woff = fmod_block_offset(F, ew, dh, ih), wlen = fmod_block_dim(F, ew, dh);
         fvec_t tmp, b;
         if (segment(w, woff, wlen, &tmp, &b)) {
             int64_t ooff = fmod_block_offset(F, eo, dh, ih);
             for (int64_t r = 0; r < na; r++) {
                 uint32_t c = fvec_get(a, r);
-                if (c)
+                if (c && T->U)
+                    ubasis_mul_vec_add(T->U, out.limbs, ooff, da, r, ew - dh, b.limbs, dh, scr);
+                else if (c)
                     stalg_mul_vec_add(T->S, out, ooff, c * coef, da, r, ew - dh, b);
             }
         }
         fvec_clear(&tmp);
     }
+    sq_free(scr);
 }
 
 void resol_cmap_apply(const resol_cmap_t *C, int32_t k, int32_t e, fvec_t v, uint32_t coef,
@@ -194,7 +199,7 @@ void resol_cmap_apply(const resol_cmap_t *C, int32_t k, int32_t e, fvec_t v, uin
         if (!w.len)
             continue;
         int64_t ig = g - fmod_gen_global(F, dg, 0);
-        int64_t off = fmod_block_offset(F, e, dg, ig), len = stalg_dim(C->P->S, e - dg);
+        int64_t off = fmod_block_offset(F, e, dg, ig), len = fmod_block_dim(F, e, dg);
         if (off >= v.len)
             continue;
         fvec_t tmp, a;

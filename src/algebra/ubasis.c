@@ -1,0 +1,173 @@
+/*
+ * ubasis.c -- the unstable bases of the mod 2 Steenrod algebra (see
+ * ubasis.h).
+ *
+ * Per degree k: ord[k][i], the Milnor index at position i of the excess
+ * order; pos[k][idx], its inverse; exc[k][i], the excess at position i;
+ * cnt[k][n] for 0 <= n <= k, the number of positions of excess <= n (every
+ * element of degree k has excess <= k).
+ */
+#include "ubasis.h"
+
+#include <string.h>
+
+#include "sq_core.h"
+
+struct ubasis {
+    const milnor_t *A;
+    int32_t max_deg;
+    int64_t **ord, **pos, **cnt;
+    int32_t **exc;
+    int64_t max_dim;
+};
+
+static inline int64_t limbs_of(int64_t bits)
+{
+    return (bits + 63) / 64;
+}
+
+/* The tables of degree k. */
+static void build_degree(ubasis_t *U, int32_t k)
+{
+    int64_t dim = milnor_dim(U->A, k);
+    int32_t *e = sq_malloc(sq_mul_size((size_t)dim + 1, sizeof *e));
+    for (int64_t idx = 0; idx < dim; idx++) {
+        int32_t r[MILNOR_MAX_LEN];
+        int len = milnor_get(U->A, k, idx, r, MILNOR_MAX_LEN);
+        int32_t x = 0;
+        for (int i = 0; i < len; i++)
+            x += r[i];
+        e[idx] = x;
+    }
+    /* A counting sort by excess is stable. */
+    int64_t *cnt = sq_calloc((size_t)k + 2, sizeof *cnt);
+    for (int64_t idx = 0; idx < dim; idx++)
+        cnt[e[idx]]++;
+    for (int32_t n = 1; n <= k; n++)
+        cnt[n] += cnt[n - 1];
+    int64_t *ord = sq_malloc(sq_mul_size((size_t)dim + 1, sizeof *ord));
+    int64_t *pos = sq_malloc(sq_mul_size((size_t)dim + 1, sizeof *pos));
+    int32_t *exc = sq_malloc(sq_mul_size((size_t)dim + 1, sizeof *exc));
+    for (int64_t idx = dim - 1; idx >= 0; idx--) {
+        int64_t i = --cnt[e[idx]];
+        ord[i] = idx;
+        pos[idx] = i;
+        exc[i] = e[idx];
+    }
+    /* cnt[n] is now the first position of excess n: shift to "at most n". */
+    for (int32_t n = 0; n <= k; n++)
+        cnt[n] = n < k ? cnt[n + 1] : dim;
+    U->ord[k] = ord;
+    U->pos[k] = pos;
+    U->exc[k] = exc;
+    U->cnt[k] = cnt;
+    if (dim > U->max_dim)
+        U->max_dim = dim;
+    sq_free(e);
+}
+
+ubasis_t *ubasis_new(const milnor_t *A)
+{
+    int32_t h[32];
+    SQ_CHECK(milnor_profile(A, h) == 0, "ubasis_new: the algebra has a profile");
+    ubasis_t *U = sq_calloc(1, sizeof *U);
+    U->A = A;
+    U->max_deg = milnor_max_degree(A);
+    size_t n = (size_t)U->max_deg + 1;
+    U->ord = sq_calloc(n, sizeof *U->ord);
+    U->pos = sq_calloc(n, sizeof *U->pos);
+    U->cnt = sq_calloc(n, sizeof *U->cnt);
+    U->exc = sq_calloc(n, sizeof *U->exc);
+    for (int32_t k = 0; k <= U->max_deg; k++)
+        build_degree(U, k);
+    return U;
+}
+
+void ubasis_free(ubasis_t *U)
+{
+    if (!U)
+        return;
+    for (int32_t k = 0; k <= U->max_deg; k++) {
+        sq_free(U->ord[k]);
+        sq_free(U->pos[k]);
+        sq_free(U->cnt[k]);
+        sq_free(U->exc[k]);
+    }
+    sq_free(U->ord);
+    sq_free(U->pos);
+    sq_free(U->cnt);
+    sq_free(U->exc);
+    sq_free(U);
+}
+
+const milnor_t *ubasis_algebra(const ubasis_t *U)
+{
+    return U->A;
+}
+
+int64_t ubasis_dim(const ubasis_t *U, int32_t k, int32_t n)
+{
+    if (k < 0 || n < 0 || k > U->max_deg)
+        return 0;
+    return U->cnt[k][n < k ? n : k];
+}
+
+int64_t ubasis_milnor(const ubasis_t *U, int32_t k, int64_t i)
+{
+    SQ_CHECK(k >= 0 && k <= U->max_deg && i >= 0 && i < milnor_dim(U->A, k),
+             "ubasis_milnor: no position %lld in degree %d", (long long)i, (int)k);
+    return U->ord[k][i];
+}
+
+int64_t ubasis_pos(const ubasis_t *U, int32_t k, int64_t idx)
+{
+    SQ_CHECK(k >= 0 && k <= U->max_deg && idx >= 0 && idx < milnor_dim(U->A, k),
+             "ubasis_pos: no element %lld in degree %d", (long long)idx, (int)k);
+    return U->pos[k][idx];
+}
+
+int32_t ubasis_excess(const ubasis_t *U, int32_t k, int64_t i)
+{
+    SQ_CHECK(k >= 0 && k <= U->max_deg && i >= 0 && i < milnor_dim(U->A, k),
+             "ubasis_excess: no position %lld in degree %d", (long long)i, (int)k);
+    return U->exc[k][i];
+}
+
+int64_t ubasis_scratch_limbs(const ubasis_t *U)
+{
+    return 2 * limbs_of(U->max_dim) + 2;
+}
+
+void ubasis_mul_vec_add(const ubasis_t *U, uint64_t *out, int64_t off, int32_t rdeg, int64_t r,
+                        int32_t sdeg, const uint64_t *v, int32_t n, uint64_t *scratch)
+{
+    int32_t tdeg = rdeg + sdeg;
+    SQ_CHECK(rdeg >= 0 && sdeg >= 0 && tdeg <= U->max_deg && n >= 0,
+             "ubasis_mul_vec_add: degrees %d + %d", (int)rdeg, (int)sdeg);
+    int64_t sdim = milnor_dim(U->A, sdeg), tdim = milnor_dim(U->A, tdeg);
+    uint64_t *vs = scratch, *prod = scratch + limbs_of(U->max_dim) + 1;
+    memset(vs, 0, (size_t)limbs_of(sdim) * 8);
+    memset(prod, 0, (size_t)limbs_of(tdim) * 8);
+    /* v, over the excess order's prefix, into the Milnor order. */
+    int64_t slen = ubasis_dim(U, sdeg, n);
+    int any = 0;
+    for (int64_t i = 0; i < slen; i++)
+        if ((v[i >> 6] >> (i & 63)) & 1) {
+            int64_t idx = U->ord[sdeg][i];
+            vs[idx >> 6] |= 1ULL << (idx & 63);
+            any = 1;
+        }
+    if (!any)
+        return;
+    milnor_mul_vec_add(U->A, prod, 0, rdeg, ubasis_milnor(U, rdeg, r), sdeg, vs);
+    /* Back to the excess order, the terms of excess > n dropped. */
+    int64_t tlen = ubasis_dim(U, tdeg, n);
+    const int64_t *pos = U->pos[tdeg];
+    for (int64_t w = 0; w < limbs_of(tdim); w++)
+        for (uint64_t x = prod[w]; x; x &= x - 1) {
+            int64_t idx = w * 64 + __builtin_ctzll(x);
+            int64_t j = pos[idx];
+            if (j < tlen)
+                out[(off + j) >> 6] ^= 1ULL << ((off + j) & 63);
+        }
+}

@@ -1,0 +1,70 @@
+/*
+ * resol_unstable.h -- minimal resolutions in the category of unstable
+ * modules over the mod 2 Steenrod algebra, and the suspension maps of
+ * their Ext (docs/unstable.md).
+ *
+ * An unstable resolution is a resol_t whose free modules are unstable free
+ * modules (fmod_new_unstable: the block of a generator of degree g is
+ * F(g)'s, the Milnor basis elements of excess <= g): the same driver, the
+ * same scheduler and the same classical step as every resolution; only the
+ * free module's basis differs.  Ext_U^{s,t}(M, F_2) has dimension the
+ * number of generators of F_s in degree t (resol_ext_dim); for M =
+ * Sigma^n F_2 it is the E_2 page of the unstable Adams spectral sequence of
+ * S^n.  Nassau's engine, the store, products and resol_lift are stable
+ * only.
+ */
+#ifndef RESOL_UNSTABLE_H
+#define RESOL_UNSTABLE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "fdmod.h"
+#include "fmat.h"
+#include "resol.h"
+#include "resol_map.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Whether M can be resolved in the unstable category: p = 2, over the
+ * whole algebra (no profile), cells in degrees >= 0, and unstable: Sq^k x
+ * = 0 for every basis element x and every k > |x|.  Returns 0, or
+ * SQ_E_INVAL with one line in err naming what is wrong (for an action:
+ * "M is not unstable: Sq3 x1 != 0 (x1 has degree 2 < 3)").  A is the
+ * algebra through at least top(M) - bottom(M) (milnor.h's order; borrowed).
+ * Cost: one fdmod_act_add per (class, k). */
+int resol_unstable_check(const fdmod_t *M, const milnor_t *A, char *err,
+                         size_t errlen) SQ_WARN_UNUSED;
+
+/* New unstable resolution of M (borrowed) through stem max_n and
+ * filtration max_s: resol_new with unstable free modules.  M must pass
+ * resol_unstable_check and resol_check_range (SQ_CHECK).  Run it with
+ * resol_run / resol_run_pool and RESOL_CLASSICAL or RESOL_AUTO (which is
+ * classical here); Nassau's engine is refused (SQ_CHECK). */
+resol_t *resol_new_unstable(const fdmod_t *M, int32_t max_s, int32_t max_n);
+
+/* Whether R is an unstable resolution. */
+int resol_is_unstable(const resol_t *R);
+
+/* The suspension map of unstable Ext, from the unstable resolutions Ra of
+ * N = Sigma^{k-1} M0 and Rb of Sigma N = Sigma^k M0 (Rb's module is
+ * Ra's shifted up by one: the same basis, one degree higher; SQ_E_INVAL
+ * otherwise): the chain map lifting sigma^{-1} : Sigma N -> N, a map of
+ * degree -1, which induces
+ *     E : Ext_U^{s,t}(N, F_2) -> Ext_U^{s,t+1}(Sigma N, F_2),
+ * stem n of N to stem n + 1 of Sigma N (the same stem of M0).  Through
+ * filtration max_s and N's stems <= max_n: Ra computed through (max_s,
+ * max_n), Rb through (max_s, max_n + 1).  Returns 0 and *out (read with
+ * resol_map_matrix(*out, s, n, m): one row per class of N at (n, s), one
+ * column per class of Sigma N at (n + 1, s); free with resol_map_free), or
+ * SQ_E_INVAL / SQ_E_RANGE (resol_map_new's) with *out NULL. */
+int resol_suspension_new(resol_map_t **out, const resol_t *Ra, const resol_t *Rb, int32_t max_s,
+                         int32_t max_n) SQ_WARN_UNUSED;
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* RESOL_UNSTABLE_H */

@@ -1,0 +1,156 @@
+/*
+ * t-unstable.c -- unstable resolutions (resol_unstable.h, docs/unstable.md)
+ * against outside knowledge:
+ *   - the E_2 page of the unstable Adams spectral sequence of S^n,
+ *     Ext_U^{s, n + stem + s}(Sigma^n F_2, F_2), equals the homology of the
+ *     Lambda algebra's subcomplex Lambda(n) (lambda.c, an independent
+ *     oracle: Curtis's algebra from its relations and differential), for
+ *     n = 1..8 through stem 20, cell by cell;
+ *   - in the stable range (stem < n - 1) it is Ext_A of the sphere: S^22
+ *     through stem 20 equals the stable resolution of S_2 and H(Lambda);
+ *   - the unstable basis: dim F(n) in degree n + k is the number of
+ *     admissible monomials Sq^I of degree k and excess <= n (counted
+ *     straight from the definition);
+ *   - a module that is not unstable is refused, naming the class and the
+ *     operation.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fdmod.h"
+#include "lambda.h"
+#include "milnor.h"
+#include "resol.h"
+#include "resol_unstable.h"
+#include "sq_test.h"
+#include "ubasis.h"
+
+/* The unstable resolution of S^n = Sigma^n F_2 through (max_s, stem n + m). */
+static resol_t *sphere(int32_t n, int32_t max_s, int32_t m, fdmod_t **M)
+{
+    fdmod_t *S0 = fdmod_sphere();
+    *M = fdmod_new_shifted(S0, n, NULL);
+    fdmod_free(S0);
+    resol_t *R = resol_new_unstable(*M, max_s, n + m);
+    resol_run(R, RESOL_CLASSICAL);
+    return R;
+}
+
+/* Every cell (s <= max_s, stem <= max_stem) of R (bottom n) against h. */
+static void expect_cells(const resol_t *R, int32_t n, int32_t max_s, int32_t max_stem,
+                         const int64_t *h, const char *what)
+{
+    int64_t total = 0;
+    for (int32_t s = 0; s <= max_s; s++)
+        for (int32_t m = 0; m <= max_stem; m++) {
+            int64_t a = resol_ext_dim(R, s, n + m), b = h[s * (max_stem + 1) + m];
+            if (a != b)
+                sq_test_fail(__FILE__, __LINE__, "S^%d (stem %d, s %d): %lld, %s %lld", (int)n,
+                             (int)m, (int)s, (long long)a, what, (long long)b);
+            total += a;
+        }
+    ASSERT(total > 0);
+}
+
+static void lambda_check(int32_t max_s)
+{
+    int32_t M = 20;
+    int64_t *h = sq_calloc((size_t)(max_s + 1) * (size_t)(M + 1), sizeof *h);
+    for (int32_t n = 1; n <= 8; n++) {
+        lambda_homology(n, max_s, M, h);
+        fdmod_t *Sn;
+        resol_t *R = sphere(n, max_s, M, &Sn);
+        expect_cells(R, n, max_s, M, h, "H(Lambda(n))");
+        resol_free(R);
+        fdmod_free(Sn);
+    }
+    sq_free(h);
+}
+
+TEST(unstable_spheres_lambda_n1_8_stem20)
+{
+    lambda_check(7);
+}
+
+TEST(unstable_spheres_lambda_n1_8_stem20_s10_slow)
+{
+    lambda_check(10);
+}
+
+/* The stable range: S^22 through stem 20 is Ext_A(F_2) there (H(Lambda)
+ * and the stable resolution of S_2 both). */
+TEST(unstable_stable_limit)
+{
+    int32_t max_s = 7, M = 20, n = 22;
+    int64_t *h = sq_calloc((size_t)(max_s + 1) * (size_t)(M + 1), sizeof *h);
+    lambda_homology(-1, max_s, M, h);
+    fdmod_t *Sn;
+    resol_t *R = sphere(n, max_s, M, &Sn);
+    expect_cells(R, n, max_s, M, h, "H(Lambda)");
+    fdmod_t *S0 = fdmod_sphere();
+    resol_t *T = resol_new(S0, max_s, M);
+    resol_run(T, RESOL_CLASSICAL);
+    for (int32_t s = 0; s <= max_s; s++)
+        for (int32_t m = 0; m <= M; m++)
+            ASSERT(resol_ext_dim(R, s, n + m) == resol_ext_dim(T, s, m));
+    resol_free(T);
+    fdmod_free(S0);
+    resol_free(R);
+    fdmod_free(Sn);
+    sq_free(h);
+}
+
+/* Admissible sequences (i_1, ..., i_l), i_j >= 2 i_{j+1}, i_l >= 1, of
+ * degree k and excess (2 i_1 - degree) <= n, counted by recursion: a
+ * sequence starting with i has excess i - (the rest's degree). */
+static int64_t count_adm(int32_t k, int32_t n, int32_t max_first)
+{
+    if (k == 0)
+        return 1;
+    int64_t c = 0;
+    for (int32_t i = 1; i <= k && i <= max_first; i++)
+        if (i - (k - i) <= n) /* excess of Sq^i Sq^J: i - |J| */
+            c += count_adm(k - i, INT32_MAX / 4, i / 2);
+    return c;
+}
+
+TEST(unstable_basis_counts)
+{
+    milnor_t *A = milnor_new(40);
+    ubasis_t *U = ubasis_new(A);
+    for (int32_t k = 0; k <= 40; k++)
+        for (int32_t n = 0; n <= 42; n++)
+            if (ubasis_dim(U, k, n) != count_adm(k, n, k))
+                sq_test_fail(__FILE__, __LINE__, "dim F(%d) in degree %d: %lld, admissible %lld",
+                             (int)n, (int)(n + k), (long long)ubasis_dim(U, k, n),
+                             (long long)count_adm(k, n, k));
+    /* The order is a permutation, sorted by excess. */
+    for (int32_t k = 0; k <= 40; k++)
+        for (int64_t i = 0; i < milnor_dim(A, k); i++) {
+            ASSERT(ubasis_pos(U, k, ubasis_milnor(U, k, i)) == i);
+            ASSERT(i == 0 || ubasis_excess(U, k, i - 1) <= ubasis_excess(U, k, i));
+        }
+    ubasis_free(U);
+    milnor_free(A);
+}
+
+TEST(unstable_check_refuses)
+{
+    char err[256];
+    milnor_t *A = milnor_new(8);
+    /* C2[0]: Sq1 on the class of degree 0 is not unstable. */
+    fdmod_t *C = fdmod_new("C2", 0, 1);
+    fdmod_add_basis(C, 0, "x0");
+    fdmod_add_basis(C, 1, "x1");
+    fdmod_set_sq(C, A, 1, 0, 0, (const uint64_t[]){1});
+    ASSERT(fdmod_complete(C, A, err, sizeof err) == 0);
+    ASSERT(resol_unstable_check(C, A, err, sizeof err) == SQ_E_INVAL);
+    ASSERT(strstr(err, "Sq1 x0 != 0") != NULL);
+    /* C2[1] is unstable (Sq1 on a class of degree 1). */
+    fdmod_t *C1 = fdmod_new_shifted(C, 1, NULL);
+    ASSERT(resol_unstable_check(C1, A, err, sizeof err) == 0);
+    fdmod_free(C1);
+    fdmod_free(C);
+    milnor_free(A);
+}
