@@ -45,6 +45,8 @@ static const struct {
     [CLI_OPT_UNSTABLE] = {"unstable", 0, 1, 0},
     [CLI_OPT_COEFF] = {"coefficients", 1, 1, 0},
     [CLI_OPT_MPI] = {"mpi", 0, 1, 0},
+    [CLI_OPT_PAGE] = {"page", 1, 2, 3},
+    [CLI_OPT_D2] = {"d2", 0, 1, 0},
 };
 
 /* getopt_long's value of option id (above every character). */
@@ -176,7 +178,10 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
     case CLI_OPT_FULL:
     case CLI_OPT_MPI:
     case CLI_OPT_UNSTABLE:
+    case CLI_OPT_D2:
         return 0;
+    case CLI_OPT_PAGE:
+        return cli_parse_int("--page", v, opt_table[id].lo, opt_table[id].hi, &o->page);
     case CLI_OPT_SAVE:
         return nonempty(id, v, &o->save);
     case CLI_OPT_FROM:
@@ -265,6 +270,7 @@ static int parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **ar
     o->two_operands = two;
     o->stem = 40;
     o->prime = 2;
+    o->page = 2;
     o->algo = RESOL_AUTO;
     build_longs(longs, verb);
     /* '-': operands come back in order as option 1 (no permutation, so the

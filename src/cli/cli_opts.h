@@ -44,6 +44,8 @@ typedef enum {
     CLI_OPT_UNSTABLE, /* --unstable (resolve: the unstable category, docs/unstable.md) */
     CLI_OPT_COEFF,    /* --coefficients MODULE (resolve: Ext(M, N)) */
     CLI_OPT_MPI,      /* --mpi (resolve over MPI ranks, docs/mpi.md) */
+    CLI_OPT_PAGE,     /* --page R (resolve, chart: the E_R page; R = 2 or 3) */
+    CLI_OPT_D2,       /* --d2 (chart: the d_2 arrows) */
     CLI_OPT_COUNT
 } cli_opt_t;
 
@@ -85,6 +87,7 @@ typedef struct {
     int64_t prime;         /* --prime; 2 when not given */
     const char *profile;   /* --profile LIST; NULL when not given */
     const char *coefficients; /* --coefficients MODULE; NULL when not given */
+    int64_t page;          /* --page R; 2 when not given */
 } cli_opts_t;
 
 /* Whether option id was given. */

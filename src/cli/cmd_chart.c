@@ -19,6 +19,8 @@
 #include "cmd_chart.h"
 #include "fdmod.h"
 #include "resol.h"
+#include "cmd_d2.h"
+#include "sq_chart_e3.h"
 #include "sq_chart_html.h"
 #include "sq_chart_json.h"
 #include "sq_chart_svg.h"
@@ -81,7 +83,8 @@ static const cli_verb_t chart_verb = {
     CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) | CLI_BIT(CLI_OPT_FORMAT) |
         CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
         CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |
-        CLI_BIT(CLI_OPT_FROM) | CLI_BIT(CLI_OPT_OUTPUT),
+        CLI_BIT(CLI_OPT_FROM) | CLI_BIT(CLI_OPT_OUTPUT) | CLI_BIT(CLI_OPT_PAGE) |
+        CLI_BIT(CLI_OPT_D2),
     chart_formats, "module"};
 
 static int ends_with(const char *s, const char *suffix)
@@ -118,6 +121,8 @@ static FILE *open_output(const cli_opts_t *o, const char *in1, const char *in2, 
     return f;
 }
 
+static int finish_file(const cli_opts_t *o, FILE *f, int rc);
+
 /* Writes the chart of R (module M) through (stem, max_s) to f, closes f;
  * the exit code. */
 static int write_chart(const cli_opts_t *o, FILE *f, const resol_t *R, const fdmod_t *M,
@@ -131,6 +136,13 @@ static int write_chart(const cli_opts_t *o, FILE *f, const resol_t *R, const fdm
         rc = sq_chart_write_html(f, R, fdmod_name(M), bottom, stem, max_s);
     else
         rc = sq_chart_write_svg(f, R, fdmod_name(M), bottom, stem, max_s);
+    return finish_file(o, f, rc);
+}
+
+/* Closes the chart's output f (stdout: flushed) after a writer returned
+ * rc; the exit code, one line when the write failed. */
+static int finish_file(const cli_opts_t *o, FILE *f, int rc)
+{
     if (f == stdout)
         return cli_finish_output(rc);
     int e = errno;
@@ -186,11 +198,50 @@ static int chart_computed(const cli_opts_t *o)
     return rc;
 }
 
+/* adams chart --d2 / --page 3: the next page (cmd_d2.c prepares and lifts;
+ * sq_chart_e3.h draws). */
+static int chart_page(const cli_opts_t *o)
+{
+    int d2 = cli_given(o, CLI_OPT_D2), fmt = chart_format(o);
+    const char *opt = d2 ? "--d2" : "--page 3";
+    const char *why = o->page == 3 && d2   ? "--d2 draws on the E2 page; omit one of them"
+                      : fmt == 2           ? "--format html: the page holds the E2 data only"
+                      : o->from            ? "--from: the secondary lift is not kept in a store"
+                      : cli_given(o, CLI_OPT_GPU) ? "--gpu: the secondary lift runs on the CPU"
+                                           : NULL;
+    if (why) {
+        cli_error("chart: %s: %s", opt, why);
+        return CLI_USAGE;
+    }
+    cli_run_t r;
+    int32_t out_s = 0;
+    int rc = cli_d2_prepare(&r, o, o->page == 3 ? 1 : 0, o->page == 3 ? 2 : 0, &out_s);
+    FILE *f = rc == CLI_OK ? open_output(o, r.ref.path, NULL, &rc) : NULL;
+    if (f) {
+        resol_t *R = cli_run_resolve(&r);
+        resol_sec_t *X = cli_d2_lift(&r, R, &rc);
+        if (X) {
+            int w = sq_chart_write_page(f, R, X, (int)o->page, d2, fmt == 1, fdmod_name(r.M),
+                                        fdmod_bottom(r.M), (int32_t)o->stem, out_s);
+            rc = finish_file(o, f, w);
+            f = NULL;
+        }
+        if (f && f != stdout)
+            fclose(f);
+        resol_sec_free(X);
+        resol_free(R);
+    }
+    cli_run_release(&r);
+    return rc;
+}
+
 int cmd_chart(int argc, char **argv)
 {
     cli_opts_t o;
     int rc;
     if (cli_parse_opts(&o, &chart_verb, argc, argv, &rc))
         return rc;
+    if (o.page == 3 || cli_given(&o, CLI_OPT_D2))
+        return chart_page(&o);
     return o.from ? chart_from_store(&o) : chart_computed(&o);
 }

@@ -16,6 +16,7 @@
 #include "milnor.h"
 #include "resol.h"
 #include "resol_secondary.h"
+#include "sq_chart.h"
 #include "sq_moddef.h"
 #include "sq_store.h"
 #include "sq_secondary.h"
@@ -54,6 +55,7 @@ static const cli_verb_t d2_verb = {
 /* Refuses (one line, CLI_USAGE) the kinds the d_2 is not computed for. */
 static int refuse_kind(const cli_run_t *r)
 {
+    const char *verb = r->o->verb->name;
     static const cli_kind_t no[] = {CLI_KIND_COFIBER, CLI_KIND_ODD, CLI_KIND_PRESENTED,
                                     CLI_KIND_PROJECTIVE, CLI_KIND_PROFILE,
                                     CLI_KIND_INF_PROFILE};
@@ -66,8 +68,8 @@ static int refuse_kind(const cli_run_t *r)
         "the d_2 needs a module over the whole Steenrod algebra, not a subalgebra"};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         if ((r->kinds >> no[i]) & 1u) {
-            cli_error("d2: %s is %s: %s", cli_str(r->ref.base), cli_kind_words(no[i], r->prime),
-                      why[i]);
+            cli_error("%s: %s is %s: %s", verb, cli_str(r->ref.base),
+                      cli_kind_words(no[i], r->prime), why[i]);
             return CLI_USAGE;
         }
     return CLI_OK;
@@ -146,6 +148,36 @@ static int run_from(const cli_opts_t *o)
     return rc;
 }
 
+/* Prepares the run of o on spec for the d_2 through (stem, max_s) (max_s
+ * < 0: the default): the kind refused (one line) before anything is said,
+ * then the region widened to what the d_2 reads -- extra_n stems and
+ * extra_s filtrations more, filtration 3 and stem top - 1 at least (the
+ * condition) -- and prepared again when it grew.  *out_s is the filtration
+ * asked (or the default).  The caller releases r either way. */
+static int prepare(cli_run_t *r, const cli_opts_t *o, int64_t stem, int64_t max_s, int extra_n,
+                   int extra_s, int32_t *out_s)
+{
+    const char *spec = o->operand ? o->operand : "S_2";
+    int rc = cli_run_prepare(r, o, spec, stem, max_s, CLI_RUN_NO_NOTES);
+    if (rc == CLI_OK)
+        rc = refuse_kind(r);
+    if (rc != CLI_OK)
+        return rc;
+    *out_s = r->max_s;
+    int64_t want_s = (int64_t)r->max_s + extra_s, want_n = stem + extra_n;
+    if (want_s < 3)
+        want_s = 3;
+    if (fdmod_top(r->M) - 1 > want_n)
+        want_n = fdmod_top(r->M) - 1;
+    if (want_s != r->max_s || want_n != stem) {
+        cli_run_release(r);
+        rc = cli_run_prepare(r, o, spec, want_n, want_s, CLI_RUN_NO_NOTES);
+    }
+    if (rc == CLI_OK)
+        cli_run_notes(r, 1);
+    return rc;
+}
+
 int cmd_d2(int argc, char **argv)
 {
     cli_opts_t o;
@@ -158,27 +190,85 @@ int cmd_d2(int argc, char **argv)
         cli_error("d2: --stem is required");
         return CLI_USAGE;
     }
-    const char *spec = o.operand ? o.operand : "S_2";
-    int64_t stem = o.stem, max_s = cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1;
     cli_run_t r;
-    rc = cli_run_prepare(&r, &o, spec, stem, max_s, CLI_RUN_NO_NOTES);
-    if (rc == CLI_OK)
-        rc = refuse_kind(&r);
-    /* The condition reads Ext through filtration 3 and stem top - 1. */
-    int64_t want_s = r.max_s < 3 ? 3 : r.max_s, want_n = stem;
-    if (rc == CLI_OK && r.M && fdmod_top(r.M) - 1 > want_n)
-        want_n = fdmod_top(r.M) - 1;
-    int32_t out_s = r.max_s;
-    if (rc == CLI_OK && (want_s != r.max_s || want_n != stem)) {
-        cli_run_release(&r);
-        rc = cli_run_prepare(&r, &o, spec, want_n, want_s, CLI_RUN_NO_NOTES);
-    }
+    int32_t out_s = 0;
+    rc = prepare(&r, &o, o.stem, cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, 0, 0, &out_s);
     if (rc == CLI_OK) {
-        cli_run_notes(&r, 1);
         resol_t *R = cli_run_resolve(&r);
-        rc = run(R, r.M, r.pool, r.show, (int32_t)stem, out_s);
+        rc = run(R, r.M, r.pool, r.show, (int32_t)o.stem, out_s);
         resol_free(R);
     }
     cli_run_release(&r);
     return rc;
+}
+
+/* ---- resolve --page 3 ---------------------------------------------------------- */
+
+static int64_t e3_dim(const void *X, int32_t s, int32_t n)
+{
+    return resol_sec_e3_dim((const resol_sec_t *)X, s, n);
+}
+
+int cli_resolve_page3(const cli_opts_t *o)
+{
+    static const cli_opt_t no[] = {CLI_OPT_SAVE, CLI_OPT_COEFF, CLI_OPT_MPI, CLI_OPT_GPU};
+    for (size_t i = 0; i < sizeof no / sizeof *no; i++)
+        if (cli_given(o, no[i])) {
+            cli_error("resolve: --page 3: %s: the E_3 page is computed from one fresh "
+                      "resolution of the module; omit one of them",
+                      cli_opt_name(no[i]));
+            return CLI_USAGE;
+        }
+    if (o->format == 2) {
+        cli_error("resolve: --page 3: --format differentials: the differentials are the "
+                  "resolution's, of the E_2 page; omit one of them");
+        return CLI_USAGE;
+    }
+    cli_run_t r;
+    int32_t out_s = 0;
+    /* E_3 at (n, s) reads d_2 from (n + 1, s - 2) and into (n - 1, s + 2) */
+    int rc = prepare(&r, o, o->stem, cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1, 1, 2, &out_s);
+    if (rc == CLI_OK) {
+        resol_t *R = cli_run_resolve(&r);
+        resol_sec_t *X = NULL;
+        char err[512];
+        prog_t p = {r.show};
+        rc = resol_sec_new(&X, R, r.pool, progress, &p, err, sizeof err);
+        if (rc != 0) {
+            cli_error("resolve: --page 3: %s: %s", cli_str(fdmod_name(r.M)), err);
+            rc = rc == SQ_E_INVAL ? CLI_USAGE : CLI_FAIL;
+        } else {
+            int32_t lo = fdmod_bottom(r.M), hi = (int32_t)o->stem;
+            int w = o->format == 1 ? sq_chart_write_csv_fn(stdout, e3_dim, X, lo, hi, out_s)
+                                   : sq_chart_write_dots_fn(stdout, e3_dim, X, lo, hi, out_s);
+            rc = cli_finish_output(w);
+        }
+        resol_sec_free(X);
+        resol_free(R);
+    }
+    cli_run_release(&r);
+    return rc;
+}
+
+/* ---- chart --d2, chart --page 3 ---------------------------------------------------- */
+
+int cli_d2_prepare(cli_run_t *r, const cli_opts_t *o, int extra_n, int extra_s, int32_t *out_s)
+{
+    return prepare(r, o, o->stem, cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1, extra_n, extra_s,
+                   out_s);
+}
+
+resol_sec_t *cli_d2_lift(const cli_run_t *r, const resol_t *R, int *rc)
+{
+    resol_sec_t *X = NULL;
+    char err[512];
+    prog_t p = {r->show};
+    int e = resol_sec_new(&X, R, r->pool, progress, &p, err, sizeof err);
+    if (e != 0) {
+        cli_error("%s: %s: %s", r->o->verb->name, cli_str(fdmod_name(r->M)), err);
+        *rc = e == SQ_E_INVAL ? CLI_USAGE : CLI_FAIL;
+        return NULL;
+    }
+    *rc = CLI_OK;
+    return X;
 }

@@ -14,6 +14,7 @@
 #include "cli_mpi.h"
 #include "cli_run.h"
 #include "cli_unstable.h"
+#include "cmd_d2.h"
 #include "cmd_store.h"
 #include "fdmod.h"
 #include "resol.h"
@@ -75,6 +76,10 @@ static const char resolve_usage[] =
     "                       = t - s, from MODULE's resolution through stem\n"
     "                       n + 1 + top(N); N = S_2 gives Ext(MODULE)); chart and\n"
     "                       csv only, not with --save (docs/resolution.md)\n"
+    "  --page R             2 (default): the E2 page; 3: the E3 page of the Adams\n"
+    "                       spectral sequence at p = 2 (Ext less the d_2, docs/\n"
+    "                       secondary.md), chart or csv; resolved one stem and two\n"
+    "                       filtrations further; modules as for 'adams d2'\n"
     "  --unstable           resolve MODULE in the category of unstable modules\n"
     "                       (p = 2; a module that is not unstable is refused);\n"
     "                       chart and csv, classical engine, not with --save\n"
@@ -113,7 +118,8 @@ static const cli_verb_t resolve_verb = {
         CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
         CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |
         CLI_BIT(CLI_OPT_SAVE) | CLI_BIT(CLI_OPT_COEFF) | CLI_BIT(CLI_OPT_MPI) |
-        CLI_BIT(CLI_OPT_UNSTABLE),
+        CLI_BIT(CLI_OPT_UNSTABLE) |
+        CLI_BIT(CLI_OPT_PAGE),
     resolve_formats, "module"};
 
 /* The --format value that prints the differentials (resolve_formats). */
@@ -386,6 +392,8 @@ int cmd_resolve(int argc, char **argv)
     int rc;
     if (cli_parse_opts(&o, &resolve_verb, argc, argv, &rc) || unstable_verb(&o, &rc))
         return rc;
+    if (o.page == 3)
+        return cli_resolve_page3(&o); /* the E_3 page: cmd_d2.c */
     if (cli_given(&o, CLI_OPT_MPI))
         return cli_mpi_resolve(&o, run_prepared);
     if (o.coefficients)

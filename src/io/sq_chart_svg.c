@@ -82,6 +82,16 @@ static void dot_pos(const region_t *g, int32_t n, int32_t s, int64_t j, int64_t 
     *y = cell_y(g, s) + ((double)w - (double)(rows - 1) / 2) * sp;
 }
 
+void sq_chart_svg_dot(int32_t n_min, int32_t s_max, int32_t n, int32_t s, int64_t j, int64_t d,
+                      double *x, double *y, double *r)
+{
+    region_t g = {n_min, n_min, s_max};
+    int64_t cols, rows;
+    double sp;
+    dot_layout(d, &cols, &rows, &sp, r);
+    dot_pos(&g, n, s, j, d, x, y);
+}
+
 /* Writes s with &, <, >, " escaped. */
 static void put_escaped(FILE *f, const char *s)
 {

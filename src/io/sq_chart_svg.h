@@ -104,6 +104,13 @@ void sq_chart_svg_size(int32_t n_min, int32_t n_max, int32_t s_max, int64_t *wid
 int sq_chart_write_svg(FILE *f, const resol_t *R, const char *name, int32_t n_min, int32_t n_max,
                        int32_t s_max);
 
+/* Where the chart of stems n_min.. and filtrations 0..s_max puts dot j of
+ * the d dots of (n, s): its centre (*x, *y) in pixels and radius *r -- the
+ * layout of sq_chart_write_svg, for writers that draw on the same grid
+ * (the d_2 arrows and the E_3 page, sq_chart_e3.h). */
+void sq_chart_svg_dot(int32_t n_min, int32_t s_max, int32_t n, int32_t s, int64_t j, int64_t d,
+                      double *x, double *y, double *r);
+
 #ifdef __cplusplus
 }
 #endif

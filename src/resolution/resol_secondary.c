@@ -424,3 +424,109 @@ int resol_sec_d2(const resol_sec_t *X, int32_t s, int32_t n, fmat_t *m)
     }
     return 0;
 }
+
+/* ---- The E_3 page ------------------------------------------------------------------ */
+
+/* Whether the map out of (n, s) is known (as zero when Ext is zero at
+ * either end); the same for the map into (n, s) from (n + 1, s - 2). */
+static int out_known(const resol_sec_t *X, int32_t s, int32_t n)
+{
+    const resol_t *R = X->R;
+    if (resol_ext_dim(R, s, n) == 0 || resol_ext_dim(R, s + 2, n - 1) == 0)
+        return 1;
+    return resol_sec_has(X, s, n);
+}
+
+static int in_known(const resol_sec_t *X, int32_t s, int32_t n)
+{
+    if (s < 2 || resol_ext_dim(X->R, s - 2, n + 1) == 0)
+        return 1;
+    return resol_sec_has(X, s - 2, n + 1);
+}
+
+/* Clears the entries of v at the pivots of the RREF rows of m (rank r). */
+static void reduce_by(fvec_t v, const fmat_t *m, int64_t r)
+{
+    for (int64_t i = 0; i < r; i++) {
+        fvec_t row = fmat_row(m, i);
+        int64_t c = fvec_first_nonzero(row);
+        if (c >= 0 && c < v.len && fvec_get(v, c))
+            fvec_addmul(v, fvec_window(row, 0, v.len), 1);
+    }
+}
+
+int resol_sec_e3_basis(const resol_sec_t *X, int32_t s, int32_t n, fmat_t *reps, fmat_t *image)
+{
+    memset(reps, 0, sizeof *reps);
+    memset(image, 0, sizeof *image);
+    int64_t dim = resol_ext_dim(X->R, s, n);
+    if (dim < 0 || !out_known(X, s, n) || !in_known(X, s, n))
+        return SQ_E_RANGE;
+    /* the image: d_2 of the classes of (n + 1, s - 2), reduced */
+    fmat_t in = {0};
+    if (s >= 2 && dim > 0 && resol_ext_dim(X->R, s - 2, n + 1) > 0) {
+        if (resol_sec_d2(X, s - 2, n + 1, &in) != 0)
+            return SQ_E_RANGE;
+    } else
+        fmat_init(&in, 0, dim, 2);
+    int64_t rank = fmat_rref(&in, NULL);
+    fmat_init(image, rank, dim, 2);
+    for (int64_t i = 0; i < rank; i++)
+        fvec_addmul(fmat_row(image, i), fvec_window(fmat_row(&in, i), 0, dim), 1);
+    fmat_clear(&in);
+    /* the cycles: the kernel of d_2 out, or everything */
+    fmat_t ker = {0};
+    if (dim > 0 && resol_ext_dim(X->R, s + 2, n - 1) > 0) {
+        fmat_t out;
+        if (resol_sec_d2(X, s, n, &out) != 0) {
+            fmat_clear(image);
+            return SQ_E_RANGE;
+        }
+        (void)fmat_kernel(&ker, NULL, &out, NULL);
+        fmat_clear(&out);
+    } else {
+        fmat_init(&ker, dim, dim, 2);
+        for (int64_t i = 0; i < dim; i++)
+            fmat_set(&ker, i, i, 1);
+    }
+    /* representatives: the cycles reduced by the image, in canonical RREF */
+    for (int64_t i = 0; i < fmat_rows(&ker); i++)
+        reduce_by(fvec_window(fmat_row(&ker, i), 0, dim), image, rank);
+    int64_t r = fmat_rref(&ker, NULL);
+    fmat_init(reps, r, dim, 2);
+    for (int64_t i = 0; i < r; i++)
+        fvec_addmul(fmat_row(reps, i), fvec_window(fmat_row(&ker, i), 0, dim), 1);
+    fmat_clear(&ker);
+    return 0;
+}
+
+int64_t resol_sec_e3_dim(const resol_sec_t *X, int32_t s, int32_t n)
+{
+    fmat_t reps, image;
+    if (resol_sec_e3_basis(X, s, n, &reps, &image) != 0)
+        return -1;
+    int64_t d = fmat_rows(&reps);
+    fmat_clear(&reps);
+    fmat_clear(&image);
+    return d;
+}
+
+int resol_sec_e3_coords(const fmat_t *reps, const fmat_t *image, fvec_t v, fvec_t out)
+{
+    fvec_t w;
+    fvec_init(&w, v.len, 2);
+    fvec_addmul(w, v, 1);
+    reduce_by(w, image, fmat_rows(image));
+    fvec_zero(out);
+    for (int64_t i = 0; i < fmat_rows(reps); i++) {
+        fvec_t row = fmat_row(reps, i);
+        int64_t c = fvec_first_nonzero(row);
+        if (c >= 0 && fvec_get(w, c)) {
+            fvec_set(out, i, 1);
+            fvec_addmul(w, fvec_window(row, 0, w.len), 1);
+        }
+    }
+    int ok = fvec_is_zero(w);
+    fvec_clear(&w);
+    return ok ? 0 : SQ_E_INVAL;
+}

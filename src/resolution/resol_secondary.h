@@ -82,6 +82,33 @@ int resol_sec_d2(const resol_sec_t *X, int32_t s, int32_t n, fmat_t *m) SQ_WARN_
 /* Whether d_2 from (n, s) is known (resol_sec_d2 would return 0). */
 int resol_sec_has(const resol_sec_t *X, int32_t s, int32_t n);
 
+/* ---- The E_3 page ----------------------------------------------------------------
+ *
+ * E_3^{s} at stem n is ker(d_2 out of (n, s)) / im(d_2 from (n + 1, s - 2)).
+ * It is known where both maps are: the one out when X knows d_2 from
+ * (n, s) or Ext there is zero; the one in when s < 2, X knows d_2 from
+ * (n + 1, s - 2), or Ext there is zero (and computed).  With R through
+ * (N, S): every n <= N - 1, s <= S - 2. */
+
+/* dim E_3 at (n, s), or -1 when it is not known. */
+int64_t resol_sec_e3_dim(const resol_sec_t *X, int32_t s, int32_t n);
+
+/* A basis of E_3 at (n, s): *reps (initialised here, F_2, one row per
+ * basis class, over the classes x_(n, s, i); canonical RREF, its pivots
+ * off those of *image) and *image (initialised here: im d_2 into (n, s) in
+ * canonical RREF, rank rows).  The representatives are cycles, and
+ * independent modulo the image.  Returns 0, or SQ_E_RANGE (both zeroed)
+ * when E_3 is not known there.  The caller fmat_clears both. */
+int resol_sec_e3_basis(const resol_sec_t *X, int32_t s, int32_t n, fmat_t *reps,
+                       fmat_t *image) SQ_WARN_UNUSED;
+
+/* The coordinates in the basis of resol_sec_e3_basis of the class of a
+ * d_2-cycle v (over the classes at (n, s)): out (rows of reps entries,
+ * written) with v = sum out_i reps_i modulo the image.  Returns 0, or
+ * SQ_E_INVAL when v is not in the span of reps and the image (not a
+ * cycle). */
+int resol_sec_e3_coords(const fmat_t *reps, const fmat_t *image, fvec_t v, fvec_t out);
+
 #ifdef __cplusplus
 }
 #endif

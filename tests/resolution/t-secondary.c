@@ -409,3 +409,70 @@ TEST(secondary_refusals)
     resol_free(R);
     fdmod_free(M);
 }
+
+/* The E_3 page: known values (Isaksen's Stable stems, Figure 1 / the
+ * differentials above: h_3^2 and h_0 h_4 survive to E_3, h_4 and
+ * h_0 h_3^2 do not; h_4^2 survives, h_5 does not; both classes of
+ * (38, 4) survive), and everywhere dim E_3 = dim E_2 - rank d_2 out -
+ * rank d_2 in, with representatives that are cycles and coordinates that
+ * give them back. */
+TEST(secondary_e3)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(RESOL_NASSAU, 41, 16, &M);
+    resol_sec_t *X;
+    char err[256];
+    ASSERT_EQ(resol_sec_new(&X, R, NULL, NULL, NULL, err, sizeof err), 0);
+    static const int32_t known[][3] = {{14, 2, 1}, {14, 3, 0}, {15, 1, 0}, {15, 2, 1},
+                                       {17, 4, 0}, {16, 6, 0}, {30, 2, 1}, {31, 1, 0},
+                                       {38, 4, 2}, {0, 5, 1}};
+    for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+        ASSERT_EQ(resol_sec_e3_dim(X, known[i][1], known[i][0]), known[i][2]);
+    int64_t cells = 0;
+    for (int32_t n = 0; n <= 40; n++)
+        for (int32_t s = 0; s <= 14; s++) {
+            int64_t e2 = resol_ext_dim(R, s, n), e3 = resol_sec_e3_dim(X, s, n);
+            ASSERT(e3 >= 0);
+            int64_t out = 0, in = 0;
+            fmat_t m;
+            if (e2 > 0 && resol_ext_dim(R, s + 2, n - 1) > 0) {
+                ASSERT_EQ(resol_sec_d2(X, s, n, &m), 0);
+                out = fmat_rank(&m);
+                fmat_clear(&m);
+            }
+            if (s >= 2 && e2 > 0 && resol_ext_dim(R, s - 2, n + 1) > 0) {
+                ASSERT_EQ(resol_sec_d2(X, s - 2, n + 1, &m), 0);
+                in = fmat_rank(&m);
+                fmat_clear(&m);
+            }
+            ASSERT_EQ(e3, e2 - out - in);
+            fmat_t reps, image;
+            ASSERT_EQ(resol_sec_e3_basis(X, s, n, &reps, &image), 0);
+            for (int64_t i = 0; i < fmat_rows(&reps); i++) {
+                cls_t x = cls_zero(R, n, s);
+                for (int64_t j = 0; j < e2; j++)
+                    fvec_set(x.v, j, fmat_get(&reps, i, j));
+                if (resol_sec_has(X, s, n)) {
+                    cls_t d = cls_d2(R, X, x);
+                    ASSERT(fvec_is_zero(d.v));
+                    fvec_clear(&d.v);
+                }
+                fvec_t c;
+                fvec_init(&c, fmat_rows(&reps), 2);
+                ASSERT_EQ(resol_sec_e3_coords(&reps, &image, x.v, c), 0);
+                for (int64_t j = 0; j < fmat_rows(&reps); j++)
+                    ASSERT_EQ(fvec_get(c, j), (uint32_t)(j == i));
+                fvec_clear(&c);
+                fvec_clear(&x.v);
+            }
+            fmat_clear(&reps);
+            fmat_clear(&image);
+            cells++;
+        }
+    ASSERT(cells > 500);
+    /* beyond the region E_3 is not known */
+    ASSERT_EQ(resol_sec_e3_dim(X, 15, 41), -1);
+    resol_sec_free(X);
+    resol_free(R);
+    fdmod_free(M);
+}

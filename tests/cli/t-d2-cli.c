@@ -1,0 +1,128 @@
+/*
+ * t-d2-cli.c -- `adams d2`, `adams resolve --page 3`, `adams chart --d2`
+ * and `adams chart --page 3` through the program (docs/secondary.md): the
+ * peer's lines, the charts' counts against the lines and the E_3
+ * dimensions, and one-line refusals with exit 2.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sq_core.h"
+#include "sq_test.h"
+
+static char *run_ok(int line, const char *args)
+{
+    char *out, *err;
+    int rc = sq_test_run_adams(args, &out, &err);
+    if (rc != 0)
+        sq_test_fail(__FILE__, line, "adams %s: exit %d\n%s", args, rc, err);
+    sq_free(err);
+    return out;
+}
+
+static void refused(int line, const char *args, const char *what)
+{
+    char *out, *err;
+    int rc = sq_test_run_adams(args, &out, &err);
+    if (rc != 2 || out[0] || sq_test_count_lines(err) != 1 || !strstr(err, what))
+        sq_test_fail(__FILE__, line, "adams %s: want one line naming '%s', exit 2; got %d\n%s",
+                     args, what, rc, err);
+    sq_free(out);
+    sq_free(err);
+}
+
+static int64_t count(const char *s, const char *needle)
+{
+    int64_t n = 0;
+    for (const char *p = s; (p = strstr(p, needle)); p += strlen(needle))
+        n++;
+    return n;
+}
+
+/* The entries 1 in the vectors of d_2 lines. */
+static int64_t ones_in_lines(const char *s)
+{
+    int64_t n = 0;
+    for (const char *p = s; (p = strstr(p, "= [")); p += 3)
+        for (const char *q = p + 3; *q && *q != ']'; q++)
+            n += *q == '1';
+    return n;
+}
+
+TEST(cli_d2_peer_lines)
+{
+    static const char *const mods[][2] = {{"S_2", "secondary-S_2.txt"},
+                                          {"C2", "secondary-C2.txt"}};
+    for (size_t i = 0; i < 2; i++) {
+        char *want = sq_test_slurp(sq_test_data_path(mods[i][1]));
+        char *body = want;
+        while (*body == '#')
+            body = strchr(body, '\n') + 1;
+        char args[128];
+        snprintf(args, sizeof args, "d2 %s --stem 30 --max-s 7 --quiet --threads 2", mods[i][0]);
+        char *out = run_ok(__LINE__, args);
+        ASSERT_STR_EQ(out, body);
+        sq_free(out);
+        sq_free(want);
+    }
+}
+
+TEST(cli_d2_charts)
+{
+    char *lines = run_ok(__LINE__, "d2 S_2 --stem 36 --max-s 12 --quiet");
+    char *svg = run_ok(__LINE__, "chart S_2 --stem 36 --max-s 12 --d2 --quiet");
+    char *json = run_ok(__LINE__, "chart S_2 --stem 36 --max-s 12 --d2 --format json --quiet");
+    int64_t arrows = ones_in_lines(lines);
+    ASSERT(arrows >= 10);
+    ASSERT_EQ(count(svg, "<line class=\"d2\""), arrows);
+    ASSERT_EQ(count(json, "\"from\":") - count(json, "\"h\":"), count(lines, "d_2 x_"));
+    /* the E_2 chart is the same picture under the arrows */
+    char *e2 = run_ok(__LINE__, "chart S_2 --stem 36 --max-s 12 --quiet");
+    ASSERT_EQ(count(svg, "<circle"), count(e2, "<circle"));
+    char *csv = run_ok(__LINE__, "resolve S_2 --stem 36 --max-s 12 --page 3 --format csv --quiet");
+    char *e3 = run_ok(__LINE__, "chart S_2 --stem 36 --max-s 12 --page 3 --quiet");
+    char *e3j = run_ok(__LINE__, "chart S_2 --stem 36 --max-s 12 --page 3 --format json --quiet");
+    int64_t dims = 0;
+    for (const char *p = csv; *p;) {
+        int n, s;
+        long long d;
+        ASSERT(sscanf(p, "%d,%d,%lld", &n, &s, &d) == 3);
+        if (n == 15 && s == 1)
+            ASSERT_EQ(d, 0); /* h_4 */
+        if (n == 14 && s == 2)
+            ASSERT_EQ(d, 1); /* h_3^2 */
+        dims += d;
+        p = strchr(p, '\n') + 1;
+    }
+    ASSERT(dims > 100);
+    ASSERT_EQ(count(e3, "<circle"), dims);
+    ASSERT_EQ(count(e3j, "\"rep\":"), dims);
+    ASSERT(strstr(e3, "baseline-shift=\"sub\">3</tspan> page") != NULL);
+    sq_free(lines);
+    sq_free(svg);
+    sq_free(json);
+    sq_free(e2);
+    sq_free(csv);
+    sq_free(e3);
+    sq_free(e3j);
+}
+
+TEST(cli_d2_refusals)
+{
+    refused(__LINE__, "d2 Joker --stem 12 --quiet", "does not lift");
+    refused(__LINE__, "d2 S_3 --stem 12", "p = 2 only");
+    refused(__LINE__, "d2 --stem 12 ko", "not a subalgebra");
+    refused(__LINE__, "d2 A_mod_A1 --stem 12", "finite module");
+    refused(__LINE__, "d2 Ceta2 --stem 12", "two resolutions");
+    refused(__LINE__, "d2 S_2", "--stem is required");
+    refused(__LINE__, "resolve --stem 12 --page 3 --save x.db", "--save");
+    refused(__LINE__, "resolve --stem 12 --page 3 --format differentials", "--format differentials");
+    refused(__LINE__, "resolve Joker --stem 12 --page 3 --quiet", "does not lift");
+    refused(__LINE__, "resolve --stem 12 --page 4", "--page");
+    refused(__LINE__, "chart --stem 12 --page 3 --d2", "--d2 draws on the E2 page");
+    refused(__LINE__, "chart --stem 12 --d2 --format html", "--format html");
+    refused(__LINE__, "chart S_3 --stem 12 --page 3", "p = 2 only");
+    refused(__LINE__, "products --stem 12 --d2", "unknown option");
+}
