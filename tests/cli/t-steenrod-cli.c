@@ -13,17 +13,8 @@
 #include "sq_core.h"
 #include "sq_test.h"
 
-static void run_is(int line, const char *args, int rc, const char *out_want, const char *err_want)
-{
-    char *out, *err;
-    int got = sq_test_run_adams(args, &out, &err);
-    if (got != rc || (out_want && strcmp(out, out_want) != 0) ||
-        (err_want && strcmp(err, err_want) != 0))
-        sq_test_fail(__FILE__, line, "adams %s: rc %d (want %d)\n--- stdout\n%s--- stderr\n%s", args,
-                     got, rc, out, err);
-    sq_free(out);
-    sq_free(err);
-}
+/* adams args exits with rc printing out and err (NULL: not compared). */
+#define run_is(line, args, rc, out, err) sq_test_expect_run(__FILE__, line, args, rc, out, err)
 
 /* The body of a tests/data file after its '#' lines (a new string). */
 static char *data_body(const char *file)
