@@ -118,8 +118,11 @@ int cmd_mahowald(int argc, char **argv)
     if (rc == CLI_OK) {
         resol_t *RS = cli_run_resolve(&r);
         printf("M({basis element}) = {mahowald_invariant}[ mod {indeterminacy}]\n");
-        for (int32_t k = 1; k <= kmax && rc == CLI_OK; k++)
+        for (int32_t k = 1; k <= kmax && rc == CLI_OK; k++) {
+            cli_sphere2_progress(&r, "RP_-k_inf, k =", k - 1, kmax);
             rc = run_k(&r, RS, k);
+        }
+        cli_sphere2_progress(&r, "", kmax, kmax);
         resol_free(RS);
         if (rc == CLI_OK)
             rc = cli_finish_stdout();

@@ -118,6 +118,18 @@ static int print_sq0(const resol_t *R, const resol_sq0_t *Q, int32_t stem, int32
     return cli_finish_stdout();
 }
 
+void cli_sphere2_progress(const cli_run_t *r, const char *what, int64_t i, int64_t n)
+{
+    if (!r->show)
+        return;
+    if (i >= n)
+        fprintf(stderr, "\r\033[K");
+    else
+        fprintf(stderr, "\r\033[Kadams: %s: %s %lld of %lld", r->o->verb->name, what,
+                (long long)i + 1, (long long)n);
+    fflush(stderr);
+}
+
 int cli_sphere2_prepare(cli_run_t *r, const cli_opts_t *o, int64_t stem, int64_t max_s)
 {
     int rc = cli_run_prepare(r, o, o->operand ? o->operand : "S_2", stem, max_s,
@@ -266,10 +278,18 @@ static int run_steenrod(cli_run_t *r)
             rc = steenrod_bidegree(R, c->n, c->s, &c->vec);
         cli_class_clear(c);
     } else {
-        for (int32_t n = 0; 2 * n <= r->stem && rc == CLI_OK; n++)
-            for (int32_t s = 0; 2 * (n + s) <= r->stem && 2 * s <= r->max_s && rc == CLI_OK; s++)
-                if (resol_ext_dim(R, s, n) > 0)
-                    rc = steenrod_bidegree(R, n, s, NULL);
+        int64_t total = 0, done = 0;
+        for (int pass = 0; pass < 2; pass++) /* count, then compute */
+            for (int32_t n = 0; 2 * n <= r->stem && rc == CLI_OK; n++)
+                for (int32_t s = 0; 2 * (n + s) <= r->stem && 2 * s <= r->max_s && rc == CLI_OK;
+                     s++)
+                    if (resol_ext_dim(R, s, n) > 0 && !pass)
+                        total++;
+                    else if (resol_ext_dim(R, s, n) > 0) {
+                        cli_sphere2_progress(r, "bidegree", done++, total);
+                        rc = steenrod_bidegree(R, n, s, NULL);
+                    }
+        cli_sphere2_progress(r, "bidegree", total, total);
     }
     resol_free(R);
     return rc == CLI_OK ? cli_finish_stdout() : rc;

@@ -21,6 +21,10 @@ int cmd_mahowald(int argc, char **argv);
  * CLI_USAGE. */
 int cli_require_sphere2(const cli_run_t *r);
 
+/* A progress line on stderr (only when r->show, the rule of the resolution's
+ * line): "adams: VERB: WHAT i+1 of n", redrawn in place; i >= n clears it. */
+void cli_sphere2_progress(const cli_run_t *r, const char *what, int64_t i, int64_t n);
+
 /* cli_run_prepare for a verb on S_2 only: prepares the run on the operand
  * (default S_2) through (stem, max_s) (max_s < 0: the default) without a
  * note, refuses a module that is not S_2 (cli_require_sphere2: its one
