@@ -94,6 +94,7 @@ static int run_rank0(const cli_opts_t *o, int (*body)(cli_run_t *r))
     if (rc == CLI_OK)
         rc = refuse_kind(&r);
     if (sq_mpi_share(rc) == CLI_OK && (rc = sq_mpi_ready(CLI_OK)) == CLI_OK) {
+        sq_mpi_set_depth((int)o->threads + 1);
         cli_set_attach(attach_rank0);
         rc = body(&r);
         cli_set_attach(NULL);
@@ -112,6 +113,7 @@ static int run_worker(const cli_opts_t *o)
         return sq_mpi_finish(rc); /* rank 0 said why */
     cli_opts_t ow = *o;
     ow.progress = -1;
+    ow.threads = o->threads + 1; /* and the mailbox's (sq_mpi_serve) */
     cli_run_t r;
     int mine = cli_run_prepare(&r, &ow, o->operand ? o->operand : "S_2", o->stem,
                                cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1, CLI_RUN_QUIET);

@@ -252,6 +252,13 @@ void sq_pool_run(sq_pool_t *p, const sq_pool_source_t *src)
     pthread_mutex_unlock(&p->lock);
 }
 
+void sq_pool_wake(sq_pool_t *p)
+{
+    pthread_mutex_lock(&p->lock);
+    pthread_cond_broadcast(&p->work);
+    pthread_mutex_unlock(&p->lock);
+}
+
 void sq_pool_parallel_for(sq_pool_t *p, int64_t n, void (*fn)(void *ctx, int64_t i), void *ctx)
 {
     if (n <= 0)

@@ -63,6 +63,12 @@ int sq_pool_size(const sq_pool_t *pool);
  * and returns when the source is exhausted.  One source at a time. */
 void sq_pool_run(sq_pool_t *pool, const sq_pool_source_t *src);
 
+/* Tells the pool's idle threads that the running source may have a job
+ * ready now: for a source fed from outside the pool's callbacks (a job that
+ * receives work from another process, src/mpi).  Takes the pool lock:
+ * never call it from a source's next or done. */
+void sq_pool_wake(sq_pool_t *pool);
+
 /* Calls fn(ctx, i) for every i in [0, n), spread over the idle threads of
  * the pool and the caller; returns when all calls are done.  Callable from
  * a job, from outside the pool, or with pool == NULL (serial, in order).

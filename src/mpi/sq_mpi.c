@@ -16,15 +16,16 @@
  * MPI keeps the messages from one rank to another in order, and rank 0
  * sends a step only when every predecessor is done, after forwarding its
  * LOAD: so a worker always has what a step reads when the step arrives.
- * Only rank 0's main thread calls MPI (MPI_THREAD_FUNNELED): the store's
- * writer and the progress line are fed by the scheduler's observer, as in
- * a threaded run.
+ * One thread of a rank calls MPI at a time (MPI_THREAD_SERIALIZED): rank
+ * 0's main thread (the store's writer and the progress line are fed by the
+ * scheduler's observer, as in a threaded run), a worker's mailbox (below).
  */
 #define _POSIX_C_SOURCE 200809L /* nanosleep, sigaction */
 #include "sq_mpi.h"
 
 #include <limits.h>
 #include <mpi.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -41,6 +42,7 @@ static int rank_, size_;
 static int serving_;    /* the workers serve steps (sq_mpi_ready) */
 static int finished_;   /* the workers were told STOP */
 static int fail_code_;  /* a worker's FAIL, or 0 */
+static int depth_ = 2;  /* steps in flight per worker (sq_mpi_set_depth) */
 
 int sq_mpi_built(void)
 {
@@ -50,14 +52,14 @@ int sq_mpi_built(void)
 int sq_mpi_start(char *err, size_t errlen)
 {
     int provided = 0;
-    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_FUNNELED, &provided) != MPI_SUCCESS) {
+    if (MPI_Init_thread(NULL, NULL, MPI_THREAD_SERIALIZED, &provided) != MPI_SUCCESS) {
         snprintf(err, errlen, "MPI could not start");
         return -1;
     }
     MPI_Comm_rank(MPI_COMM_WORLD, &rank_);
     MPI_Comm_size(MPI_COMM_WORLD, &size_);
-    if (provided < MPI_THREAD_FUNNELED) {
-        snprintf(err, errlen, "this MPI does not allow threads (MPI_THREAD_FUNNELED)");
+    if (provided < MPI_THREAD_SERIALIZED) {
+        snprintf(err, errlen, "this MPI does not allow threads (MPI_THREAD_SERIALIZED)");
         MPI_Finalize();
         return -1;
     }
@@ -218,21 +220,25 @@ static void send_published(const resol_t *R)
 }
 
 typedef struct {
-    int *busy;      /* per rank: 1 while it runs a step */
+    int *busy;      /* per rank: its steps in flight (at most depth) */
     int *owner;     /* per row s: the rank that ran its last step, or 0 */
     int inflight;
+    int depth;      /* steps in flight per rank (sq_mpi_set_depth, ADAMS_MPI_DEPTH) */
 } coord_t;
 
-/* The idle rank for a step of row s: the row's last one when idle, else
- * the lowest idle one; 0 if none. */
+/* The rank for a step of row s: an idle one (the row's last one first,
+ * its caches are warm), else the least busy below the depth; 0 if none. */
 static int pick_rank(const coord_t *C, int32_t s)
 {
-    if (C->owner[s] > 0 && !C->busy[C->owner[s]])
-        return C->owner[s];
+    int o = C->owner[s], best = 0;
+    if (o > 0 && !C->busy[o])
+        return o;
     for (int w = 1; w < size_; w++)
-        if (!C->busy[w])
-            return w;
-    return 0;
+        if (C->busy[w] < C->depth && (!best || C->busy[w] < C->busy[best]))
+            best = w;
+    if (best && o > 0 && C->busy[o] == C->busy[best])
+        return o;
+    return best;
 }
 
 /* Hands out ready steps while a rank is idle (kernel-only steps are done
@@ -241,14 +247,14 @@ static int pick_rank(const coord_t *C, int32_t s)
 static void hand_out(coord_t *C, resol_t *R, resol_sched_t *S)
 {
     int32_t s, t;
-    while (C->inflight < size_ - 1 && resol_sched_next(S, &s, &t)) {
+    while (C->inflight < (size_ - 1) * C->depth && resol_sched_next(S, &s, &t)) {
         if (resol_step_kernel_only(R, s, t)) {
             resol_sched_done(S, s, t);
             continue;
         }
         int w = pick_rank(C, s);
         send_small(w, T_STEP, s, t, 0);
-        C->busy[w] = 1;
+        C->busy[w]++;
         C->owner[s] = w;
         C->inflight++;
     }
@@ -269,7 +275,7 @@ static void take_result(coord_t *C, resol_t *R, resol_sched_t *S, msg_t *m, int 
             send_async(m, w, T_LOAD);
     if (!m->refs)
         sq_free(m);
-    C->busy[from] = 0;
+    C->busy[from]--;
     C->inflight--;
     resol_sched_done(S, s, t);
 }
@@ -281,7 +287,10 @@ static int coordinate(void *ctx, resol_t *R, const resol_observer_t *obs)
         send_small(w, T_START, 0, 0, (int64_t)resol_engine(R));
     send_published(R);
     coord_t C = {sq_calloc((size_t)size_, sizeof *C.busy),
-                 sq_calloc((size_t)resol_max_s(R) + 1, sizeof *C.owner), 0};
+                 sq_calloc((size_t)resol_max_s(R) + 1, sizeof *C.owner), 0, depth_};
+    const char *dv = getenv("ADAMS_MPI_DEPTH");
+    if (dv && atoi(dv) >= 1 && atoi(dv) <= 64)
+        C.depth = atoi(dv);
     resol_sched_t *S = resol_sched_new(R, obs);
     int stopped = 0;
     for (;;) {
@@ -311,6 +320,11 @@ static int coordinate(void *ctx, resol_t *R, const resol_observer_t *obs)
     sq_free(C.busy);
     sq_free(C.owner);
     return stopped;
+}
+
+void sq_mpi_set_depth(int steps)
+{
+    depth_ = steps < 1 ? 1 : steps > 4096 ? 4096 : steps;
 }
 
 void sq_mpi_attach(resol_t *R)
@@ -347,7 +361,33 @@ int sq_mpi_signal_caught(void)
     return (int)sig_caught;
 }
 
-/* ---- Workers ---------------------------------------------------------------- */
+/* ---- Workers ----------------------------------------------------------------
+ *
+ * A worker runs the steps it is sent on its pool, several at once, as the
+ * threaded run does: sq_pool_run over a source whose first job is the
+ * mailbox -- the one thread that calls MPI (MPI_THREAD_SERIALIZED): it
+ * publishes LOADs at once (a step's predecessors are loaded before its
+ * STEP arrives, and steps may run meanwhile: resol_run_step_here), queues
+ * STEPs and wakes the pool, and sends the results the steps leave in the
+ * outbox.  The pool has one thread more than --threads for the mailbox,
+ * which mostly sleeps.
+ */
+
+typedef struct {
+    resol_t *R;
+    sq_pool_t *pool;
+    pthread_mutex_t mu;         /* the queue, the outbox, quit */
+    int32_t (*q)[2];            /* steps to run, FIFO */
+    int64_t qhead, qn, qcap;
+    msg_t **out;                /* results to send */
+    int64_t on, ocap;
+    int mailbox_started;        /* under the pool lock (the source's next) */
+    int quit;                   /* STOP came: no new step starts */
+    int failed;
+    int64_t nstep;
+} worker_t;
+
+static char mailbox_job;        /* the mailbox's job pointer */
 
 /* ADAMS_MPI_FAULT=R:K (tests): rank R kills itself (SIGKILL) when it is
  * sent its K-th step. */
@@ -369,46 +409,160 @@ static void send_fail(const char *line, int code)
     sq_free(m);
 }
 
-/* Runs the step of m and sends its result. */
-static void serve_step(resol_t *R, sq_pool_t *pool, const msg_t *m)
+static void queue_step(worker_t *W, int32_t s, int32_t t)
 {
-    int32_t s = (int32_t)m->data[0], t = (int32_t)m->data[1];
-    resol_run_step_here(R, s, t, pool);
-    msg_t *r = step_msg(R, s, t);
-    MPI_Send(r->data, r->len, MPI_BYTE, 0, T_RESULT, MPI_COMM_WORLD);
-    sq_free(r);
+    pthread_mutex_lock(&W->mu);
+    if (W->qhead + W->qn == W->qcap) {
+        if (W->qhead > 0) {
+            memmove(W->q, W->q + W->qhead, (size_t)W->qn * sizeof *W->q);
+            W->qhead = 0;
+        } else {
+            W->qcap = W->qcap ? 2 * W->qcap : 64;
+            W->q = sq_realloc(W->q, (size_t)W->qcap * sizeof *W->q);
+        }
+    }
+    W->q[W->qhead + W->qn][0] = s;
+    W->q[W->qhead + W->qn][1] = t;
+    W->qn++;
+    pthread_mutex_unlock(&W->mu);
+    sq_pool_wake(W->pool);
+}
+
+/* Sends the results waiting in the outbox; returns how many. */
+static int64_t flush_outbox(worker_t *W)
+{
+    pthread_mutex_lock(&W->mu);
+    msg_t **out = W->out;
+    int64_t n = W->on;
+    W->out = NULL, W->on = 0, W->ocap = 0;
+    pthread_mutex_unlock(&W->mu);
+    for (int64_t i = 0; i < n; i++) {
+        MPI_Send(out[i]->data, out[i]->len, MPI_BYTE, 0, T_RESULT, MPI_COMM_WORLD);
+        sq_free(out[i]);
+    }
+    sq_free(out);
+    return n;
+}
+
+/* One message from rank 0; returns 1 when it was STOP. */
+static int handle(worker_t *W, const MPI_Status *st)
+{
+    char err[512];
+    msg_t *m = recv_msg(st);
+    int tag = st->MPI_TAG, stop = 0;
+    if (tag == T_START) {
+        resol_prepare(W->R, (resol_algo_t)m->data[4]);
+    } else if (tag == T_LOAD && !W->failed) {
+        if (resol_load_step(W->R, (int32_t)m->data[0], (int32_t)m->data[1], m->data[2],
+                            m->data[3], m->data + HDR, err, sizeof err)) {
+            send_fail(err, 1);
+            W->failed = 1;
+        }
+    } else if (tag == T_STEP && !W->failed) {
+        if (fault_due(++W->nstep))
+            raise(SIGKILL);
+        queue_step(W, (int32_t)m->data[0], (int32_t)m->data[1]);
+    } else if (tag == T_STOP) {
+        send_small(0, T_BYE, 0, 0, 0);
+        pthread_mutex_lock(&W->mu);
+        W->quit = 1;
+        pthread_mutex_unlock(&W->mu);
+        stop = 1;
+    }
+    sq_free(m);
+    return stop;
+}
+
+/* The mailbox: until STOP, receive and send, sleeping a little (at most
+ * 0.2 ms) when there is nothing to do. */
+static void mailbox(worker_t *W)
+{
+    long ns = 10000;
+    for (;;) {
+        int64_t sent = flush_outbox(W);
+        int flag = 0;
+        MPI_Status st;
+        MPI_Iprobe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &flag, &st);
+        if (flag && handle(W, &st))
+            return;
+        if (flag || sent) {
+            ns = 10000;
+            continue;
+        }
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+        if (ns < 200000)
+            ns += ns / 2;
+    }
+}
+
+static int w_next(void *ctx, void **job)
+{
+    worker_t *W = ctx;
+    if (!W->mailbox_started) {
+        W->mailbox_started = 1;
+        *job = &mailbox_job;
+        return 1;
+    }
+    pthread_mutex_lock(&W->mu);
+    int have = !W->quit && W->qn > 0;
+    if (have) {
+        int32_t *st = sq_malloc(2 * sizeof *st);
+        st[0] = W->q[W->qhead][0], st[1] = W->q[W->qhead][1];
+        W->qhead++, W->qn--;
+        *job = st;
+    }
+    pthread_mutex_unlock(&W->mu);
+    return have;
+}
+
+static void w_run(void *ctx, void *job, int thread)
+{
+    worker_t *W = ctx;
+    (void)thread;
+    if (job == &mailbox_job) {
+        mailbox(W);
+        return;
+    }
+    const int32_t *st = job;
+    resol_run_step_here(W->R, st[0], st[1], W->pool);
+    msg_t *r = step_msg(W->R, st[0], st[1]);
+    pthread_mutex_lock(&W->mu);
+    if (W->on == W->ocap) {
+        W->ocap = W->ocap ? 2 * W->ocap : 16;
+        W->out = sq_realloc(W->out, (size_t)W->ocap * sizeof *W->out);
+    }
+    W->out[W->on++] = r;
+    pthread_mutex_unlock(&W->mu);
+}
+
+static void w_done(void *ctx, void *job)
+{
+    (void)ctx;
+    if (job != &mailbox_job)
+        sq_free(job);
 }
 
 int sq_mpi_serve(resol_t *R, sq_pool_t *pool)
 {
-    char err[512];
-    int64_t nstep = 0;
-    int failed = 0;
-    for (;;) {
-        MPI_Status st;
-        MPI_Probe(0, MPI_ANY_TAG, MPI_COMM_WORLD, &st);
-        msg_t *m = recv_msg(&st);
-        int tag = st.MPI_TAG;
-        if (tag == T_START) {
-            resol_prepare(R, (resol_algo_t)m->data[4]);
-        } else if (tag == T_LOAD && !failed) {
-            if (resol_load_step(R, (int32_t)m->data[0], (int32_t)m->data[1], m->data[2],
-                                m->data[3], m->data + HDR, err, sizeof err)) {
-                send_fail(err, 1);
-                failed = 1;
-            }
-        } else if (tag == T_STEP && !failed) {
-            if (fault_due(++nstep))
-                raise(SIGKILL);
-            serve_step(R, pool, m);
-        } else if (tag == T_STOP) {
-            sq_free(m);
-            send_small(0, T_BYE, 0, 0, 0);
-            finished_ = 1;
-            return 0;
-        }
-        sq_free(m);
+    worker_t W;
+    memset(&W, 0, sizeof W);
+    W.R = R;
+    W.pool = pool;
+    pthread_mutex_init(&W.mu, NULL);
+    sq_pool_source_t src = {w_next, w_run, w_done, &W};
+    if (pool) {
+        sq_pool_run(pool, &src);
+    } else { /* one thread: the mailbox runs the steps between messages */
+        SQ_CHECK(0, "--mpi: a worker needs a pool");
     }
+    for (int64_t i = 0; i < W.on; i++)
+        sq_free(W.out[i]);
+    sq_free(W.out);
+    sq_free(W.q);
+    pthread_mutex_destroy(&W.mu);
+    finished_ = 1;
+    return 0;
 }
 
 /* ---- The end ---------------------------------------------------------------- */

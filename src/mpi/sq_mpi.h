@@ -38,6 +38,11 @@ int sq_mpi_ready(int code);
 /* Rank 0's code given to every rank (a collective). */
 int sq_mpi_share(int code);
 
+/* Rank 0: the steps each worker is given at most at once (default 2):
+ * its threads and one more, so that a step waits there while the others
+ * run (the round trip to rank 0 is hidden). */
+void sq_mpi_set_depth(int steps);
+
 /* Rank 0: makes resol_run_pool(R, ...) distribute R's steps over the
  * workers (resol_set_runner).  The runner returns 1 when R's stop was
  * requested (resol_request_stop: a signal), leaving the steps in flight. */
@@ -50,7 +55,8 @@ void sq_mpi_catch_signals(resol_t *R);
 int sq_mpi_signal_caught(void);
 
 /* A worker: receives the engine and the steps of R's run from rank 0,
- * runs them on pool, sends the results back, until rank 0 says stop.
+ * runs them on pool (several at once; one thread of pool receives and
+ * sends), sends the results back, until rank 0 says stop.
  * Returns 0, or the exit code after one line (a step rank 0 sent could
  * not be loaded: a bug). */
 int sq_mpi_serve(resol_t *R, sq_pool_t *pool);

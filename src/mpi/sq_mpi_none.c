@@ -40,6 +40,11 @@ int sq_mpi_share(int code)
     return code;
 }
 
+void sq_mpi_set_depth(int steps)
+{
+    (void)steps;
+}
+
 void sq_mpi_attach(resol_t *R)
 {
     (void)R;

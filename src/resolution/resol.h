@@ -276,8 +276,11 @@ int resol_step_kernel_only(const resol_t *R, int32_t s, int32_t t);
  * its predecessors loaded (resol_load_step) rather than run: a classical
  * step whose kernel of d_{s-1} in degree t was not computed here computes
  * it first (the same bits as the step (s - 1, t) would have left).  The
- * step's parallel sections run on pool (NULL: serially).  Its predecessors
- * must be published. */
+ * step's parallel sections run on pool (NULL: serially), which R keeps for
+ * its later steps.  Its predecessors must be published.  Several steps may
+ * run at once on the threads of pool (as under resol_run_pool), and steps
+ * may be loaded (resol_load_step) while they run, as long as each step's
+ * predecessors were published before it started. */
 void resol_run_step_here(resol_t *R, int32_t s, int32_t t, sq_pool_t *pool);
 
 /* The published step (s, t) as resol_load_step takes it: sets *ngens and

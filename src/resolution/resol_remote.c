@@ -36,9 +36,8 @@ void resol_run_step_here(resol_t *R, int32_t s, int32_t t, sq_pool_t *pool)
     if (resol_step_kind(R, s, t) == 1 && s >= 1 && resol_step_kernel_only(R, s - 1, t) &&
         !R->K_set[resol_kslot(R, s - 1, t)])
         resol_kernel_classical(R, s - 1, t);
-    R->pool = pool;
+    R->pool = pool; /* kept: steps run here concurrently share it */
     resol_run_step(R, s, t);
-    R->pool = NULL;
 }
 
 int64_t resol_step_payload(const resol_t *R, int32_t s, int32_t t, int64_t *ngens, int64_t *nbits,

@@ -69,9 +69,9 @@ fi
 #    during a saving run, once rank 0 has taken 300 results (its trace):
 #    rank 0 commits, says one line and stops; the same command resumes.
 rm -f t.db term.log
-"$adams" resolve S_2 --stem 70 --threads 2 --quiet > ref-s70.txt
+"$adams" resolve S_2 --stem 90 --threads 2 --quiet > ref-s90.txt
 ADAMS_LOG=step ADAMS_LOG_FILE=term.log "${mpik[@]}" -x ADAMS_LOG -x ADAMS_LOG_FILE -np 3 \
-  "$adams" resolve S_2 --stem 70 --threads 1 --mpi --quiet --save t.db > term.txt 2> term.err &
+  "$adams" resolve S_2 --stem 90 --threads 1 --mpi --quiet --save t.db > term.txt 2> term.err &
 pid=$!
 for _ in $(seq 600); do
   [ -f term.log ] && [ "$(grep -c 'event=mpi_step' term.log)" -ge 300 ] && break
@@ -81,15 +81,15 @@ done
 kill -TERM $pid 2>/dev/null
 wait $pid
 rc=$?
-"${mpi[@]}" -np 3 "$adams" resolve S_2 --stem 70 --threads 1 --mpi --quiet --save t.db \
+"${mpi[@]}" -np 3 "$adams" resolve S_2 --stem 90 --threads 1 --mpi --quiet --save t.db \
   > term2.txt 2> term2.err
 rc2=$?
 # (On a loaded machine the run may finish before the signal lands: then its
 # output is whole and the second run only reads the store.)
 if [ $rc -ne 0 ] && ! grep -q '^adams: interrupted: .* steps are saved in t.db' term.err &&
-   ! cmp -s ref-s70.txt term.txt; then
+   ! cmp -s ref-s90.txt term.txt; then
   fail "SIGTERM to mpirun: exit $rc without adams's line: $(cat term.err)"
-elif [ $rc2 -ne 0 ] || ! cmp -s ref-s70.txt term2.txt; then
+elif [ $rc2 -ne 0 ] || ! cmp -s ref-s90.txt term2.txt; then
   fail "SIGTERM then resume (exit $rc, then $rc2): $(head -3 term.err term2.err)"
 else
   echo "ok: SIGTERM to mpirun (exit $rc: $(cat term.err)), then resumed: the same bytes"
