@@ -5,7 +5,8 @@
  * An element of (F (x) F)_K in degree D is kept as blocks: for a = 0..s
  * and e1 = 0..t, the bit matrix of its component in F_a(e1) (x) F_b(e2),
  * b = K - a, e2 = D - e1, rows over the basis of F_a(e1) and columns over
- * that of F_b(e2); only a, b <= s and e1, e2 <= t are kept (header).
+ * that of F_b(e2); only a, b <= s and e1, e2 <= t are kept (header), and
+ * of a factor at filtration s only degree t (blk).
  */
 #include "resol_steenrod.h"
 
@@ -82,6 +83,11 @@ static fmat_t *blk(const sctx_t *C, welt_t *w, int32_t a, int32_t e1)
 {
     int32_t b = w->K - a, e2 = w->D - e1;
     if (a < 0 || a > C->s || b < 0 || b > C->s || e1 < 0 || e1 > C->t || e2 < 0 || e2 > C->t)
+        return NULL;
+    /* A factor already at filtration s can no longer be raised by h, and an
+     * action of positive degree makes it decomposable, where x reads
+     * nothing: it counts only at degree t. */
+    if ((a == C->s && e1 != C->t) || (b == C->s && e2 != C->t))
         return NULL;
     int64_t r = fmdim(C, a, e1), c = fmdim(C, b, e2);
     if (r == 0 || c == 0)
