@@ -14,6 +14,7 @@
 #include "cmd_products.h"
 #include "cmd_sq0.h"
 #include "cmd_store.h"
+#include "cmd_suspension.h"
 #include "cmd_tensor.h"
 #include "sq_fd.h"
 
@@ -50,6 +51,7 @@ static const char usage[] =
     "  export [MODULE]    write the resolution in Bruner's format (-o DIR)\n"
     "  import DIR         read a resolution in Bruner's format: its Ext\n"
     "  map --map FILE     the map on Ext induced by a module map (a map file)\n"
+    "  suspension [MOD]   suspension maps of unstable Ext (S^n; docs/unstable.md)\n"
     "  sq0                Sq^0 on every class of Ext of S_2 (docs/steenrod.md)\n"
     "  steenrod           Sq^i on the classes of Ext of S_2\n"
     "  mahowald           algebraic Mahowald invariants through RP_{-k}^inf\n"
@@ -71,7 +73,7 @@ static const struct {
     {"check", cmd_check},       {"chart", cmd_chart},     {"products", cmd_products},
     {"product", cmd_product},   {"massey", cmd_massey},   {"algebra", cmd_algebra},
     {"size", cmd_size},         {"export", cmd_export},   {"import", cmd_import},
-    {"map", cmd_map},           {"tensor", cmd_tensor},
+    {"map", cmd_map},           {"suspension", cmd_suspension},           {"tensor", cmd_tensor},
     {"sq0", cmd_sq0},           {"d2", cmd_d2},           {"mahowald", cmd_mahowald},
     {"steenrod", cmd_steenrod},
 };
