@@ -954,3 +954,73 @@ TEST(audit_d2)
     run_free(&r);
     scratch_remove();
 }
+
+/* resolve --unstable (and S^n) and suspension over every kind
+ * (docs/cli.md, refusal 19): the unstable kinds (RP_inf, C2[2]) run, the
+ * same bytes under --threads, --max-memory, --progress (and resolve's
+ * --algorithm classical), fewer under a smaller --stem; the rest and the
+ * options an unstable run does not have are refused in one line. */
+TEST(audit_unstable)
+{
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *m = kinds[k].module;
+        const char *why = k == K_COFIBER ? "cofiber" : k == K_PROFILE || k == K_INF_PROFILE
+                                                           ? "subalgebra"
+                                                       : k == K_ODD ? "prime 3"
+                                                                    : "not unstable";
+        int ok = k == K_PROJECTIVE || k == K_SHIFTED;
+        static const char *const verbs[] = {"resolve --unstable", "suspension"};
+        for (int v = 0; v < 2; v++) {
+            char args[512];
+            snprintf(args, sizeof args, "%s %s --stem %d --max-s 4", verbs[v], m,
+                     kinds[k].bottom + 6);
+            run_t base = run("%s --quiet", args);
+            if (!ok) {
+                expect_refused(__LINE__, args, &base, why, "");
+                run_free(&base);
+                continue;
+            }
+            expect_ok(__LINE__, args, &base);
+            static const char *const same[] = {"--threads 2", "--max-memory 8G",
+                                               "--threads 1 --progress", "--algorithm classical"};
+            for (size_t i = 0; i < sizeof same / sizeof *same - (size_t)v; i++) {
+                run_t r = run("%s %s --quiet", args, same[i]);
+                if (r.rc != 0 || strcmp(r.out, base.out) != 0)
+                    sq_test_fail(__FILE__, __LINE__, "adams %s %s: not the same", args, same[i]);
+                run_free(&r);
+            }
+            run_t f = run("%s %s --stem %d --max-s 4 --quiet", verbs[v], m, kinds[k].bottom + 4);
+            if (f.rc != 0 || strlen(f.out) >= strlen(base.out))
+                sq_test_fail(__FILE__, __LINE__, "adams %s: not less under a smaller --stem", args);
+            run_free(&f);
+            if (v == 0) {
+                run_t c = run("%s --format csv --quiet", args);
+                if (c.rc != 0 || !strchr(c.out, ','))
+                    sq_test_fail(__FILE__, __LINE__, "adams %s --format csv: no csv", args);
+                run_free(&c);
+                static const char *const refused[][2] = {
+                    {"--save x.db", "--save"}, {"--coefficients C2", "--coefficients"},
+                    {"--format differentials", "--format differentials"},
+                    {"--algorithm nassau", "--algorithm nassau"}};
+                for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+                    run_t r = run("%s %s", args, refused[i][0]);
+                    expect_refused(__LINE__, args, &r, refused[i][1], "unstable");
+                    run_free(&r);
+                }
+            } else {
+                static const char *const unknown[] = {"--format csv", "--save x.db", "--gpu",
+                                                      "--algorithm classical", "--unstable"};
+                for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+                    run_t r = run("%s %s", args, unknown[i]);
+                    expect_refused(__LINE__, args, &r, "unknown option", "");
+                    run_free(&r);
+                }
+            }
+            run_free(&base);
+        }
+    }
+    /* --unstable is resolve's only */
+    run_t r = run("chart S_2 --stem 4 --unstable");
+    expect_refused(__LINE__, "chart --unstable", &r, "unknown option", "--unstable");
+    run_free(&r);
+}
