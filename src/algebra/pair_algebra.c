@@ -168,10 +168,23 @@ typedef struct {
     void *ctx;
 } walk_t;
 
+/* The number of carries when adding a and b in binary, capped at 2 (all
+ * the walk needs): 0 when no bit is shared; else counted bit by bit while
+ * a carry runs (the 2-adic valuation of binom(a + b, a)). */
 static int carries(int32_t a, int32_t b)
 {
-    return __builtin_popcount((unsigned)a) + __builtin_popcount((unsigned)b) -
-           __builtin_popcount((unsigned)(a + b));
+    uint32_t x = (uint32_t)a, y = (uint32_t)b;
+    if (!(x & y))
+        return 0;
+    int c = 0, n = 0;
+    while ((x | y | (uint32_t)c) && n < 2) {
+        int sum = (int)(x & 1u) + (int)(y & 1u) + c;
+        c = sum >> 1;
+        n += c;
+        x >>= 1;
+        y >>= 1;
+    }
+    return n;
 }
 
 static void walk_leaf(walk_t *w)
@@ -180,11 +193,8 @@ static void walk_leaf(walk_t *w)
     int n = w->p + w->q, val = w->val;
     for (int d = 1; d <= n; d++)
         t[d - 1] = w->dsum[d];
-    /* the remainders: x[i][0] on diagonal i, x[0][j] on diagonal j */
-    for (int i = 1; i <= w->p && val < 2; i++) {
-        val += carries(t[i - 1], w->rowrem[i]);
-        t[i - 1] += w->rowrem[i];
-    }
+    /* the column remainders x[0][j] on diagonal j (the row remainders were
+     * added as each row was completed) */
     for (int j = 1; j <= w->q && val < 2; j++) {
         val += carries(t[j - 1], w->colrem[j]);
         t[j - 1] += w->colrem[j];
@@ -220,12 +230,23 @@ static void walk_leaf(walk_t *w)
 /* Cells in row-major order from (i, j). */
 static void walk_cell(walk_t *w, int i, int j)
 {
-    if (j > w->q) {
-        i++;
-        j = 1;
-    }
     if (i > w->p) {
         walk_leaf(w);
+        return;
+    }
+    if (j > w->q) {
+        /* row i is complete: its remainder x[i][0] joins diagonal i, whose
+         * other entries (rows above) are fixed too, but for x[0][i] */
+        int c = carries(w->dsum[i], w->rowrem[i]);
+        if (w->val + c >= 2)
+            return;
+        int32_t s0 = w->dsum[i];
+        int v0 = w->val;
+        w->dsum[i] = s0 + w->rowrem[i];
+        w->val = v0 + c;
+        walk_cell(w, i + 1, 1);
+        w->dsum[i] = s0;
+        w->val = v0;
         return;
     }
     int32_t max = w->rowrem[i] >> j;
@@ -603,4 +624,187 @@ void pair_aop_apply(const pairalg_t *P, pair_aop_t *op, uint64_t *out, int64_t o
         int32_t ad = op->adeg + (1 << k) + (1 << l) - 2, yd = D + 1 - (1 << k) - (1 << l);
         vec_mul_add(P, out, off, ad, aop_ay(P, op, k, l), yd, y);
     }
+}
+
+/* ---- A(a, -) on many elements at once ------------------------------------------------ */
+
+/* The limbs of y that are set, summed (a hint for milnor_ws_prepare). */
+static int64_t bits_of(const uint64_t *y, int64_t limbs)
+{
+    int64_t n = 0;
+    for (int64_t i = 0; i < limbs; i++)
+        n += __builtin_popcountll(y[i]);
+    return n;
+}
+
+void pair_aop_apply_many(const pairalg_t *P, pair_aop_t *op, milnor_ws_t *W, uint64_t *out,
+                         const int64_t *offs, const pair_elt_t *const *es, int64_t n)
+{
+    if (op->adeg == 0 || n == 0)
+        return;
+    /* the slots of every element: y[j][k][l], NULL where zero */
+    const uint64_t *(*y)[11][12] = sq_calloc((size_t)n, sizeof *y);
+    int32_t maxd = 0;
+    int64_t tbits = 0;
+    for (int64_t j = 0; j < n; j++) {
+        const pair_elt_t *e = es[j];
+        SQ_CHECK(!e->ones, "pair_aop_apply_many: an unfinished element");
+        maxd = e->deg > maxd ? e->deg : maxd;
+        tbits += bits_of(e->v, e->tlimbs);
+        int64_t lo[PAIR_MAX_SLOTS + 1];
+        int8_t kk[PAIR_MAX_SLOTS], ll[PAIR_MAX_SLOTS];
+        int ns = pair_layout(P, e->deg, lo, kk, ll);
+        for (int t = 1; t < ns; t++)
+            if (!vec_zero(e->v + lo[t], lo[t + 1] - lo[t]))
+                y[j][kk[t]][ll[t]] = e->v + lo[t];
+    }
+    /* 2T: kappa(a) T, each Sq(R) of kappa(a) prepared once for all elements */
+    int64_t kd = milnor_dim(P->A, op->adeg - 1);
+    for (int64_t b = 0; b < kd && tbits; b++) {
+        if (!((op->kappa[b >> 6] >> (b & 63)) & 1u))
+            continue;
+        milnor_op_t o;
+        milnor_op_init(&o, P->A, op->adeg - 1, b);
+        milnor_ws_prepare(W, &o, maxd, tbits);
+        for (int64_t j = 0; j < n; j++)
+            milnor_ws_mul_vec_add(W, out, offs[j], es[j]->deg, es[j]->v);
+    }
+    /* Y_{k,l} y: A(a, Y_{k,l}) y, likewise */
+    for (int k = 0; k < 11; k++)
+        for (int l = k + 1; l < 12; l++) {
+            int32_t maxy = -1;
+            int64_t ybits = 0;
+            for (int64_t j = 0; j < n; j++)
+                if (y[j][k][l]) {
+                    int32_t yd = es[j]->deg + 1 - (1 << k) - (1 << l);
+                    maxy = yd > maxy ? yd : maxy;
+                    ybits += bits_of(y[j][k][l], limbs_of(milnor_dim(P->A, yd)));
+                }
+            if (maxy < 0)
+                continue;
+            const uint64_t *ay = aop_ay(P, op, k, l);
+            int32_t ad = op->adeg + (1 << k) + (1 << l) - 2;
+            int64_t adim = milnor_dim(P->A, ad);
+            for (int64_t b = 0; b < adim; b++) {
+                if (!((ay[b >> 6] >> (b & 63)) & 1u))
+                    continue;
+                milnor_op_t o;
+                milnor_op_init(&o, P->A, ad, b);
+                milnor_ws_prepare(W, &o, maxy, ybits);
+                for (int64_t j = 0; j < n; j++)
+                    if (y[j][k][l])
+                        milnor_ws_mul_vec_add(W, out, offs[j], es[j]->deg + 1 - (1 << k) - (1 << l),
+                                              y[j][k][l]);
+            }
+        }
+    sq_free(y);
+}
+
+void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *const *es,
+                             int32_t adeg, const uint64_t *a, const int32_t *bdeg,
+                             const uint64_t *const *b, int64_t n)
+{
+    if (n == 0)
+        return;
+    unpacked_t ua;
+    unpack(P, &ua, adeg, a);
+    acc_t acc = {P->A, NULL, NULL, NULL};
+    int32_t maxb = 0;
+    for (int64_t j = 0; j < n; j++) {
+        SQ_CHECK(adeg + bdeg[j] == es[j]->deg && es[j]->ones, "pair_sigma_mul_vec_many: degrees");
+        maxb = bdeg[j] > maxb ? bdeg[j] : maxb;
+        /* the sigma part, pair by pair */
+        unpacked_t ub;
+        unpack(P, &ub, bdeg[j], b[j]);
+        acc.ones = es[j]->ones;
+        acc.twos = es[j]->v;
+        for (int64_t i = 0; i < ua.n; i++) {
+            int rl = PLEN - 1;
+            while (rl > 0 && ua.pp[i][rl] == 0)
+                rl--;
+            for (int64_t t = 0; t < ub.n; t++) {
+                int sl = PLEN - 1;
+                while (sl > 0 && ub.pp[t][sl] == 0)
+                    sl--;
+                walk(P, ua.pp[i] + 1, rl, ub.pp[t] + 1, sl, leaf_pair, &acc);
+            }
+        }
+        sq_free(ub.pp);
+    }
+    /* the Y part: slot (m + k, n + k) of element j += d_{k,n,m}(a) d'_k(b_j), each
+     * Sq(R) of d_{k,n,m}(a) prepared once for every j */
+    int64_t cap = limbs_of(milnor_dim(P->A, adeg > maxb ? adeg : maxb)) + 1;
+    uint64_t *am = sq_malloc((size_t)cap * sizeof *am);
+    uint64_t **bk = sq_calloc((size_t)n, sizeof *bk);
+    int64_t *off = sq_malloc((size_t)n * sizeof *off);
+    for (int k = 0; (((int32_t)2 << k) - 1) <= maxb; k++) {
+        int64_t nb = 0, bits = 0;
+        for (int64_t j = 0; j < n; j++) {
+            int32_t bkd = bdeg[j] - (((int32_t)2 << k) - 1);
+            if (bkd < 0) {
+                sq_free(bk[j]);
+                bk[j] = NULL;
+                continue;
+            }
+            unpacked_t ub;
+            unpack(P, &ub, bdeg[j], b[j]);
+            if (!bk[j])
+                bk[j] = sq_malloc((size_t)cap * sizeof *bk[j]);
+            memset(bk[j], 0, (size_t)cap * sizeof *bk[j]);
+            shift_down(P, &ub, k + 1, 1, 0, 0, bk[j]);
+            sq_free(ub.pp);
+            int64_t l = limbs_of(milnor_dim(P->A, bkd));
+            if (vec_zero(bk[j], l)) {
+                sq_free(bk[j]);
+                bk[j] = NULL;
+                continue;
+            }
+            nb++;
+            bits += bits_of(bk[j], l);
+        }
+        if (!nb)
+            continue;
+        int32_t sk = (int32_t)1 << k;
+        for (int nn = 1; sk * (((int32_t)1 << nn) - 1) <= adeg; nn++)
+            for (int m = 0; m < nn; m++) {
+                int32_t amd = adeg - sk * (((int32_t)1 << nn) - 1) -
+                              (m > 0 ? sk * (((int32_t)1 << m) - 1) : 0);
+                if (amd < 0)
+                    continue;
+                memset(am, 0, (size_t)cap * sizeof *am);
+                shift_down(P, &ua, nn, sk, m, sk, am);
+                int64_t adim = milnor_dim(P->A, amd);
+                if (vec_zero(am, limbs_of(adim)))
+                    continue;
+                int32_t maxbk = -1;
+                for (int64_t j = 0; j < n; j++) {
+                    if (!bk[j])
+                        continue;
+                    int64_t lo[PAIR_MAX_SLOTS + 1];
+                    (void)pair_layout(P, es[j]->deg, lo, NULL, NULL);
+                    int slot = slot_of(es[j]->deg, m + k, nn + k);
+                    SQ_CHECK(slot > 0, "pair_sigma_mul_vec_many: Y_{%d,%d}", m + k, nn + k);
+                    off[j] = lo[slot] * 64;
+                    int32_t bkd = bdeg[j] - (((int32_t)2 << k) - 1);
+                    maxbk = bkd > maxbk ? bkd : maxbk;
+                }
+                for (int64_t r = 0; r < adim; r++) {
+                    if (!((am[r >> 6] >> (r & 63)) & 1u))
+                        continue;
+                    milnor_op_t o;
+                    milnor_op_init(&o, P->A, amd, r);
+                    milnor_ws_prepare(W, &o, maxbk, bits);
+                    for (int64_t j = 0; j < n; j++)
+                        if (bk[j])
+                            milnor_ws_mul_vec_add(W, es[j]->v, off[j],
+                                                  bdeg[j] - (((int32_t)2 << k) - 1), bk[j]);
+                }
+            }
+    }
+    for (int64_t j = 0; j < n; j++)
+        sq_free(bk[j]);
+    sq_free(bk);
+    sq_free(off);
+    sq_free(am);
+    sq_free(ua.pp);
 }

@@ -147,6 +147,21 @@ void pair_aop_clear(pair_aop_t *op);
 void pair_aop_apply(const pairalg_t *P, pair_aop_t *op, uint64_t *out, int64_t off,
                     const pair_elt_t *e);
 
+/* es[j] += sigma(a) sigma(b_j) for j < n (b_j over A_{bdeg[j]}, adeg +
+ * bdeg[j] = es[j]->deg): pair_sigma_mul_vec_add on each, with each Sq(R)
+ * of the Y part's d_{k,n,m}(a) prepared once in the workspace W for every
+ * j.  The same bits. */
+void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *const *es,
+                             int32_t adeg, const uint64_t *a, const int32_t *bdeg,
+                             const uint64_t *const *b, int64_t n);
+
+/* out += A(a, es[j]) at bits offs[j] .. for j < n (finished elements of
+ * any degrees): pair_aop_apply on each, with each Sq(R) of kappa(a) and of
+ * A(a, Y_{k,l}) prepared once in the workspace W for all the elements
+ * (milnor.h's workspace; one per thread).  The same bits. */
+void pair_aop_apply_many(const pairalg_t *P, pair_aop_t *op, milnor_ws_t *W, uint64_t *out,
+                         const int64_t *offs, const pair_elt_t *const *es, int64_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -140,12 +140,18 @@ static void comp_one(void *ctx, int64_t i)
     pair_elt_t *acc = sq_calloc((size_t)n2 + 1, sizeof *acc);
     fvec_t dg = resol_dgen(R, J->k, g);
     uint64_t *a = sq_malloc((size_t)block_cap(R, F1, e) * sizeof *a);
-    uint64_t *b = sq_malloc((size_t)block_cap(R, F2, e - 1) * sizeof *b);
+    int64_t bcap = block_cap(R, F2, e - 1);
+    /* the blocks b of d(g1) on each g2, and the elements they add into */
+    uint64_t *bs = sq_malloc((size_t)(n2 + 1) * (size_t)bcap * sizeof *bs);
+    const uint64_t **bp = sq_malloc((size_t)(n2 + 1) * sizeof *bp);
+    int32_t *bd = sq_malloc((size_t)(n2 + 1) * sizeof *bd);
+    pair_elt_t **ep = sq_malloc((size_t)(n2 + 1) * sizeof *ep);
+    milnor_ws_t *W = milnor_ws_new();
     for (int64_t g1 = 0; g1 < fmod_total_gens(F1); g1++) {
         int32_t e1 = fmod_gen_degree(F1, g1);
         if (e1 >= e)
             break;
-        int64_t alen;
+        int64_t alen, nb = 0;
         if (!block(F1, e, g1, dg, a, &alen))
             continue;
         fvec_t d1 = resol_dgen(R, J->k - 1, g1);
@@ -154,13 +160,22 @@ static void comp_one(void *ctx, int64_t i)
             if (e2 >= e1)
                 break;
             int64_t blen;
+            uint64_t *b = bs + nb * bcap;
             if (!block(F2, e1, g2, d1, b, &blen))
                 continue;
             if (!acc[g2].v)
                 pair_elt_init(&acc[g2], J->P, e - e2);
-            pair_sigma_mul_vec_add(J->P, &acc[g2], e - e1, a, e1 - e2, b);
+            bp[nb] = b;
+            bd[nb] = e1 - e2;
+            ep[nb++] = &acc[g2];
         }
+        pair_sigma_mul_vec_many(J->P, W, ep, e - e1, a, bd, bp, nb);
     }
+    milnor_ws_free(W);
+    sq_free(bs);
+    sq_free(bp);
+    sq_free(bd);
+    sq_free(ep);
     comp_t *c = &J->out[i];
     memset(c, 0, sizeof *c);
     for (int64_t g2 = 0; g2 < n2; g2++) {
@@ -184,7 +199,6 @@ static void comp_one(void *ctx, int64_t i)
         }
     sq_free(acc);
     sq_free(a);
-    sq_free(b);
 }
 
 static void comps_clear(comp_t *c, int64_t n)
@@ -222,6 +236,7 @@ static void inter_one(void *ctx, int64_t g)
     fvec_init(&v, fmod_dim(F3, e - 1), 2);
     fvec_t dg = resol_dgen(R, s, g);
     uint64_t *a = sq_malloc((size_t)block_cap(R, F1, e) * sizeof *a);
+    milnor_ws_t *W = milnor_ws_new();
     for (int64_t g1 = 0; g1 < J->ncomp; g1++) {
         int32_t e1 = fmod_gen_degree(F1, g1);
         if (e1 >= e)
@@ -230,20 +245,23 @@ static void inter_one(void *ctx, int64_t g)
         int64_t alen;
         if (!c->n || !block(F1, e, g1, dg, a, &alen))
             continue;
-        int32_t maxd = 0;
-        for (int64_t j = 0; j < c->n; j++)
-            maxd = c->e[j].deg > maxd ? c->e[j].deg : maxd;
         pair_aop_t op;
-        pair_aop_init(J->P, &op, e - e1, a, maxd);
+        pair_aop_init(J->P, &op, e - e1, a, 0);
+        int64_t *offs = sq_malloc((size_t)c->n * sizeof *offs);
+        const pair_elt_t **es = sq_malloc((size_t)c->n * sizeof *es);
         for (int64_t j = 0; j < c->n; j++) {
             int64_t g3 = c->tgt[j];
             int32_t e3 = fmod_gen_degree(F3, g3);
-            int64_t off = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
-            pair_aop_apply(J->P, &op, v.limbs, off, &c->e[j]);
+            offs[j] = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
+            es[j] = &c->e[j];
         }
+        pair_aop_apply_many(J->P, &op, W, v.limbs, offs, es, c->n);
+        sq_free(offs);
+        sq_free(es);
         pair_aop_clear(&op);
     }
     sq_free(a);
+    milnor_ws_free(W);
     if (s > 3)
         resol_cmap_apply(J->H, s - 3, e, dg, 1, v);
     J->v[g] = v;
