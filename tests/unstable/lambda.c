@@ -44,6 +44,8 @@ static int mono_cmp(const void *a, const void *b)
 /* Sorts P and cancels equal pairs (coefficients mod 2). */
 static void poly_normalize(poly_t *P)
 {
+    if (P->n == 0)
+        return;
     qsort(P->m, (size_t)P->n, sizeof *P->m, mono_cmp);
     int64_t w = 0;
     for (int64_t r = 0; r < P->n;) {
