@@ -943,6 +943,28 @@ TEST(audit_d2)
         }
         run_free(&base);
     }
+    /* resolve --page 3 and chart --d2 / --page 3: the same kinds, the same refusals */
+    static const char *const pages[][2] = {{"resolve", "--page 3 --format csv"},
+                                           {"chart", "--d2"},
+                                           {"chart", "--page 3"},
+                                           {"chart", "--d2 --format json"}};
+    for (int k = 0; k < K_COUNT; k++)
+        for (size_t i = 0; i < sizeof pages / sizeof *pages; i++) {
+            char args[512];
+            const char *verb = pages[i][0];
+            snprintf(args, sizeof args, "%s %s --stem 12 --max-s 5 %s", verb, kinds[k].module,
+                     pages[i][1]);
+            run_t r = run("%s --quiet", args);
+            if (k == K_FINITE || k == K_SHIFTED || k == K_ADEM) {
+                expect_ok(__LINE__, args, &r);
+                run_t t = run("%s --quiet --threads 2", args);
+                if (t.rc != 0 || strcmp(t.out, r.out) != 0)
+                    sq_test_fail(__FILE__, __LINE__, "adams %s --threads 2: not the same", args);
+                run_free(&t);
+            } else
+                expect_refused(__LINE__, args, &r, verb, kinds[k].words);
+            run_free(&r);
+        }
     /* a truncated store is refused too */
     char db[128];
     snprintf(db, sizeof db, "%s/d2fp.db", scratch);
