@@ -109,9 +109,10 @@ typedef struct {
 typedef struct {
     int32_t shift;          /* added to every degree, after the file's own "shift" */
     int32_t max_span;       /* largest top - bottom accepted; 0: SQ_MODSPEC_MAX_SPAN */
-    int64_t max_tables;     /* largest estimate of a finite module's tables and of the row
-                             * reduction deriving them, in bytes; 0: SQ_MODSPEC_MAX_TABLES
-                             * (which also caps it; the fuzzer uses a small one) */
+    int64_t max_tables;     /* largest estimate of a module's tables (finite, or an
+                             * infinite kind truncated) and of the row reduction deriving
+                             * them, in bytes; 0: SQ_MODSPEC_MAX_TABLES (which also caps
+                             * it; the fuzzer uses a small one) */
     FILE *warn;             /* where one-line warnings go; NULL: discarded */
     char *description;      /* if not NULL, receives the "description" ("" if none), */
     size_t description_len; /*   NUL-terminated, truncated to description_len bytes */

@@ -231,7 +231,7 @@ int spec_build_projective(spec_t *S, const char *name, int32_t shift, int32_t ma
     char msg[768];
     fdmod_t *M = NULL;
     int rc = rpmod_build(&M, A, name, S->rp_min, S->rp_have_max, S->rp_max, S->rp_clear_bottom,
-                         top, SQ_MODSPEC_MAX_TABLES, msg, sizeof msg);
+                         top, S->max_tables, msg, sizeof msg);
     milnor_free(A);
     if (rc)
         return spec_fail(S, rc, SPEC_NOPOS, "%s", msg);
@@ -350,7 +350,7 @@ int spec_build_presented(spec_t *S, const char *name, int32_t shift, int32_t max
         int l = S->have_rel[1] ? 1 : 0; /* the same module either way */
         char msg[768];
         rc = fpmod_build(out, A, name, S->ngens, gdeg, gname, S->nrel[l], views[l], max_degree,
-                         SQ_MODSPEC_MAX_TABLES, msg, sizeof msg);
+                         S->max_tables, msg, sizeof msg);
         if (rc)
             rc = spec_fail(S, rc, SPEC_NOPOS, "%s", msg);
     }
