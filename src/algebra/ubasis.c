@@ -138,36 +138,49 @@ int64_t ubasis_scratch_limbs(const ubasis_t *U)
     return 2 * limbs_of(U->max_dim) + 2;
 }
 
+void ubasis_scatter(const ubasis_t *U, uint64_t *dst, int32_t k, int32_t n, const uint64_t *v)
+{
+    SQ_CHECK(k >= 0 && k <= U->max_deg, "ubasis_scatter: degree %d", (int)k);
+    memset(dst, 0, (size_t)limbs_of(milnor_dim(U->A, k)) * 8);
+    int64_t len = ubasis_dim(U, k, n);
+    const int64_t *ord = U->ord[k];
+    for (int64_t w = 0; w < limbs_of(len); w++)
+        for (uint64_t x = v[w]; x; x &= x - 1) {
+            int64_t i = w * 64 + __builtin_ctzll(x);
+            if (i >= len)
+                break;
+            dst[ord[i] >> 6] |= 1ULL << (ord[i] & 63);
+        }
+}
+
+void ubasis_gather_add(const ubasis_t *U, uint64_t *out, int64_t off, int32_t k, int32_t n,
+                       const uint64_t *v)
+{
+    SQ_CHECK(k >= 0 && k <= U->max_deg, "ubasis_gather_add: degree %d", (int)k);
+    int64_t len = ubasis_dim(U, k, n);
+    const int64_t *pos = U->pos[k];
+    for (int64_t w = 0; w < limbs_of(milnor_dim(U->A, k)); w++)
+        for (uint64_t x = v[w]; x; x &= x - 1) {
+            int64_t j = pos[w * 64 + __builtin_ctzll(x)];
+            if (j < len)
+                out[(off + j) >> 6] ^= 1ULL << ((off + j) & 63);
+        }
+}
+
 void ubasis_mul_vec_add(const ubasis_t *U, uint64_t *out, int64_t off, int32_t rdeg, int64_t r,
                         int32_t sdeg, const uint64_t *v, int32_t n, uint64_t *scratch)
 {
     int32_t tdeg = rdeg + sdeg;
     SQ_CHECK(rdeg >= 0 && sdeg >= 0 && tdeg <= U->max_deg && n >= 0,
              "ubasis_mul_vec_add: degrees %d + %d", (int)rdeg, (int)sdeg);
-    int64_t sdim = milnor_dim(U->A, sdeg), tdim = milnor_dim(U->A, tdeg);
     uint64_t *vs = scratch, *prod = scratch + limbs_of(U->max_dim) + 1;
-    memset(vs, 0, (size_t)limbs_of(sdim) * 8);
-    memset(prod, 0, (size_t)limbs_of(tdim) * 8);
-    /* v, over the excess order's prefix, into the Milnor order. */
-    int64_t slen = ubasis_dim(U, sdeg, n);
-    int any = 0;
-    for (int64_t i = 0; i < slen; i++)
-        if ((v[i >> 6] >> (i & 63)) & 1) {
-            int64_t idx = U->ord[sdeg][i];
-            vs[idx >> 6] |= 1ULL << (idx & 63);
-            any = 1;
-        }
+    ubasis_scatter(U, vs, sdeg, n, v);
+    int64_t sl = limbs_of(milnor_dim(U->A, sdeg)), any = 0;
+    for (int64_t w = 0; w < sl; w++)
+        any |= vs[w] != 0;
     if (!any)
         return;
+    memset(prod, 0, (size_t)limbs_of(milnor_dim(U->A, tdeg)) * 8);
     milnor_mul_vec_add(U->A, prod, 0, rdeg, ubasis_milnor(U, rdeg, r), sdeg, vs);
-    /* Back to the excess order, the terms of excess > n dropped. */
-    int64_t tlen = ubasis_dim(U, tdeg, n);
-    const int64_t *pos = U->pos[tdeg];
-    for (int64_t w = 0; w < limbs_of(tdim); w++)
-        for (uint64_t x = prod[w]; x; x &= x - 1) {
-            int64_t idx = w * 64 + __builtin_ctzll(x);
-            int64_t j = pos[idx];
-            if (j < tlen)
-                out[(off + j) >> 6] ^= 1ULL << ((off + j) & 63);
-        }
+    ubasis_gather_add(U, out, off, tdeg, n, prod);
 }

@@ -52,6 +52,17 @@ int64_t ubasis_pos(const ubasis_t *U, int32_t k, int64_t idx);
 /* The excess of position i of degree k. */
 int32_t ubasis_excess(const ubasis_t *U, int32_t k, int64_t i);
 
+/* dst = v in the Milnor order: v over F(n)'s block in degree n + k (the
+ * first ubasis_dim(U, k, n) positions of the excess order), dst over A_k
+ * (f2_limbs(dim A_k) limbs, overwritten).  O(dim A_k). */
+void ubasis_scatter(const ubasis_t *U, uint64_t *dst, int32_t k, int32_t n, const uint64_t *v);
+
+/* out[off + j] ^= v's entry at ubasis_milnor(U, k, j), for each position j
+ * of F(n)'s block in degree n + k: v over A_k in the Milnor order, its
+ * terms of excess > n dropped.  O(dim A_k / 64 + set bits of v). */
+void ubasis_gather_add(const ubasis_t *U, uint64_t *out, int64_t off, int32_t k, int32_t n,
+                       const uint64_t *v);
+
 /* Limbs of the scratch ubasis_mul_vec_add needs: 2 f2_limbs(the largest
  * dim A_k) + 2. */
 int64_t ubasis_scratch_limbs(const ubasis_t *U);

@@ -370,7 +370,7 @@ typedef struct {
     milnor_op_t op;
     terms_t T;           /* odd p */
     pmilnor_cache_t *C;
-    uint64_t *ublk;      /* unstable: a block of d(g), and ubasis_mul_vec_add's scratch */
+    uint64_t *ublk;      /* unstable: a block of d(g), and a product in the Milnor order */
     uint64_t *uscr;
 } scratch_t;
 
@@ -477,16 +477,56 @@ static void tile_fp(const walk_t *w, scratch_t *x, const run_t *u)
     }
 }
 
-/* Unstable free modules (p = 2): out ^= a_k d(g) for each row (or set bit
- * of v) of the run, block by block of d(g), each product in the target
- * generator's F(deg h) (ubasis_mul_vec_add); a row a_k is a position of
- * the excess order, translated to the Milnor index for a finite target. */
+/* Unstable free modules (p = 2): d(g) cut once into its nonzero blocks as
+ * split_image does, each block's vector (over F(deg h)'s prefix of the
+ * excess order) scattered into the Milnor order (ubasis_scatter), so that
+ * the workspace multiplies it; a block's deg is e - deg h. */
+static void split_image_u(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int32_t t,
+                          uint64_t *tmp)
+{
+    const uint64_t *img = fhom_image(d, g, NULL);
+    sp->nblocks = 0;
+    sp->nlimbs = 0;
+    sp->max_deg = 0;
+    sp->nbits = 0;
+    for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, e, t);) {
+        int32_t sdeg = e - b.deg;
+        extract_bits(tmp, img, b.off_e, b.len);
+        int64_t pop = 0;
+        for (int64_t k = 0; k < f2_limbs(b.len); k++)
+            pop += __builtin_popcountll(tmp[k]);
+        if (!pop)
+            continue;
+        int64_t limbs = f2_limbs(milnor_dim(d->A2, sdeg));
+        if (sp->nlimbs + limbs > sp->cap_limbs) {
+            sp->cap_limbs = 2 * (sp->nlimbs + limbs);
+            sp->bits = sq_realloc(sp->bits, sq_mul_size((size_t)sp->cap_limbs, 8));
+        }
+        ubasis_scatter(d->U, sp->bits + sp->nlimbs, sdeg, b.deg, tmp);
+        sp->nbits += pop;
+        if (sdeg > sp->max_deg)
+            sp->max_deg = sdeg;
+        if (sp->nblocks == sp->cap_blocks) {
+            sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
+            sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
+                                                            sizeof *sp->blocks));
+        }
+        sp->blocks[sp->nblocks++] = (block_t){b.off_t, sdeg, sp->nlimbs};
+        sp->nlimbs += limbs;
+    }
+}
+
+/* out ^= a_k d(g) for each row (or set bit of v) of the run: per row, the
+ * workspace multiplies Sq(a_k) into each block in the Milnor order, and
+ * the product's terms of excess <= deg h land in F(deg h)'s block
+ * (ubasis_gather_add).  A row a_k is a position of the excess order,
+ * translated to the Milnor index. */
 static void tile_u(const walk_t *w, scratch_t *x, const run_t *u)
 {
     const fhom_t *d = w->d;
     const uint64_t *v = w->v;
-    const uint64_t *img = fhom_image(d, u->g, NULL);
     int32_t rdeg = w->t - u->e;
+    int have = 0;
     for (int64_t k = 0; k < u->n; k++) {
         int64_t a = run_a(u, k);
         uint64_t *out;
@@ -499,13 +539,24 @@ static void tile_u(const walk_t *w, scratch_t *x, const run_t *u)
             out = w->out;
         }
         if (!d->tgt) {
-            fdmod_act_add(d->M, out, 0, rdeg, ubasis_milnor(d->U, rdeg, a), u->e, img);
+            fdmod_act_add(d->M, out, 0, rdeg, ubasis_milnor(d->U, rdeg, a), u->e,
+                          fhom_image(d, u->g, NULL));
             continue;
         }
-        for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, u->e, w->t);) {
-            extract_bits(x->ublk, img, b.off_e, b.len);
-            ubasis_mul_vec_add(d->U, out, b.off_t, rdeg, a, u->e - b.deg, x->ublk, b.deg,
-                               x->uscr);
+        if (!have) {
+            split_image_u(&x->sp, d, u->g, u->e, w->t, x->ublk);
+            have = 1;
+        }
+        if (!x->sp.nblocks)
+            continue;
+        milnor_op_init(&x->op, d->A2, rdeg, ubasis_milnor(d->U, rdeg, a));
+        milnor_ws_prepare(x->W, &x->op, x->sp.max_deg, x->sp.nbits);
+        for (int64_t b = 0; b < x->sp.nblocks; b++) {
+            const block_t *bl = &x->sp.blocks[b];
+            int32_t tdeg = rdeg + bl->deg;
+            memset(x->uscr, 0, (size_t)f2_limbs(milnor_dim(d->A2, tdeg)) * 8);
+            milnor_ws_mul_vec_add(x->W, x->uscr, 0, bl->deg, x->sp.bits + bl->limb0);
+            ubasis_gather_add(d->U, out, bl->off, tdeg, u->e - bl->deg, x->uscr);
         }
     }
 }
@@ -529,9 +580,9 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
         int64_t lim = ubasis_scratch_limbs(d->U);
         x.ublk = sq_calloc((size_t)lim, 8);
         x.uscr = sq_calloc((size_t)lim, 8);
-    } else if (d->p == 2 && d->tgt) {
-        x.W = milnor_ws_new();
     }
+    if (d->p == 2 && d->tgt)
+        x.W = milnor_ws_new();
     if (d->p != 2)
         x.C = stalg_pcache(d->S); /* odd p: the algebra's cache (stalg_set_cache), or none */
     int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
