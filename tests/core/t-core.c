@@ -1,10 +1,14 @@
 /*
  * t-core.c -- the core layer: errors and their strings, the out-of-memory
- * handler, the worker pool (results, thread-creation failure), trace
+ * handler, the worker pool (results, thread-creation failure, a source
+ * fed from outside: sq_pool_wake), trace
  * events (the rr event, ADAMS_LOG_FILE), and the memory query.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
 #include <setjmp.h>
+#include <stdatomic.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -89,6 +93,78 @@ TEST(core_pool_parallel_for_threads)
     int64_t out[10];
     sq_pool_parallel_for(NULL, 10, square, out);
     ASSERT_EQ(out[9], 81);
+}
+
+/* A source fed from outside its callbacks (resolve --mpi's workers): a
+ * first job, the feeder, queues jobs one at a time and wakes the pool
+ * (sq_pool_wake); each must start on an idle thread while the feeder waits
+ * for it (without the wake the idle threads sleep and it never starts). */
+typedef struct {
+    pthread_mutex_t mu;
+    int fed, taken, feeder_out;
+    _Atomic int started, ran, late;
+    sq_pool_t *pool;
+} feed_t;
+
+static char feeder_job;
+
+static int feed_next(void *ctx, void **job)
+{
+    feed_t *f = ctx;
+    if (!f->feeder_out) {
+        f->feeder_out = 1;
+        *job = &feeder_job;
+        return 1;
+    }
+    pthread_mutex_lock(&f->mu);
+    int have = f->taken < f->fed;
+    if (have)
+        *job = (void *)(intptr_t)(++f->taken);
+    pthread_mutex_unlock(&f->mu);
+    return have;
+}
+
+static void feed_run(void *ctx, void *job, int thread)
+{
+    feed_t *f = ctx;
+    (void)thread;
+    if (job != &feeder_job) {
+        atomic_fetch_add(&f->started, 1);
+        atomic_fetch_add(&f->ran, 1);
+        return;
+    }
+    for (int i = 1; i <= 20; i++) {
+        pthread_mutex_lock(&f->mu);
+        f->fed = i;
+        pthread_mutex_unlock(&f->mu);
+        sq_pool_wake(f->pool);
+        double t0 = sq_wtime();
+        while (atomic_load(&f->started) < i && sq_wtime() - t0 < 5.0) {
+            struct timespec ts = {0, 100000};
+            nanosleep(&ts, NULL);
+        }
+        if (atomic_load(&f->started) < i)
+            atomic_fetch_add(&f->late, 1);
+    }
+}
+
+static void feed_done(void *ctx, void *job)
+{
+    (void)ctx, (void)job;
+}
+
+TEST(core_pool_wake_threads)
+{
+    feed_t f;
+    memset(&f, 0, sizeof f);
+    pthread_mutex_init(&f.mu, NULL);
+    ASSERT_EQ(sq_pool_create(&f.pool, 3), 0);
+    sq_pool_source_t src = {feed_next, feed_run, feed_done, &f};
+    sq_pool_run(f.pool, &src);
+    ASSERT_EQ(atomic_load(&f.late), 0);
+    ASSERT_EQ(atomic_load(&f.ran), 20);
+    sq_pool_free(f.pool);
+    pthread_mutex_destroy(&f.mu);
 }
 
 /* A thread that cannot be created is an error (the started ones are
