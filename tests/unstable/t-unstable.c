@@ -73,9 +73,9 @@ TEST(unstable_spheres_lambda_n1_8_stem20)
     lambda_check(7);
 }
 
-TEST(unstable_spheres_lambda_n1_8_stem20_s10_slow)
+TEST(unstable_spheres_lambda_n1_8_stem20_s9_slow)
 {
-    lambda_check(10);
+    lambda_check(9);
 }
 
 /* The stable range: S^22 through stem 20 is Ext_A(F_2) there (H(Lambda)
