@@ -16,6 +16,7 @@
 #include "resol_map.h"
 #include "resol_unstable.h"
 #include "sq_core.h"
+#include "sq_progress.h"
 
 static const char suspension_usage[] =
     "Usage: adams suspension [MODULE] [options]\n"
@@ -47,12 +48,16 @@ static const cli_verb_t suspension_verb = {
     NULL, "module"};
 
 /* The unstable resolution of Sigma^k M0 through (max_s, max_n) on r's
- * threads; *Mk (the module) is the caller's to free after the resolution. */
+ * threads, with r's progress line; *Mk (the module) is the caller's to free after the resolution. */
 static resol_t *resolve_shift(const cli_run_t *r, int32_t k, int32_t max_n, fdmod_t **Mk)
 {
     *Mk = fdmod_new_shifted(r->M, k, NULL);
     resol_t *R = resol_new_unstable(*Mk, r->max_s, max_n);
-    resol_run_pool(R, RESOL_CLASSICAL, r->pool, NULL);
+    /* The progress line of each resolution, as resolve's (a terminal or --progress). */
+    sq_progress_t *prog = r->show ? sq_progress_new(stderr, R, RESOL_CLASSICAL) : NULL;
+    resol_observer_t obs = sq_progress_observer(prog);
+    resol_run_pool(R, RESOL_CLASSICAL, r->pool, prog ? &obs : NULL);
+    sq_progress_free(prog);
     return R;
 }
 
