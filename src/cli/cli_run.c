@@ -295,6 +295,13 @@ int cli_run_prepare(cli_run_t *r, const cli_opts_t *o, const char *spec, int64_t
     memset(r, 0, sizeof *r);
     r->o = o;
     r->quiet = o->progress < 0 || (flags & CLI_RUN_QUIET);
+    if (strncmp(spec, "S^", 2) == 0) {
+        /* resolve and suspension pass S^n on as S_2[n] (cli_unstable.h). */
+        cli_error("%s: %s is the unstable sphere, resolved by 'adams resolve' and 'adams "
+                  "suspension' only (the stable sphere shifted is S_2[n])",
+                  o->verb->name, cli_str(spec));
+        return CLI_USAGE;
+    }
     if (cli_find_module(spec, &r->ref, r->quiet) || cli_module_prime(&r->ref, &r->prime))
         return CLI_USAGE;
     if (r->ref.shift)
