@@ -316,3 +316,77 @@ int sq_mapfile_build(const sq_mapfile_t *mf, const fdmod_t *src, const fdmod_t *
     *out = f;
     return 0;
 }
+
+/* ---- Writing ------------------------------------------------------------------- */
+
+/* The image f(x) of basis element j of src_e as the reader parses it:
+ * "0", or terms "NAME" / "COEFF NAME" joined by " + " (a new string). */
+static char *image_text(const fdmap_t *f, int32_t e, int64_t j)
+{
+    const fdmod_t *src, *tgt;
+    int32_t d;
+    fdmap_ends(f, &src, &tgt, &d);
+    uint32_t p = fdmod_prime(src);
+    int64_t nt = fdmod_dim(tgt, e + d);
+    fvec_t u, img;
+    fvec_init(&u, fdmod_dim(src, e), p);
+    fvec_init(&img, nt, p);
+    fvec_set(u, j, 1);
+    fdmap_apply_add(f, e, u, 1, img);
+    size_t cap = 16, len = 0;
+    char *s = sq_malloc(cap);
+    s[0] = '\0';
+    for (int64_t k = 0; k < nt; k++) {
+        uint32_t c = fvec_get(img, k);
+        if (!c)
+            continue;
+        const char *name = fdmod_basis_name(tgt, e + d, k);
+        size_t need = len + strlen(name) + 16;
+        if (need > cap) {
+            cap = 2 * need;
+            s = sq_realloc(s, cap);
+        }
+        len += (size_t)snprintf(s + len, cap - len, "%s", len ? " + " : "");
+        if (c != 1)
+            len += (size_t)snprintf(s + len, cap - len, "%u ", (unsigned)c);
+        len += (size_t)snprintf(s + len, cap - len, "%s", name);
+    }
+    if (len == 0)
+        snprintf(s, cap, "0");
+    fvec_clear(&u);
+    fvec_clear(&img);
+    return s;
+}
+
+char *sq_map_write_text(const fdmap_t *f, const char *source, const char *target,
+                        const char *description)
+{
+    const fdmod_t *src, *tgt;
+    int32_t d;
+    fdmap_ends(f, &src, &tgt, &d);
+    json_t *root = json_object(), *images = json_object();
+    int bad = 0; /* a string that is not UTF-8 (json_string refuses it) */
+    if (description)
+        bad |= json_object_set_new(root, "description", json_string(description));
+    bad |= json_object_set_new(root, "source", json_string(source));
+    bad |= json_object_set_new(root, "target", json_string(target));
+    bad |= json_object_set_new(root, "degree", json_integer(d));
+    for (int32_t e = fdmod_bottom(src); e <= fdmod_top(src); e++)
+        for (int64_t j = 0; j < fdmod_dim(src, e); j++) {
+            char *img = image_text(f, e, j);
+            bad |= json_object_set_new(images, fdmod_basis_name(src, e, j), json_string(img));
+            sq_free(img);
+        }
+    json_object_set_new(root, "images", images);
+    char *text = bad ? NULL : json_dumps(root, JSON_INDENT(4) | JSON_PRESERVE_ORDER);
+    json_decref(root);
+    if (!text)
+        return NULL;
+    size_t n = strlen(text);
+    char *out = sq_malloc(n + 2);
+    memcpy(out, text, n);
+    out[n] = '\n';
+    out[n + 1] = '\0';
+    free(text);
+    return out;
+}

@@ -56,6 +56,17 @@ void sq_mapfile_header(const sq_mapfile_t *mf, const char **source, const char *
 int sq_mapfile_build(const sq_mapfile_t *mf, const fdmod_t *src, const fdmod_t *tgt,
                      const stalg_t *S, fdmap_t **out, char *err, size_t errlen) SQ_WARN_UNUSED;
 
+/* The map file of f (its "degree" f's, "images" every basis element of
+ * the source, by degree then index, "0" or terms "NAME" / "COEFF NAME"
+ * joined by " + "), naming its modules source and target as the program
+ * takes them (a name, NAME[k], or a path), with "description" when not
+ * NULL: a new NUL-terminated string ending in a newline (sq_free), or
+ * NULL when a name or the description is not UTF-8.
+ * Reading it back (sq_mapfile_read, then sq_mapfile_build on f's modules)
+ * gives f.  Cost: one application of f per basis element. */
+char *sq_map_write_text(const fdmap_t *f, const char *source, const char *target,
+                        const char *description);
+
 #ifdef __cplusplus
 }
 #endif

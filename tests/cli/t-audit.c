@@ -640,6 +640,71 @@ TEST(audit_map_class)
     }
 }
 
+/* yoneda (issue 24): the class of filtration one at the kind's bottom + 1
+ * (h_1 on the bottom cell; a_0 at p = 3) of each kind: the accepted kinds
+ * (fin, odd, shift, adem) print the same lines under every run option and
+ * write E0.json, d0.json, d1.json with -o; the others are refused naming the
+ * verb and the kind (with --algorithm nassau, the engine's refusal first);
+ * --stem, --max-s, --format, --save, --from, --gpu are not options. */
+TEST(audit_yoneda)
+{
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *words = k == K_INF_PROFILE ? "infinite profile" : kinds[k].words;
+        int ok = k == K_FINITE || k == K_ODD || k == K_SHIFTED || k == K_ADEM;
+        char plain[256];
+        snprintf(plain, sizeof plain, "yoneda %s --class %d,1,0", kinds[k].module,
+                 k == K_ODD ? 0 : kinds[k].bottom + 1);
+        run_t base = run("%s --quiet", plain);
+        const char *const same[] = {"--threads 2", "--algorithm classical", "--max-memory 4G",
+                                    "--progress", ""};
+        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+            run_t r = run("%s --quiet %s", plain, same[i]);
+            if (!ok)
+                expect_refused(__LINE__, plain, &r, "yoneda", words);
+            else if (r.rc != 0 || strcmp(r.out, base.out) != 0 || !base.out[0])
+                sq_test_fail(__FILE__, __LINE__, "adams %s %s: exit %d or output differs", plain,
+                             same[i], r.rc);
+            run_free(&r);
+        }
+        run_t q = run("%s", plain), n = run("%s --quiet --algorithm nassau", plain);
+        run_t o = run("%s --quiet -o %s/y%d", plain, scratch, k);
+        if (ok) {
+            if (q.rc != 0 || strcmp(q.out, base.out) != 0 || o.rc != 0 ||
+                strcmp(o.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s: --quiet or -o changed the lines",
+                             plain);
+            static const char *const files[] = {"E0.json", "d0.json", "d1.json"};
+            for (int i = 0; i < 3; i++) {
+                char path[256];
+                snprintf(path, sizeof path, "%s/y%d/%s", scratch, k, files[i]);
+                if (access(path, F_OK) != 0)
+                    sq_test_fail(__FILE__, __LINE__, "adams %s -o: no %s", plain, files[i]);
+            }
+            if (k == K_ODD)
+                expect_refused(__LINE__, plain, &n, "--algorithm nassau", kinds[k].nassau);
+            else if (n.rc != 0 || strcmp(n.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s --algorithm nassau differs", plain);
+        } else {
+            /* the engine's refusal comes first (R1, R2), as for resolve */
+            expect_refused(__LINE__, plain, &n, "--algorithm nassau", kinds[k].nassau);
+            expect_refused(__LINE__, plain, &o, "yoneda", words);
+        }
+        run_free(&q);
+        run_free(&n);
+        run_free(&o);
+        const char *const unknown[] = {"--stem 4", "--max-s 2", "--format csv", "--save x.db",
+                                       "--from x.db", "--gpu"};
+        for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+            run_t r = run("%s %s", plain, unknown[i]);
+            expect_refused(__LINE__, unknown[i], &r, "unknown option", "yoneda");
+            run_free(&r);
+        }
+        run_free(&base);
+    }
+    scratch_remove();
+}
+
 /* tensor (issue 24): `tensor K K` of every kind with itself writes a module
  * file (stdout, and the same bytes with -o) whose Ext is that of the name
  * "K*K"; an infinite kind needs --stem (refused without, naming it); the
