@@ -346,3 +346,103 @@ void lambda_homology(int32_t n, int32_t max_s, int32_t max_stem, int64_t *h)
     free(dim);
     memo_reset();
 }
+
+/* The kernel of d on (s, m) of Lambda(n), as rows over basis(s, m, n + 1)
+ * (Lambda(n)'s basis is part of Lambda(n + 1)'s), appended to R (rows of
+ * lim limbs; *nr rows so far, room for cap). */
+static uint64_t *kernel_rows(int s, int m, int n, const poly_t *Bn1, uint64_t *R, int64_t *nr,
+                             int64_t lim)
+{
+    poly_t B, C;
+    basis(&B, s, m, n);
+    basis(&C, s + 1, m - 1, n);
+    int64_t l1;
+    uint64_t *D = m > 0 ? dmatrix(&B, &C, &l1) : NULL;
+    if (!D) {
+        l1 = 1;
+        D = calloc((size_t)(B.n ? B.n : 1), 8);
+        if (!D)
+            abort();
+    }
+    /* [D | I] reduced on D's columns: the rows whose D part vanishes. */
+    int64_t w = l1 + (B.n + 63) / 64;
+    uint64_t *A = calloc((size_t)(B.n ? B.n : 1) * (size_t)w, 8);
+    if (!A)
+        abort();
+    for (int64_t r = 0; r < B.n; r++) {
+        memcpy(A + r * w, D + r * l1, (size_t)l1 * 8);
+        A[r * w + l1 + r / 64] |= 1ULL << (r % 64);
+    }
+    int64_t rank = 0;
+    for (int64_t c = 0; c < C.n && rank < B.n; c++) {
+        int64_t piv = -1;
+        for (int64_t r = rank; r < B.n && piv < 0; r++)
+            if ((A[r * w + c / 64] >> (c % 64)) & 1)
+                piv = r;
+        if (piv < 0)
+            continue;
+        for (int64_t k = 0; k < w; k++) {
+            uint64_t x = A[piv * w + k];
+            A[piv * w + k] = A[rank * w + k];
+            A[rank * w + k] = x;
+        }
+        for (int64_t r = rank + 1; r < B.n; r++)
+            if ((A[r * w + c / 64] >> (c % 64)) & 1)
+                for (int64_t k = 0; k < w; k++)
+                    A[r * w + k] ^= A[rank * w + k];
+        rank++;
+    }
+    R = realloc(R, (size_t)(*nr + B.n - rank + 1) * (size_t)lim * 8);
+    if (!R)
+        abort();
+    for (int64_t r = rank; r < B.n; r++) {
+        uint64_t *row = R + *nr * lim;
+        memset(row, 0, (size_t)lim * 8);
+        for (int64_t j = 0; j < B.n; j++)
+            if ((A[r * w + l1 + j / 64] >> (j % 64)) & 1) {
+                int64_t c = find(Bn1, &B.m[j]);
+                if (c < 0)
+                    sq_test_fail(__FILE__, __LINE__, "lambda: Lambda(n) not in Lambda(n + 1)");
+                row[c / 64] ^= 1ULL << (c % 64);
+            }
+        (*nr)++;
+    }
+    free(A);
+    free(D);
+    free(B.m);
+    free(C.m);
+    return R;
+}
+
+void lambda_suspension_rank(int32_t n, int32_t max_s, int32_t max_stem, int64_t *rk)
+{
+    for (int32_t s = 0; s <= max_s; s++)
+        for (int32_t m = 0; m <= max_stem; m++) {
+            poly_t Bn1;
+            basis(&Bn1, s, m, n + 1);
+            int64_t lim = (Bn1.n + 63) / 64 + 1, nb = 0, nz = 0;
+            uint64_t *R = NULL;
+            if (s > 0) { /* the boundaries of Lambda(n + 1) */
+                poly_t P;
+                basis(&P, s - 1, m + 1, n + 1);
+                int64_t l;
+                uint64_t *D = dmatrix(&P, &Bn1, &l);
+                R = calloc((size_t)(P.n ? P.n : 1) * (size_t)lim, 8);
+                if (!R)
+                    abort();
+                for (int64_t r = 0; r < P.n; r++)
+                    memcpy(R + r * lim, D + r * l, (size_t)(l < lim ? l : lim) * 8);
+                nb = P.n;
+                free(D);
+                free(P.m);
+            }
+            int64_t rb = R ? rank_of(R, nb, lim, Bn1.n) : 0;
+            /* rank_of reordered R's rows: its first rb rows span B'. */
+            nz = rb;
+            R = kernel_rows(s, m, n, &Bn1, R, &nz, lim);
+            rk[s * (max_stem + 1) + m] = rank_of(R, nz, lim, Bn1.n) - rb;
+            free(R);
+            free(Bn1.m);
+        }
+    memo_reset();
+}

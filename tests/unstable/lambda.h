@@ -17,7 +17,9 @@
  *     a subcomplex, and H^{s,stem}(Lambda(n)) is the E_2 page of the
  *     unstable Adams spectral sequence of S^n (stem = i_1 + ... + i_s),
  *     H(Lambda) that of the sphere spectrum (Ext_A).
- * (C(a, b) = 0 when a < 0 or b > a.)  The homology is computed by ranks of
+ * (C(a, b) = 0 when a < 0 or b > a.)  These are the relations (1), the
+ * differential (2) and the subcomplex Lambda(n) as Hikida states them
+ * ("Some acyclic relations in the lambda algebra", introduction).  The homology is computed by ranks of
  * the differential over F_2, bidegree by bidegree.
  */
 #ifndef TEST_LAMBDA_H
@@ -30,5 +32,12 @@
  * d^2 = 0 on every basis element it differentiates (the test fails
  * otherwise). */
 void lambda_homology(int32_t n, int32_t max_s, int32_t max_stem, int64_t *h);
+
+/* The rank of the suspension E : H^{s,stem}(Lambda(n)) ->
+ * H^{s,stem}(Lambda(n + 1)), induced by the inclusion (the E_2 suspension
+ * S^n -> Omega S^{n+1}), for 0 <= s <= max_s, 0 <= stem <= max_stem, into
+ * rk[s * (max_stem + 1) + stem]: the dimension of (Z + B') / B', Z the
+ * cycles of Lambda(n), B' the boundaries of Lambda(n + 1). */
+void lambda_suspension_rank(int32_t n, int32_t max_s, int32_t max_stem, int64_t *rk);
 
 #endif /* TEST_LAMBDA_H */

@@ -11,6 +11,10 @@
  *   - the unstable basis: dim F(n) in degree n + k is the number of
  *     admissible monomials Sq^I of degree k and excess <= n (counted
  *     straight from the definition);
+ *   - the suspension E : Ext_U(S^n) -> Ext_U(S^{n+1}) (resol_suspension_new)
+ *     has, cell by cell, the rank of H(Lambda(n)) -> H(Lambda(n + 1)), the
+ *     map the inclusion induces (computed by the oracle), n = 1..6 through
+ *     stem 14;
  *   - a module that is not unstable is refused, naming the class and the
  *     operation.
  */
@@ -21,7 +25,9 @@
 #include "fdmod.h"
 #include "lambda.h"
 #include "milnor.h"
+#include "fmat.h"
 #include "resol.h"
+#include "resol_map.h"
 #include "resol_unstable.h"
 #include "sq_test.h"
 #include "ubasis.h"
@@ -153,4 +159,68 @@ TEST(unstable_check_refuses)
     fdmod_free(C1);
     fdmod_free(C);
     milnor_free(A);
+}
+
+/* The rank over F_2 of m (small). */
+static int64_t rank2(const fmat_t *m)
+{
+    int64_t rows = fmat_rows(m), cols = fmat_cols(m), rank = 0;
+    uint8_t *a = sq_calloc((size_t)(rows * cols + 1), 1);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < cols; j++)
+            a[i * cols + j] = (uint8_t)fmat_get(m, i, j);
+    for (int64_t c = 0; c < cols && rank < rows; c++) {
+        int64_t p = -1;
+        for (int64_t r = rank; r < rows && p < 0; r++)
+            if (a[r * cols + c])
+                p = r;
+        if (p < 0)
+            continue;
+        for (int64_t j = 0; j < cols; j++) {
+            uint8_t x = a[p * cols + j];
+            a[p * cols + j] = a[rank * cols + j];
+            a[rank * cols + j] = x;
+        }
+        for (int64_t r = rank + 1; r < rows; r++)
+            if (a[r * cols + c])
+                for (int64_t j = 0; j < cols; j++)
+                    a[r * cols + j] ^= a[rank * cols + j];
+        rank++;
+    }
+    sq_free(a);
+    return rank;
+}
+
+TEST(unstable_suspension_rank_lambda)
+{
+    int32_t S = 6, M = 14;
+    int64_t *rk = sq_calloc((size_t)(S + 1) * (size_t)(M + 1), sizeof *rk);
+    for (int32_t n = 1; n <= 6; n++) {
+        lambda_suspension_rank(n, S, M, rk);
+        fdmod_t *Ma, *Mb;
+        resol_t *Ra = sphere(n, S, M, &Ma), *Rb = sphere(n + 1, S, M, &Mb);
+        resol_map_t *F;
+        ASSERT(resol_suspension_new(&F, Ra, Rb, S, n + M) == 0);
+        int64_t total = 0;
+        for (int32_t s = 0; s <= S; s++)
+            for (int32_t m = 0; m <= M; m++) {
+                fmat_t mat;
+                ASSERT(resol_map_matrix(F, s, n + m, &mat) == 0);
+                int64_t r = rank2(&mat);
+                fmat_clear(&mat);
+                if (r != rk[s * (M + 1) + m])
+                    sq_test_fail(__FILE__, __LINE__,
+                                 "E : S^%d -> S^%d at (stem %d, s %d): rank %lld, Lambda %lld",
+                                 (int)n, (int)n + 1, (int)m, (int)s, (long long)r,
+                                 (long long)rk[s * (M + 1) + m]);
+                total += r;
+            }
+        ASSERT(total > 0);
+        resol_map_free(F);
+        resol_free(Ra);
+        resol_free(Rb);
+        fdmod_free(Ma);
+        fdmod_free(Mb);
+    }
+    sq_free(rk);
 }
