@@ -490,16 +490,6 @@ static void shift_down(const pairalg_t *P, const unpacked_t *u, int i1, int32_t 
     }
 }
 
-/* out (bits off..) += x y for vectors x over A_xd and y over A_yd. */
-static void vec_mul_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t xd,
-                        const uint64_t *x, int32_t yd, const uint64_t *y)
-{
-    int64_t dim = milnor_dim(P->A, xd);
-    for (int64_t b = 0; b < dim; b++)
-        if ((x[b >> 6] >> (b & 63)) & 1u)
-            milnor_mul_vec_add(P->A, out, off, xd, b, yd, y);
-}
-
 static int vec_zero(const uint64_t *v, int64_t limbs)
 {
     for (int64_t i = 0; i < limbs; i++)
@@ -511,53 +501,11 @@ static int vec_zero(const uint64_t *v, int64_t limbs)
 void pair_sigma_mul_vec_add(const pairalg_t *P, pair_elt_t *e, int32_t adeg, const uint64_t *a,
                             int32_t bdeg, const uint64_t *b)
 {
-    SQ_CHECK(adeg + bdeg == e->deg && e->ones, "pair_sigma_mul_vec_add: degrees");
-    unpacked_t ua, ub;
-    unpack(P, &ua, adeg, a);
-    unpack(P, &ub, bdeg, b);
-    acc_t acc = {P->A, e->ones, e->v, NULL};
-    for (int64_t i = 0; i < ua.n; i++) {
-        int rl = PLEN - 1;
-        while (rl > 0 && ua.pp[i][rl] == 0)
-            rl--;
-        for (int64_t j = 0; j < ub.n; j++) {
-            int sl = PLEN - 1;
-            while (sl > 0 && ub.pp[j][sl] == 0)
-                sl--;
-            walk(P, ua.pp[i] + 1, rl, ub.pp[j] + 1, sl, leaf_pair, &acc);
-        }
-    }
-    /* The Y part, bilinear: slot (m + k, n + k) += d_{k,n,m}(a) d'_k(b). */
-    int64_t off[PAIR_MAX_SLOTS + 1];
-    (void)pair_layout(P, e->deg, off, NULL, NULL);
-    int64_t cap = limbs_of(milnor_dim(P->A, adeg > bdeg ? adeg : bdeg)) + 1;
-    uint64_t *bk = sq_malloc((size_t)cap * sizeof *bk), *am = sq_malloc((size_t)cap * sizeof *am);
-    for (int k = 0; (((int32_t)2 << k) - 1) <= bdeg; k++) {
-        int32_t bkd = bdeg - (((int32_t)2 << k) - 1);
-        memset(bk, 0, (size_t)cap * sizeof *bk);
-        shift_down(P, &ub, k + 1, 1, 0, 0, bk);
-        if (vec_zero(bk, limbs_of(milnor_dim(P->A, bkd))))
-            continue;
-        int32_t sk = (int32_t)1 << k;
-        for (int n = 1; sk * (((int32_t)1 << n) - 1) <= adeg; n++)
-            for (int m = 0; m < n; m++) {
-                int32_t amd = adeg - sk * (((int32_t)1 << n) - 1) -
-                              (m > 0 ? sk * (((int32_t)1 << m) - 1) : 0);
-                if (amd < 0)
-                    continue;
-                memset(am, 0, (size_t)cap * sizeof *am);
-                shift_down(P, &ua, n, sk, m, sk, am);
-                if (vec_zero(am, limbs_of(milnor_dim(P->A, amd))))
-                    continue;
-                int slot = slot_of(e->deg, m + k, n + k);
-                SQ_CHECK(slot > 0, "pair_sigma_mul_vec_add: Y_{%d,%d}", m + k, n + k);
-                vec_mul_add(P, e->v + off[slot], 0, amd, am, bkd, bk);
-            }
-    }
-    sq_free(bk);
-    sq_free(am);
-    sq_free(ua.pp);
-    sq_free(ub.pp);
+    milnor_ws_t *W = milnor_ws_new();
+    pair_elt_t *es[1] = {e};
+    const uint64_t *bs[1] = {b};
+    pair_sigma_mul_vec_many(P, W, es, adeg, a, &bdeg, bs, 1);
+    milnor_ws_free(W);
 }
 
 /* ---- A(a, -) prepared for one a ---------------------------------------------------- */
@@ -608,22 +556,9 @@ void pair_aop_clear(pair_aop_t *op)
 void pair_aop_apply(const pairalg_t *P, pair_aop_t *op, uint64_t *out, int64_t off,
                     const pair_elt_t *e)
 {
-    if (op->adeg == 0)
-        return;
-    SQ_CHECK(!e->ones, "pair_aop_apply: an unfinished element");
-    int32_t D = e->deg;
-    vec_mul_add(P, out, off, op->adeg - 1, op->kappa, D, e->v);
-    int64_t lo[PAIR_MAX_SLOTS + 1];
-    int8_t kk[PAIR_MAX_SLOTS], ll[PAIR_MAX_SLOTS];
-    int n = pair_layout(P, D, lo, kk, ll);
-    for (int j = 1; j < n; j++) {
-        const uint64_t *y = e->v + lo[j];
-        if (vec_zero(y, lo[j + 1] - lo[j]))
-            continue;
-        int k = kk[j], l = ll[j];
-        int32_t ad = op->adeg + (1 << k) + (1 << l) - 2, yd = D + 1 - (1 << k) - (1 << l);
-        vec_mul_add(P, out, off, ad, aop_ay(P, op, k, l), yd, y);
-    }
+    milnor_ws_t *W = milnor_ws_new();
+    pair_aop_apply_many(P, op, W, out, &off, &e, 1);
+    milnor_ws_free(W);
 }
 
 /* ---- A(a, -) on many elements at once ------------------------------------------------ */

@@ -53,59 +53,78 @@ static int d2_known(const resol_sec_t *X, const resol_t *R, const reg_t *g)
     return 1;
 }
 
-static void write_d2_svg(FILE *f, const resol_t *R, const resol_sec_t *X, const reg_t *g)
+/* Calls cell(f, g, n, s, m, first) for every bidegree (n, s) of g whose
+ * d_2 goes to a nonzero group in g, m its matrix (rows: the classes of
+ * (n, s); columns: those of (n - 1, s + 2)). */
+typedef void (*d2_cell_fn)(FILE *f, const reg_t *g, int32_t n, int32_t s, const fmat_t *m,
+                           int *first);
+
+static void each_d2(FILE *f, const resol_t *R, const resol_sec_t *X, const reg_t *g,
+                    d2_cell_fn cell, int *first)
 {
-    fprintf(f, "<g class=\"d2\" stroke=\"%s\" stroke-width=\"1.6\" stroke-linecap=\"round\">\n",
-            SQ_CHART_D2_COLOUR);
     for (int32_t n = g->n_min + 1; n <= g->n_max; n++)
         for (int32_t s = 1; s + 2 <= g->s_max; s++) {
-            int64_t di = resol_ext_dim(R, s, n), dj = resol_ext_dim(R, s + 2, n - 1);
             fmat_t m;
-            if (di <= 0 || dj <= 0 || resol_sec_d2(X, s, n, &m) != 0)
+            if (resol_ext_dim(R, s, n) <= 0 || resol_ext_dim(R, s + 2, n - 1) <= 0 ||
+                resol_sec_d2(X, s, n, &m) != 0)
                 continue;
-            for (int64_t i = 0; i < di; i++)
-                for (int64_t j = 0; j < dj; j++) {
-                    if (!fmat_get(&m, i, j))
-                        continue;
-                    double xa, ya, xb, yb, r;
-                    sq_chart_svg_dot(g->n_min, g->s_max, n, s, i, di, &xa, &ya, &r);
-                    sq_chart_svg_dot(g->n_min, g->s_max, n - 1, s + 2, j, dj, &xb, &yb, &r);
-                    fprintf(f,
-                            "<line class=\"d2\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
-                            "<title>d_2 x_(%d, %d, %lld) -&gt; x_(%d, %d, %lld)</title></line>\n",
-                            xa, ya, xb, yb, (int)n, (int)s, (long long)i, (int)(n - 1),
-                            (int)(s + 2), (long long)j);
-                }
+            cell(f, g, n, s, &m, first);
             fmat_clear(&m);
         }
+}
+
+static void d2_svg_cell(FILE *f, const reg_t *g, int32_t n, int32_t s, const fmat_t *m,
+                        int *first)
+{
+    (void)first;
+    int64_t di = fmat_rows(m), dj = fmat_cols(m);
+    for (int64_t i = 0; i < di; i++)
+        for (int64_t j = 0; j < dj; j++) {
+            if (!fmat_get(m, i, j))
+                continue;
+            double xa, ya, xb, yb, r;
+            sq_chart_svg_dot(g->n_min, g->s_max, n, s, i, di, &xa, &ya, &r);
+            sq_chart_svg_dot(g->n_min, g->s_max, n - 1, s + 2, j, dj, &xb, &yb, &r);
+            fprintf(f,
+                    "<line class=\"d2\" x1=\"%.1f\" y1=\"%.1f\" x2=\"%.1f\" y2=\"%.1f\">"
+                    "<title>d_2 x_(%d, %d, %lld) -&gt; x_(%d, %d, %lld)</title></line>\n",
+                    xa, ya, xb, yb, (int)n, (int)s, (long long)i, (int)(n - 1), (int)(s + 2),
+                    (long long)j);
+        }
+}
+
+static void d2_json_cell(FILE *f, const reg_t *g, int32_t n, int32_t s, const fmat_t *m,
+                         int *first)
+{
+    (void)g;
+    for (int64_t i = 0; i < fmat_rows(m); i++) {
+        fprintf(f, "%s\n    {\"from\": [%d, %d, %lld], \"to\": [", *first ? "" : ",", (int)n,
+                (int)s, (long long)i);
+        const char *sep = "";
+        for (int64_t j = 0; j < fmat_cols(m); j++)
+            if (fmat_get(m, i, j)) {
+                fprintf(f, "%s[%d, %d, %lld]", sep, (int)(n - 1), (int)(s + 2), (long long)j);
+                sep = ", ";
+            }
+        fputs("]}", f);
+        *first = 0;
+    }
+}
+
+static void write_d2_svg(FILE *f, const resol_t *R, const resol_sec_t *X, const reg_t *g)
+{
+    int first = 1;
+    fprintf(f, "<g class=\"d2\" stroke=\"%s\" stroke-width=\"1.6\" stroke-linecap=\"round\">\n",
+            SQ_CHART_D2_COLOUR);
+    each_d2(f, R, X, g, d2_svg_cell, &first);
     fputs("</g>\n", f);
 }
 
 static void write_d2_json(FILE *f, const resol_t *R, const resol_sec_t *X, const reg_t *g)
 {
-    fputs(",\n  \"d2\": [", f);
     int first = 1;
-    for (int32_t n = g->n_min + 1; n <= g->n_max; n++)
-        for (int32_t s = 1; s + 2 <= g->s_max; s++) {
-            int64_t di = resol_ext_dim(R, s, n), dj = resol_ext_dim(R, s + 2, n - 1);
-            fmat_t m;
-            if (di <= 0 || dj <= 0 || resol_sec_d2(X, s, n, &m) != 0)
-                continue;
-            for (int64_t i = 0; i < di; i++) {
-                fprintf(f, "%s\n    {\"from\": [%d, %d, %lld], \"to\": [", first ? "" : ",",
-                        (int)n, (int)s, (long long)i);
-                const char *sep = "";
-                for (int64_t j = 0; j < dj; j++)
-                    if (fmat_get(&m, i, j)) {
-                        fprintf(f, "%s[%d, %d, %lld]", sep, (int)(n - 1), (int)(s + 2),
-                                (long long)j);
-                        sep = ", ";
-                    }
-                fputs("]}", f);
-                first = 0;
-            }
-            fmat_clear(&m);
-        }
+    fputs(",\n  \"d2\": [", f);
+    each_d2(f, R, X, g, d2_json_cell, &first);
     fputs(first ? "]" : "\n  ]", f);
 }
 
@@ -243,28 +262,20 @@ static void write_e3_svg(FILE *f, const resol_t *R, const e3_t *E)
     fputs("</g>\n", f);
 }
 
-static void put_str(FILE *f, const char *s)
-{
-    fputc('"', f);
-    for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p < 0x20)
-            fprintf(f, "\\u%04x", *p);
-        else
-            fputc(*p, f);
-    }
-    fputc('"', f);
-}
-
-static void write_e3_json(FILE *f, const resol_t *R, const e3_t *E, const char *name)
+/* The page-3 JSON: the E_2 document's head (format, version, module,
+ * region), "page": 3, then the E_3 classes and products. */
+static int write_e3_json(FILE *f, const resol_t *R, const e3_t *E, const char *name)
 {
     const reg_t *g = E->g;
-    fprintf(f, "{\n  \"format\": \"adams-chart\",\n  \"version\": %d,\n  \"module\": ",
-            SQ_CHART_JSON_VERSION);
-    put_str(f, name);
-    fprintf(f, ",\n  \"page\": 3,\n  \"min_n\": %d,\n  \"max_n\": %d,\n  \"max_s\": %d,\n",
-            (int)g->n_min, (int)g->n_max, (int)g->s_max);
+    char *head = e2_text(R, name, g, 1);
+    if (!head)
+        return SQ_E_RANGE;
+    char *cut = strstr(head, "  \"classes\": [");
+    SQ_CHECK(cut != NULL, "sq_chart_write_page: the E2 JSON has no classes");
+    *cut = 0;
+    fputs(head, f);
+    free(head);
+    fputs("  \"page\": 3,\n", f);
     fputs("  \"classes\": [", f);
     int first = 1;
     for (int32_t n = g->n_min; n <= g->n_max; n++)
@@ -307,6 +318,7 @@ static void write_e3_json(FILE *f, const resol_t *R, const e3_t *E, const char *
                 fmat_clear(&m);
             }
     fputs(first ? "]\n}\n" : "\n  ]\n}\n", f);
+    return 0;
 }
 
 /* The page-3 SVG: the E_2 picture's frame (up to its first structure
@@ -347,7 +359,7 @@ int sq_chart_write_page(FILE *f, const resol_t *R, const resol_sec_t *X, int pag
         int rc = e3_load(&E, X, &g);
         if (rc == 0) {
             if (json)
-                write_e3_json(f, R, &E, name);
+                rc = write_e3_json(f, R, &E, name);
             else
                 rc = write_e3_svg_doc(f, R, &E, name);
         }

@@ -16,7 +16,7 @@
  *   "d2": [ {"from": [n, s, i], "to": [[n - 1, s + 2, j], ...]}, ... ]
  *   for every class whose target is in the region and not zero-dimensional.
  * JSON, page 3: {"format": "adams-chart", "version": 1, "module": ...,
- *   "page": 3, "min_n", "max_n", "max_s", "classes": [{"n", "s", "i",
+ *   "min_n", "max_n", "max_s", "page": 3, "classes": [{"n", "s", "i",
  *   "rep": [v...]}], "products": [{"h": k, "from": [n, s, i], "to":
  *   [[n', s + 1, g], ...]}]} in the E_3 bases.
  * The region must lie where X knows what is drawn: d_2 from every class

@@ -224,3 +224,60 @@ TEST(pair_relations_in_kernel)
     pairalg_free(P);
     milnor_free(A);
 }
+
+/* The vector forms against the basis ones: sigma(a) sigma(b) summed over
+ * the pairs of set bits, and A(a, x) summed over a's set bits, on random
+ * vectors (fixed seed) and every split of the degrees through 22. */
+TEST(pair_vector_forms)
+{
+    milnor_t *A = milnor_new(40);
+    pairalg_t *P = pairalg_new(A);
+    sq_rand_t *rng = sq_test_rand();
+    milnor_ws_t *W = milnor_ws_new();
+    for (int32_t D = 2; D <= 22; D++)
+        for (int32_t ad = 1; ad < D; ad++) {
+            int32_t bd = D - ad;
+            uint64_t a[8] = {0}, b[8] = {0};
+            for (int64_t i = 0; i < milnor_dim(A, ad); i++)
+                if (sq_rand_u64(rng) & 1u)
+                    a[i >> 6] |= UINT64_C(1) << (i & 63);
+            for (int64_t i = 0; i < milnor_dim(A, bd); i++)
+                if (sq_rand_u64(rng) & 1u)
+                    b[i >> 6] |= UINT64_C(1) << (i & 63);
+            pair_elt_t e1, e2;
+            pair_elt_init(&e1, P, D);
+            pair_elt_init(&e2, P, D);
+            for (int64_t i = 0; i < milnor_dim(A, ad); i++)
+                for (int64_t j = 0; j < milnor_dim(A, bd); j++)
+                    if (((a[i >> 6] >> (i & 63)) & 1u) && ((b[j >> 6] >> (j & 63)) & 1u))
+                        pair_sigma_mul_add(P, &e1, ad, i, bd, j);
+            pair_sigma_mul_vec_add(P, &e2, ad, a, bd, b);
+            ASSERT_EQ(e1.nlimbs, e2.nlimbs);
+            ASSERT(memcmp(e1.v, e2.v, (size_t)e1.nlimbs * sizeof *e1.v) == 0);
+            ASSERT(memcmp(e1.ones, e2.ones, (size_t)e1.tlimbs * sizeof *e1.ones) == 0);
+            /* A(c, -) on the element with its ones dropped (an element of R_B's shape) */
+            sq_free(e1.ones);
+            e1.ones = NULL;
+            for (int32_t cd = 1; cd + D - 1 <= 40 && cd <= 6; cd++) {
+                uint64_t c[4] = {0}, o1[64] = {0}, o2[64] = {0};
+                for (int64_t i = 0; i < milnor_dim(A, cd); i++)
+                    if (sq_rand_u64(rng) & 1u)
+                        c[i >> 6] |= UINT64_C(1) << (i & 63);
+                for (int64_t i = 0; i < milnor_dim(A, cd); i++)
+                    if ((c[i >> 6] >> (i & 63)) & 1u)
+                        pair_a_mul_add(P, o1, 0, cd, i, &e1);
+                pair_aop_t op;
+                pair_aop_init(P, &op, cd, c, D);
+                int64_t off = 0;
+                const pair_elt_t *ep = &e1;
+                pair_aop_apply_many(P, &op, W, o2, &off, &ep, 1);
+                pair_aop_clear(&op);
+                ASSERT(memcmp(o1, o2, sizeof o1) == 0);
+            }
+            pair_elt_clear(&e1);
+            pair_elt_clear(&e2);
+        }
+    milnor_ws_free(W);
+    pairalg_free(P);
+    milnor_free(A);
+}
