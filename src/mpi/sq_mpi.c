@@ -297,6 +297,8 @@ static int coordinate(void *ctx, resol_t *R, const resol_observer_t *obs)
         hand_out(&C, R, S);
         if (resol_sched_finished(S))
             break;
+        SQ_CHECK(C.inflight > 0 || resol_stop_requested(R),
+                 "--mpi: no step ready and none in flight (a dependency cycle?)");
         MPI_Status st;
         if (resol_stop_requested(R) || !poll_msg(MPI_ANY_SOURCE, &st, R, 0)) {
             stopped = 1; /* the steps in flight are left: a resumed run redoes them */
