@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cli_class.h"
+#include "cli_module.h"
 #include "cli_opts.h"
 #include "cli_run.h"
 #include "fdmap.h"
@@ -107,6 +108,22 @@ static int check_both(const job_t *j, const cli_opts_t *o, const char *source, c
     return CLI_OK;
 }
 
+/* The bottom degree of the module named spec (loaded through degree
+ * max_degree, quietly).  Returns 0, or -1 after a one-line error. */
+static int module_bottom(const char *spec, int32_t max_degree, int32_t *bottom)
+{
+    cli_module_ref_t ref;
+    sq_modspec_info_t info;
+    if (cli_find_module(spec, &ref, 1))
+        return -1;
+    fdmod_t *X = cli_open_module(&ref, max_degree + 2, &info, 1);
+    if (!X)
+        return -1;
+    *bottom = fdmod_bottom(X);
+    fdmod_free(X);
+    return 0;
+}
+
 /* Prepares both runs and builds the map (nothing resolved yet).  Returns
  * CLI_OK or the exit code after one line. */
 static int prepare(job_t *j, const cli_opts_t *o)
@@ -122,8 +139,12 @@ static int prepare(job_t *j, const cli_opts_t *o)
     sq_mapfile_header(j->mf, &source, &target, &d);
     int64_t stem = o->stem, max_s = cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1;
     rc = cli_run_prepare(&j->rn, o, target, stem, max_s, 0);
-    if (rc == CLI_OK)
-        rc = cli_run_prepare(&j->rm, o, source, stem - d, j->rn.max_s, CLI_RUN_QUIET);
+    int32_t bottom = 0;
+    if (rc == CLI_OK && module_bottom(source, (int32_t)(stem - d < 0 ? 0 : stem - d), &bottom))
+        rc = CLI_USAGE;
+    if (rc == CLI_OK) /* below the source's bottom: no class, the lines as from its bottom */
+        rc = cli_run_prepare(&j->rm, o, source, stem - d < bottom ? bottom : stem - d,
+                             j->rn.max_s, CLI_RUN_QUIET);
     if (rc != CLI_OK)
         return rc;
     const fdmod_t *M = j->rm.M, *N = j->rn.M;
@@ -186,6 +207,11 @@ static int prepare_class(job_t *j, const cli_opts_t *o)
     int64_t sc = j->c.s, nc = j->c.n, top = fdmod_top(j->rn.M);
     int64_t ms = sc + (j->rn.max_s > 1 ? j->rn.max_s : 1);
     int64_t mn = stem + nc > nc + top - 1 ? stem + nc : nc + top - 1;
+    int32_t bottom;
+    if (module_bottom(o->operand, (int32_t)(mn < 0 ? 0 : mn), &bottom))
+        return CLI_USAGE;
+    if (mn < bottom) /* no class of M there: the lines are those of the region above */
+        mn = bottom;
     if (ms > CLI_MAXS_LIMIT || mn > CLI_STEM_LIMIT) {
         cli_error("map: --class %s: the source %s would be resolved through (%lld, %lld), "
                   "beyond the limits", j->c.text, cli_str(o->operand), (long long)mn,

@@ -134,3 +134,22 @@ TEST(cli_map_class)
     run_is(__LINE__, "map Ceta2 S_2 --class 0,0,0 --stem 8 --quiet", 2, "",
            "Ceta2 is the cofiber of a class");
 }
+
+/* A --stem whose stems of the source lie below its bottom: nothing to map
+ * there, so nothing printed (exit 0), in both forms; it was refused with
+ * 'stem -1 is below the bottom degree 0 of S_2', a stem the user never
+ * gave.  Stem 5 gives the lines from the source's bottom (the peer's
+ * lift_hom-Cnu-S_2 has them: p x_(4, 3, 0) = [1], p x_(5, 1, 0) = [1]). */
+TEST(cli_map_below_source_bottom)
+{
+    map_is(__LINE__, "S2_4_to_Cnu.json", "--stem 3 --quiet", 0, "", "");
+    run_is(__LINE__, "map S_2 Cnu --class -4,0,0 --stem 3 --quiet", 0, "", "");
+    run_is(__LINE__, "map S_2 Cnu --class -4,0,0 --stem 5 --max-s 3 --quiet", 0,
+           "f^* x_(4, 3, 0) = [1]\n"
+           "f^* x_(5, 1, 0) = [1]\n",
+           "");
+    map_is(__LINE__, "S2_4_to_Cnu.json", "--stem 5 --max-s 3 --quiet", 0,
+           "f^* x_(4, 3, 0) = [1]\n"
+           "f^* x_(5, 1, 0) = [1]\n",
+           "");
+}
