@@ -102,10 +102,9 @@ static int run(const resol_t *R, const fdmod_t *M, sq_pool_t *pool, int show, in
         cli_error("d2: %s", err);
         return CLI_FAIL;
     }
-    if (sq_d2_write(stdout, R, X, stem, max_s) != 0)
-        rc = CLI_FAIL;
+    int w = sq_d2_write(stdout, R, X, stem, max_s);
     resol_sec_free(X);
-    return rc ? cli_finish_stdout() | CLI_FAIL : cli_finish_stdout();
+    return cli_finish_output(w);
 }
 
 /* Whether the store at path holds a module truncated from an infinite one
