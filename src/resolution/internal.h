@@ -47,6 +47,8 @@ struct resol {
     _Atomic int64_t zpeak;         /* and at most, over the run */
     int64_t zbudget;               /* bytes the blocks' kept rows may use (resol_set_cache_budget) */
     _Atomic int64_t zmiss;         /* corrections whose block had no rows kept */
+    _Atomic(struct nassau_hand *) *zhand; /* [s][t]: step-1 matrices handed to (s, t) */
+    _Atomic int64_t hbytes, hpeak;        /* bytes they hold now, and at most */
     atomic_int stop;        /* resol_request_stop: no new step starts */
     resol_runner_fn runner; /* resol_set_runner: a distributed run's coordinator, or NULL */
     void *runner_ctx;
@@ -121,10 +123,22 @@ static inline int bit(const uint64_t *v, int64_t k)
     return (int)((v[k >> 6] >> (k & 63)) & 1);
 }
 
-/* dst bit j ^= src bit cols[j], j < n. */
-void nassau_gather(uint64_t *dst, const uint64_t *src, const int64_t *cols, int64_t n);
+/* inv[p] = j where cols[j] == p, else -1, for 0 <= p < dim (cols: n
+ * distinct positions below dim); sq_free it. */
+int32_t *nassau_gather_inverse(const int64_t *cols, int64_t n, int64_t dim);
+/* dst bit inv[p] ^= 1 for every set bit p < dim of src with inv[p] >= 0:
+ * the columns cols gathered by the set bits of src (rows of d are sparse),
+ * inv from nassau_gather_inverse. */
+void nassau_gather_inv(uint64_t *dst, const uint64_t *src, int64_t dim, const int32_t *inv);
+/* Row i of m ^= row i of full gathered at cols[0..ncols) (bit j of the
+ * result is bit cols[j] of the row), for every row (m->rows == full->rows);
+ * rows split over the pool when large (chunks write disjoint rows: the
+ * same bits on any schedule). */
+void nassau_gather_rows(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols,
+                        sq_pool_t *pool);
 /* m = [rows of full restricted to the columns cols[0..ncols) | I]. */
-void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols);
+void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols,
+                         sq_pool_t *pool);
 
 /* Bytes held by row s's blocks (for the trace; row s's steps only). */
 int64_t nassau_zcache_row_bytes(const resol_t *R, int32_t s);
@@ -158,6 +172,24 @@ void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
  * block by building only the rows of T's generators of degree t. */
 void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
                         const f2mat_t *D1);
+
+/* The handoff (nassau_handoff.c).  Step (s, t) offers its step-2 matrix D2
+ * (d_s on the basis positions pos[0..D2->rows) of F_s in degree t, all
+ * columns of F_{s-1} in degree t) to step (s + 1, t), whose step-1 matrix
+ * it overlaps: kept (D2 left zeroed, pos copied) if (s + 1, t) is a Nassau
+ * step of the run that has not started and the handed bytes stay within a
+ * quarter of the cache budget; otherwise D2 is left to the caller. */
+void nassau_hand_offer(resol_t *R, int32_t s, int32_t t, const int64_t *pos, f2mat_t *D2);
+/* Step (s, t)'s step-1 matrix: D1 (initialised here) = d_{s-1} on the
+ * positions pos[0..n) (increasing) of F_{s-1} in degree t (generators of
+ * degree < t), cols columns: the rows handed to (s, t) copied, the others
+ * built over the pool.  Later offers to (s, t) are refused.  Checks
+ * (SQ_CHECK) that no handed row reaches beyond cols.  The same bits
+ * whether or not anything was handed. */
+void nassau_step1_rows(resol_t *R, int32_t s, int32_t t, const int64_t *pos, int64_t n,
+                       int64_t cols, f2mat_t *D1);
+/* Frees every handed matrix and the slots (resol_nassau_clear). */
+void nassau_hand_clear(resol_t *R);
 
 /* Wall times (ms) of the corrections of one step, for event=phase: building
  * the zero-signature blocks of lower degrees, and applying the corrections

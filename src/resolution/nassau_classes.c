@@ -7,6 +7,7 @@
 
 #include "internal.h"
 #include "sq_core.h"
+#include "sq_pool.h"
 
 void nassau_class_init(sigclass_t *c, const resol_profile_t *P, const fmod_t *F, int32_t t,
                           int32_t bound)
@@ -56,19 +57,90 @@ uint32_t nassau_class_of(const sigclass_t *c, uint32_t nsig, int64_t b)
 }
 
 
-/* dst bit j = src bit cols[j], j < n (dst zeroed beforehand). */
-void nassau_gather(uint64_t *dst, const uint64_t *src, const int64_t *cols, int64_t n)
+/* Rows gathered per chunk: below this many set bits in all a gather stays
+ * on its thread (a section's wake-up costs about as much as 10^4 bits). */
+#define GATHER_PAR_MIN_BITS (INT64_C(1) << 14)
+
+int32_t *nassau_gather_inverse(const int64_t *cols, int64_t n, int64_t dim)
 {
-    for (int64_t j = 0; j < n; j++)
-        if (bit(src, cols[j]))
-            dst[j >> 6] |= 1ULL << (j & 63);
+    SQ_CHECK(n <= INT32_MAX, "nassau_gather_inverse: %lld columns", (long long)n);
+    int32_t *inv = sq_malloc(sq_mul_size((size_t)dim + 1, sizeof *inv));
+    for (int64_t p = 0; p < dim; p++)
+        inv[p] = -1;
+    for (int64_t j = 0; j < n; j++) {
+        SQ_CHECK(cols[j] >= 0 && cols[j] < dim, "nassau_gather_inverse: column %lld of %lld",
+                 (long long)cols[j], (long long)dim);
+        inv[cols[j]] = (int32_t)j;
+    }
+    return inv;
+}
+
+void nassau_gather_inv(uint64_t *dst, const uint64_t *src, int64_t dim, const int32_t *inv)
+{
+    int64_t lim = f2_limbs(dim);
+    for (int64_t l = 0; l < lim; l++) {
+        uint64_t w = src[l];
+        if (l == lim - 1 && (dim & 63))
+            w &= (UINT64_C(1) << (dim & 63)) - 1;
+        const int32_t *il = inv + 64 * l;
+        for (; w; w &= w - 1) {
+            int32_t j = il[__builtin_ctzll(w)];
+            /* Positions outside cols (j < 0) flip nothing: a mask, not a branch. */
+            uint32_t u = (uint32_t)(j >= 0 ? j : 0);
+            dst[u >> 6] ^= (uint64_t)(j >= 0) << (u & 63);
+        }
+    }
+}
+
+typedef struct {
+    f2mat_t *m;
+    const f2mat_t *full;
+    const int32_t *inv;
+    int64_t chunks;
+} gather_par_t;
+
+static void gather_chunk(void *ctx, int64_t k)
+{
+    const gather_par_t *g = ctx;
+    int64_t a = k * g->full->rows / g->chunks, b = (k + 1) * g->full->rows / g->chunks;
+    for (int64_t i = a; i < b; i++)
+        nassau_gather_inv(f2mat_row(g->m, i), f2mat_row(g->full, i), g->full->cols, g->inv);
+}
+
+/* Set bits of m, up to cap. */
+static int64_t count_bits_upto(const f2mat_t *m, int64_t cap)
+{
+    int64_t n = 0, lim = f2_limbs(m->cols);
+    for (int64_t i = 0; i < m->rows && n < cap; i++)
+        for (int64_t l = 0; l < lim; l++)
+            n += __builtin_popcountll(f2mat_row(m, i)[l]);
+    return n;
+}
+
+void nassau_gather_rows(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols,
+                        sq_pool_t *pool)
+{
+    SQ_CHECK(m->rows == full->rows && m->cols >= ncols,
+             "nassau_gather_rows: %lld x %lld from %lld rows", (long long)m->rows,
+             (long long)m->cols, (long long)full->rows);
+    int32_t *inv = nassau_gather_inverse(cols, ncols, full->cols);
+    int64_t chunks = pool ? 4 * (int64_t)sq_pool_size(pool) : 1;
+    if (chunks <= 4 || full->rows < chunks ||
+        count_bits_upto(full, GATHER_PAR_MIN_BITS) < GATHER_PAR_MIN_BITS)
+        chunks = 1;
+    gather_par_t g = {m, full, inv, chunks};
+    if (chunks == 1)
+        gather_chunk(&g, 0);
+    else
+        sq_pool_parallel_for(pool, chunks, gather_chunk, &g);
+    sq_free(inv);
 }
 
 /* A matrix [rows restricted to cols | I] from full rows. */
-void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols)
+void nassau_restrict_aug(f2mat_t *m, const f2mat_t *full, const int64_t *cols, int64_t ncols,
+                         sq_pool_t *pool)
 {
     f2mat_init_aug(m, full->rows, ncols);
-    for (int64_t i = 0; i < full->rows; i++)
-        nassau_gather(f2mat_row(m, i), f2mat_row(full, i), cols, ncols);
+    nassau_gather_rows(m, full, cols, ncols, pool);
 }
 

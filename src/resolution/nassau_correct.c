@@ -143,15 +143,18 @@ static void zblock_drop_rows(zblock_t *z)
     z->nrows = 0;
 }
 
-/* dst ^= kept row r restricted to the columns z->npos (scratch: ndim bits,
- * zero on entry and on return). */
-static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, uint64_t *scratch)
+/* dst ^= kept row r restricted to the columns z->npos, by its set bits
+ * (inv: nassau_gather_inverse of z->npos). */
+static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, const int32_t *inv)
 {
-    for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
-        scratch[z->lidx[q]] = z->lval[q];
-    nassau_gather(dst, scratch, z->npos, z->zn);
-    for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
-        scratch[z->lidx[q]] = 0;
+    for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++) {
+        const int32_t *il = inv + 64 * (int64_t)z->lidx[q];
+        for (uint64_t w = z->lval[q]; w; w &= w - 1) {
+            int32_t j = il[__builtin_ctzll(w)];
+            uint32_t u = (uint32_t)(j >= 0 ? j : 0);
+            dst[u >> 6] ^= (uint64_t)(j >= 0) << (u & 63);
+        }
+    }
 }
 
 /* Bytes held by z. */
@@ -202,10 +205,11 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     f2mat_clear(&full);
 
     f2mat_init_aug(&z->m, rows, cols);
-    uint64_t *scratch = sq_calloc((size_t)f2_limbs(z->ndim) + 1, 8);
+    /* inv covers whole limbs: a row's padding bits are zero, never looked up. */
+    int32_t *inv = nassau_gather_inverse(z->npos, cols, 64 * f2_limbs(z->ndim));
     for (int64_t r = 0; r < rows; r++)
-        zblock_gather_row(f2mat_row(&z->m, r), z, r, scratch);
-    sq_free(scratch);
+        zblock_gather_row(f2mat_row(&z->m, r), z, r, inv);
+    sq_free(inv);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
     z->built = 1;

@@ -54,6 +54,8 @@ void resol_nassau_init(resol_t *R)
         return;
     R->zcache = sq_calloc(sq_mul_size((size_t)R->max_s + 1, (size_t)(R->t_max - R->t_min + 1)),
                           sizeof *R->zcache);
+    R->zhand = sq_calloc(sq_mul_size((size_t)R->max_s + 1, (size_t)(R->t_max - R->t_min + 1)),
+                         sizeof *R->zhand);
     int32_t h[NASSAU_MAX_LEN];
     int len = 0;
     R->prof[0].len = 0;
@@ -80,6 +82,7 @@ void resol_nassau_clear(resol_t *R)
         sq_free(R->zcache);
         R->zcache = NULL;
     }
+    nassau_hand_clear(R);
     if (!R->nprof)
         return; /* nothing built: every classical run, every odd prime */
     int32_t adeg = milnor_max_degree(R->A);
@@ -113,8 +116,9 @@ int resol_nassau_subalgebra(const resol_t *R, int32_t s, int32_t t, int32_t *h, 
 void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
 {
     SQ_CHECK(s >= 2, "resol_step_nassau: s = %d < 2", (int)s);
-    const resol_profile_t *P = &R->prof[choose_profile(R, s, t)];
-    const fhom_t *dS = R->d[s], *dT = R->d[s - 1];
+    const int prof = choose_profile(R, s, t);
+    const resol_profile_t *P = &R->prof[prof];
+    const fhom_t *dS = R->d[s];
     /* event=phase: wall times of steps 1 (build, reduce), 2 (build,
      * reduce and extend), the provisional boundaries, and step 3. */
     int trace = sq_trace_on(SQ_TRACE_PHASE);
@@ -135,12 +139,11 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     /* Step 1: the zero-signature cycles of T. */
     int64_t zT = class_size(&Tc, 0), zN = class_size(&Nc, 0), zS = class_size(&Sc, 0);
     f2mat_t D1 = {0}, M1 = {0}, K = {0};
-    f2mat_init(&D1, zT, Nc.dim);
-    fhom_build_rows_par(dT, &D1, 0, t, t, class_pos(&Tc, 0), zT, R->pool);
+    nassau_step1_rows(R, s, t, class_pos(&Tc, 0), zT, Nc.dim, &D1);
     nassau_zcache_trim(R, s, t, P);
     nassau_zcache_seed(R, s, t, P, &D1);
     PHASE(0);
-    nassau_restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN);
+    nassau_restrict_aug(&M1, &D1, class_pos(&Nc, 0), zN, R->pool);
     int64_t *piv1 = sq_malloc(sq_mul_size((size_t)M1.cols + 1, sizeof *piv1));
     f2mat_rref_pool(&M1, piv1, R->pool);
     f2mat_aug_kernel(&K, &M1, piv1, zN);
@@ -154,8 +157,8 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     fhom_build_rows_par(dS, &D2, 0, t, t, class_pos(&Sc, 0), zS, R->pool);
     PHASE(2);
     f2mat_init(&M2, zS, zT);
-    for (int64_t i = 0; i < zS; i++)
-        nassau_gather(f2mat_row(&M2, i), f2mat_row(&D2, i), class_pos(&Tc, 0), zT);
+    nassau_gather_rows(&M2, &D2, class_pos(&Tc, 0), zT, R->pool);
+    nassau_hand_offer(R, s, t, class_pos(&Sc, 0), &D2);
     f2mat_clear(&D2);
     int64_t *piv2 = sq_malloc(sq_mul_size((size_t)zT + 1, sizeof *piv2));
     f2mat_rref_pool(&M2, piv2, R->pool);
@@ -197,12 +200,13 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
         sq_trace_emit("event=phase s=%d t=%d prof=%d zT=%lld zN=%lld zS=%lld gens=%lld "
                       "build1=%.3f rref1=%.3f build2=%.3f rref2=%.3f boundaries=%.3f "
                       "correct=%.3f zblock=%.3f apply=%.3f sigs=%lld kills=%lld ybits=%lld "
-                      "zcache_mb=%.1f row_mb=%.1f",
+                      "zcache_mb=%.1f row_mb=%.1f hand_mb=%.1f",
                       (int)s, (int)t, P->len, (long long)zT, (long long)zN, (long long)zS,
                       (long long)k, ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], ct.zblock, ct.apply,
                       (long long)ct.sigs, (long long)ct.kills, (long long)ct.ybits,
                       (double)atomic_load(&R->zbytes) / 1048576.0,
-                      (double)nassau_zcache_row_bytes(R, s) / 1048576.0);
+                      (double)nassau_zcache_row_bytes(R, s) / 1048576.0,
+                      (double)atomic_load(&R->hbytes) / 1048576.0);
     for (int64_t i = 0; i < k; i++) {
         int64_t b = f2_first_bit(f2mat_row(&dx, i), Nc.dim);
         if (b >= 0)
