@@ -13,6 +13,8 @@
 
 #include "fdmod.h"
 #include "resol.h"
+#include "fdmap.h"
+#include "resol_map.h"
 #include "resol_products.h"
 #include "resol_secondary.h"
 #include "sq_modspec.h"
@@ -475,4 +477,87 @@ TEST(secondary_e3)
     resol_sec_free(X);
     resol_free(R);
     fdmod_free(M);
+}
+
+/* Naturality (issue 22 item 5): d_2 commutes with the map on Ext induced by
+ * a map of modules, here the two cells of C2 = S/2: the projection onto the
+ * bottom cell C2 -> S_2 (x0 -> 1; on spectra the inclusion of the bottom
+ * cell S -> C2) and the top cell S_2[1] -> C2 (1 -> x1; the pinch
+ * C2 -> S^1): f^* d_2 = d_2 f^* on every class through stem 40, s <= 12. */
+static fmat_t mat_mul(const fmat_t *a, const fmat_t *b)
+{
+    fmat_t c;
+    fmat_init(&c, fmat_rows(a), fmat_cols(b), 2);
+    for (int64_t i = 0; i < fmat_rows(a); i++)
+        for (int64_t k = 0; k < fmat_cols(a); k++)
+            if (fmat_get(a, i, k))
+                for (int64_t j = 0; j < fmat_cols(b); j++)
+                    if (fmat_get(b, k, j))
+                        fmat_set(&c, i, j, fmat_get(&c, i, j) ^ 1u);
+    return c;
+}
+
+static int64_t natural(const resol_t *RM, const resol_t *RN, const fdmap_t *f, int32_t d,
+                       int32_t N, int32_t S)
+{
+    char err[256];
+    resol_sec_t *XM, *XN;
+    ASSERT_EQ(resol_sec_new(&XM, RM, NULL, NULL, NULL, err, sizeof err), 0);
+    ASSERT_EQ(resol_sec_new(&XN, RN, NULL, NULL, NULL, err, sizeof err), 0);
+    resol_map_t *F;
+    ASSERT_EQ(resol_map_new(&F, RM, RN, f, S, N), 0);
+    int64_t checked = 0;
+    for (int32_t n = resol_min_n(RN) + 1; n <= N; n++)
+        for (int32_t s = 1; s + 2 <= S; s++) {
+            if (!resol_sec_has(XN, s, n) || !resol_sec_has(XM, s, n - d))
+                continue;
+            fmat_t dn, dm, fa, fb;
+            ASSERT_EQ(resol_sec_d2(XN, s, n, &dn), 0);
+            ASSERT_EQ(resol_sec_d2(XM, s, n - d, &dm), 0);
+            ASSERT_EQ(resol_map_matrix(F, s, n, &fa), 0);
+            ASSERT_EQ(resol_map_matrix(F, s + 2, n - 1, &fb), 0);
+            fmat_t l = mat_mul(&dn, &fb), r = mat_mul(&fa, &dm);
+            ASSERT(fmat_equal(&l, &r));
+            checked += fmat_rows(&dn) > 0 && fmat_cols(&fb) > 0;
+            fmat_clear(&dn);
+            fmat_clear(&dm);
+            fmat_clear(&fa);
+            fmat_clear(&fb);
+            fmat_clear(&l);
+            fmat_clear(&r);
+        }
+    resol_map_free(F);
+    resol_sec_free(XM);
+    resol_sec_free(XN);
+    return checked;
+}
+
+TEST(secondary_naturality_C2)
+{
+    fdmod_t *C2 = test_module_C2(), *S = fdmod_sphere();
+    static const int deg1[] = {1};
+    fdmod_t *S1 = test_module("S_2[1]", deg1, 1, NULL, 0);
+    resol_t *RC = resol_new(C2, 12, 41), *RS = resol_new(S, 12, 41), *RS1 = resol_new(S1, 12, 42);
+    resol_run(RC, RESOL_CLASSICAL);
+    resol_run(RS, RESOL_CLASSICAL);
+    resol_run(RS1, RESOL_CLASSICAL);
+    fvec_t one;
+    fvec_init(&one, 1, 2);
+    fvec_set(one, 0, 1);
+    fdmap_t *bottom = fdmap_new(C2, S, 0); /* x0 -> 1, x1 -> 0 */
+    fdmap_set(bottom, 0, 0, one);
+    fdmap_t *top = fdmap_new(S1, C2, 0); /* 1 (degree 1) -> x1 */
+    fdmap_set(top, 1, 0, one);
+    int64_t a = natural(RC, RS, bottom, 0, 40, 12), b = natural(RS1, RC, top, 0, 40, 12);
+    ASSERT(a > 40);
+    ASSERT(b > 40);
+    fvec_clear(&one);
+    fdmap_free(bottom);
+    fdmap_free(top);
+    resol_free(RC);
+    resol_free(RS);
+    resol_free(RS1);
+    fdmod_free(C2);
+    fdmod_free(S);
+    fdmod_free(S1);
 }
