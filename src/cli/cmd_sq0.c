@@ -265,6 +265,21 @@ static int steenrod_bidegree(const resol_t *R, int32_t n, int32_t s, const fvec_
     return CLI_OK;
 }
 
+/* Refuses (one line, CLI_NOMEM) the operations on (n, s) when their
+ * estimate exceeds --max-memory, else the memory available. */
+static int steenrod_fits(const cli_run_t *r, const resol_t *R, int32_t n, int32_t s)
+{
+    double need = resol_steenrod_estimate(R, s, n + s);
+    double limit = r->o->max_memory > 0 ? r->o->max_memory : sq_mem_available();
+    if (need <= limit)
+        return CLI_OK;
+    cli_error("steenrod: the operations on Ext at (%d, %d) need about %.3g GB of memory, more "
+              "than the %.3g GB %s",
+              (int)n, (int)s, need / 1e9, limit / 1e9,
+              r->o->max_memory > 0 ? "of --max-memory" : "available");
+    return CLI_NOMEM;
+}
+
 static cli_class_t steenrod_class; /* --class, when given */
 
 static int run_steenrod(cli_run_t *r)
@@ -275,16 +290,20 @@ static int run_steenrod(cli_run_t *r)
         cli_class_t *c = &steenrod_class;
         rc = sclass_vector(c, resol_ext_dim(R, c->s, c->n));
         if (rc == CLI_OK)
+            rc = steenrod_fits(r, R, c->n, c->s);
+        if (rc == CLI_OK)
             rc = steenrod_bidegree(R, c->n, c->s, &c->vec);
         cli_class_clear(c);
     } else {
         int64_t total = 0, done = 0;
-        for (int pass = 0; pass < 2; pass++) /* count, then compute */
+        for (int pass = 0; pass < 2 && rc == CLI_OK; pass++) /* count and check, then compute */
             for (int32_t n = 0; 2 * n <= r->stem && rc == CLI_OK; n++)
                 for (int32_t s = 0; 2 * (n + s) <= r->stem && 2 * s <= r->max_s && rc == CLI_OK;
                      s++)
-                    if (resol_ext_dim(R, s, n) > 0 && !pass)
+                    if (resol_ext_dim(R, s, n) > 0 && !pass) {
                         total++;
+                        rc = steenrod_fits(r, R, n, s); /* before anything is printed */
+                    }
                     else if (resol_ext_dim(R, s, n) > 0) {
                         cli_sphere2_progress(r, "bidegree", done++, total);
                         rc = steenrod_bidegree(R, n, s, NULL);

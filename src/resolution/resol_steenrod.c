@@ -403,6 +403,60 @@ static void read_forms(resol_steenrod_t *Q, const sctx_t *C, int32_t i, welt_t *
     }
 }
 
+/* Bytes of the blocks of one value in (K, D) (the kept ones), from dims
+ * (dim F_a(e), a <= s + 1, e <= t). */
+static double value_bytes(const int64_t *dims, int32_t s, int32_t t, int32_t K, int32_t D)
+{
+    double bytes = 0;
+    for (int32_t a = 0; a <= s; a++)
+        for (int32_t e1 = 0; e1 <= t; e1++) {
+            int32_t b = K - a, e2 = D - e1;
+            if (b < 0 || b > s || e2 < 0 || e2 > t || (a == s && e1 != t) || (b == s && e2 != t))
+                continue;
+            int64_t r = dims[(int64_t)a * (t + 1) + e1], c = dims[(int64_t)b * (t + 1) + e2];
+            if (r && c)
+                bytes += (double)r * (double)((c + 63) / 64 * 8) + 64;
+        }
+    return bytes;
+}
+
+double resol_steenrod_estimate(const resol_t *R, int32_t s, int32_t t)
+{
+    if (s < 0 || t < s || 2 * s > R->max_s)
+        return 0;
+    int64_t *dims = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), sizeof *dims);
+    for (int32_t a = 0; a <= s + 1 && a <= R->max_s; a++)
+        for (int32_t e = 0; e <= t && e <= fmod_gens_through(R->F[a]); e++)
+            dims[(int64_t)a * (t + 1) + e] = fmod_dim(R->F[a], e);
+    double worst = 0, prev = 0, caches = 0;
+    for (int32_t i = 0; i <= s; i++) { /* two consecutive i are held at once */
+        double cur = 0;
+        for (int32_t k = 0; k <= 2 * s - i; k++) {
+            const fmod_t *F = R->F[k];
+            int32_t bound = 2 * t - (s > k ? s - k : 0);
+            for (int64_t g = 0; g < fmod_total_gens(F); g++) {
+                int32_t D = fmod_gen_degree(F, g);
+                if (D > bound)
+                    break;
+                cur += value_bytes(dims, s, t, k + i, D) +
+                       (double)(s + 1) * (t + 1) * sizeof(fmat_t) + sizeof(welt_t) + 64;
+            }
+        }
+        worst = cur + prev > worst ? cur + prev : worst;
+        prev = cur;
+    }
+    for (int32_t a = 0; a <= s; a++) /* the matrices of h and of the action */
+        for (int32_t e = 0; e <= t; e++) {
+            double r = (double)dims[(int64_t)a * (t + 1) + e];
+            caches += r * (double)dims[(int64_t)(a + 1) * (t + 1) + e] / 8;
+            for (int32_t d = 1; e + d <= t; d++)
+                caches += (double)stalg_dim(R->S, d) * r *
+                          (double)dims[(int64_t)a * (t + 1) + e + d] / 8;
+        }
+    sq_free(dims);
+    return 2 * (worst + caches); /* allocator overhead, the temporaries z */
+}
+
 int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int32_t t)
 {
     *out = NULL;

@@ -57,6 +57,13 @@ typedef struct resol_steenrod resol_steenrod_t;
 int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s,
                        int32_t t) SQ_WARN_UNUSED;
 
+/* An upper estimate of the bytes resol_steenrod_new(R, s, t) holds at its
+ * peak (two levels of values of the Delta_i, whole blocks, and the
+ * matrices of h and of the action), from the dimensions of R's free
+ * modules only: for refusing a bidegree that cannot fit before it starts.
+ * 0 when the region is not R's.  Cost: one pass over the generators. */
+double resol_steenrod_estimate(const resol_t *R, int32_t s, int32_t t);
+
 /* Frees Q; NULL is a no-op. */
 void resol_steenrod_free(resol_steenrod_t *Q);
 
