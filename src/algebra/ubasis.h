@@ -1,6 +1,7 @@
 /*
- * ubasis.h -- the unstable bases of the mod 2 Steenrod algebra: the basis
- * of the free unstable module F(n) on a class of degree n (docs/unstable.md).
+ * ubasis.h -- the unstable bases of the Steenrod algebra: the basis of the
+ * free unstable module F(n) on a class of degree n (docs/unstable.md); at
+ * p = 2 below, the odd primes at ubasis_new_stalg.
  *
  * F(n) = A / (the span of the Sq(R) of excess > n), where the excess of a
  * Milnor basis element Sq(r_1, r_2, ...) is r_1 + r_2 + ... (Kraines: those
@@ -22,7 +23,9 @@
 
 #include <stdint.h>
 
+#include "fmat.h"
 #include "milnor.h"
+#include "stalg.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,15 +33,23 @@ extern "C" {
 
 typedef struct ubasis ubasis_t;
 
-/* The unstable bases of A (borrowed; must outlive U; the whole algebra,
- * no profile: SQ_CHECK) through its max degree.  Cost: one milnor_get per
+/* The unstable bases of the algebra of S (any prime; borrowed, must
+ * outlive U; the whole algebra, no profile: SQ_CHECK) through its max
+ * degree.  At odd p the excess of Q(E) P(R) is |E| + 2 (r_1 + r_2 + ...),
+ * and F(n) is the free unstable module on a class of degree n (P^i x = 0
+ * for 2i > |x|, beta P^i x = 0 for 2i + 1 > |x|).  Cost: one stalg_get per
  * basis element, tables of O(sum over k of dim A_k + k) entries. */
+ubasis_t *ubasis_new_stalg(const stalg_t *S);
+/* The same over the mod 2 algebra A (a handle U makes and frees). */
 ubasis_t *ubasis_new(const milnor_t *A);
 /* Frees U; NULL is a no-op. */
 void ubasis_free(ubasis_t *U);
 
-/* The algebra below U. */
+/* The mod 2 algebra below U (NULL at an odd prime), and U's handle. */
 const milnor_t *ubasis_algebra(const ubasis_t *U);
+const stalg_t *ubasis_stalg(const ubasis_t *U);
+/* The largest dim A_k of U's degrees. */
+int64_t ubasis_max_dim(const ubasis_t *U);
 
 /* dim F(n)_{n + k}: the number of Sq(R) of degree k with excess <= n; 0
  * when k < 0, n < 0 or k beyond the algebra.  O(1). */
@@ -52,7 +63,8 @@ int64_t ubasis_pos(const ubasis_t *U, int32_t k, int64_t idx);
 /* The excess of position i of degree k. */
 int32_t ubasis_excess(const ubasis_t *U, int32_t k, int64_t i);
 
-/* dst = v in the Milnor order: v over F(n)'s block in degree n + k (the
+/* p = 2 (SQ_CHECK), like ubasis_gather_add and ubasis_mul_vec_add: dst = v
+ * in the Milnor order: v over F(n)'s block in degree n + k (the
  * first ubasis_dim(U, k, n) positions of the excess order), dst over A_k
  * (f2_limbs(dim A_k) limbs, overwritten).  O(dim A_k). */
 void ubasis_scatter(const ubasis_t *U, uint64_t *dst, int32_t k, int32_t n, const uint64_t *v);
@@ -76,6 +88,20 @@ int64_t ubasis_scratch_limbs(const ubasis_t *U);
  * passes over dim A_{rdeg + sdeg}. */
 void ubasis_mul_vec_add(const ubasis_t *U, uint64_t *out, int64_t off, int32_t rdeg, int64_t r,
                         int32_t sdeg, const uint64_t *v, int32_t n, uint64_t *scratch);
+
+/* Every prime: out[off + j] += coef * v's entry at ubasis_milnor(U, k, j)
+ * for each position j of F(n)'s block in degree n + k (v over A_k in the
+ * algebra's order, in the field's encoding). */
+void ubasis_gather_addf(const ubasis_t *U, fvec_t out, int64_t off, int32_t k, int32_t n,
+                        uint32_t coef, fvec_t v);
+
+/* Every prime: in F(n), out[off ..] += coef * a * v, a the element at
+ * position r of degree rdeg's excess order, v over F(n)'s block in degree
+ * n + sdeg (its first ubasis_dim(U, sdeg, n) entries), out over F(n)'s
+ * block in degree n + rdeg + sdeg.  Allocates two vectors per call (for
+ * the chain-map lifts, not the hot loops). */
+void ubasis_mul_vec_addf(const ubasis_t *U, fvec_t out, int64_t off, uint32_t coef, int32_t rdeg,
+                         int64_t r, int32_t sdeg, fvec_t v, int32_t n);
 
 #ifdef __cplusplus
 }

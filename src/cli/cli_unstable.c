@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "cli.h"
-#include "milnor.h"
+#include "stalg.h"
 #include "resol_unstable.h"
 
 /* The largest n of S^n: far beyond any region the algebra reaches. */
@@ -43,9 +43,9 @@ int cli_unstable_prepare(cli_run_t *r)
     }
     char err[512];
     int32_t span = fdmod_top(r->M) - fdmod_bottom(r->M);
-    milnor_t *A = milnor_new(span > 1 ? span : 1);
-    int rc = resol_unstable_check(r->M, A, err, sizeof err);
-    milnor_free(A);
+    stalg_t *S = stalg_new(r->prime, span > 1 ? span : 1, NULL);
+    int rc = resol_unstable_check(r->M, S, err, sizeof err);
+    stalg_free(S);
     if (rc) {
         cli_error("%s: --unstable: %s", verb, err);
         return CLI_USAGE;

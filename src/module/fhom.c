@@ -372,6 +372,7 @@ typedef struct {
     pmilnor_cache_t *C;
     uint64_t *ublk;      /* unstable: a block of d(g), and a product in the Milnor order */
     uint64_t *uscr;
+    uint8_t *ubytes;     /* unstable at odd p: a product in the algebra's order */
 } scratch_t;
 
 /* The run of rows of generator g (degree e, block at basis position pos):
@@ -561,6 +562,55 @@ static void tile_u(const walk_t *w, scratch_t *x, const run_t *u)
     }
 }
 
+/* Unstable free modules at odd p: out += c_a a d(g) for each row a of the
+ * run (c_a = 1, or v's entry), term by term of d(g) (each term c (a', h),
+ * a' a position of F(deg h)'s block, translated to the algebra's index),
+ * the product a a' in the algebra's order and its terms of excess <=
+ * deg h added into h's block (ubasis_gather_addf). */
+static void tile_u_fp(const walk_t *w, scratch_t *x, const run_t *u)
+{
+    const fhom_t *d = w->d;
+    const uint8_t *v = w->v ? (const uint8_t *)w->v + u->pos : NULL;
+    uint8_t *data = w->m ? w->m->fp.data : NULL;
+    if (!v && !data)
+        return;
+    const int64_t stride = w->m ? w->m->fp.stride : 0, drow = u->dst0 - u->a0;
+    const uint32_t p = d->p;
+    const int32_t rdeg = w->t - u->e;
+    int64_t n;
+    const uint8_t *img = fhom_image_enc(d, u->g, &n);
+    for (int64_t a = u->a0; a < u->a0 + u->n; a++) {
+        uint32_t c = v ? v[a] : 1;
+        if (!c)
+            continue;
+        uint8_t *dst = v ? (uint8_t *)w->out : data + (drow + a) * stride;
+        int64_t am = ubasis_milnor(d->U, rdeg, a);
+        if (!d->tgt) {
+            fvec_t iv = fvec_view_bytes((uint8_t *)(uintptr_t)img, n, p);
+            fdmod_act_addf(d->M, fvec_view_bytes(dst, fdmod_dim(d->M, w->t), p), 0, c, rdeg, am,
+                           u->e, iv);
+            continue;
+        }
+        pmilnor_elt_t ae;
+        pmilnor_get(d->Ap, rdeg, am, &ae);
+        for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, u->e, w->t);) {
+            int32_t sdeg = u->e - b.deg, tdeg = rdeg + sdeg;
+            int64_t tdim = pmilnor_dim(d->Ap, tdeg);
+            for (int64_t k = 0; k < b.len; k++) {
+                uint32_t y = img[b.off_e + k];
+                if (!y)
+                    continue;
+                pmilnor_elt_t ye;
+                pmilnor_get(d->Ap, sdeg, ubasis_milnor(d->U, sdeg, k), &ye);
+                memset(x->ubytes, 0, (size_t)tdim);
+                pmilnor_mul_elts_add(d->Ap, x->ubytes, 1, &ae, &ye);
+                ubasis_gather_addf(d->U, fvec_view_bytes(dst, b.off_t + b.len_t, p), b.off_t,
+                                   tdeg, b.deg, c * y % p, fvec_view_bytes(x->ubytes, tdim, p));
+            }
+        }
+    }
+}
+
 /*
  * The walk over the source basis in degree t spanned by generators of
  * degree < bound.  With idx == NULL: the basis positions lo <= q < hi, row
@@ -580,6 +630,7 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
         int64_t lim = ubasis_scratch_limbs(d->U);
         x.ublk = sq_calloc((size_t)lim, 8);
         x.uscr = sq_calloc((size_t)lim, 8);
+        x.ubytes = sq_calloc((size_t)ubasis_max_dim(d->U) + 1, 1);
     }
     if (d->p == 2 && d->tgt)
         x.W = milnor_ws_new();
@@ -615,7 +666,7 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
             }
             u.g = fmod_gen_global(d->src, e, i);
             if (SQ_UNLIKELY(d->U != NULL))
-                tile_u(w, &x, &u);
+                d->p == 2 ? tile_u(w, &x, &u) : tile_u_fp(w, &x, &u);
             else if (d->p == 2)
                 tile_f2(w, &x, &u);
             else
@@ -628,6 +679,7 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
     sq_free(x.T.terms);
     sq_free(x.ublk);
     sq_free(x.uscr);
+    sq_free(x.ubytes);
 }
 
 /* Rows of the matrix of d (see walk) into m. */

@@ -80,7 +80,8 @@ fmod_t *fmod_new_stalg(const stalg_t *S, int32_t min_deg, int32_t max_deg)
 
 fmod_t *fmod_new_unstable(const stalg_t *S, const ubasis_t *U, int32_t min_deg, int32_t max_deg)
 {
-    SQ_CHECK(U != NULL && stalg_milnor(S) == ubasis_algebra(U),
+    SQ_CHECK(U != NULL && stalg_milnor(S) == stalg_milnor(ubasis_stalg(U)) &&
+                 stalg_pmilnor(S) == stalg_pmilnor(ubasis_stalg(U)),
              "fmod_new_unstable: the bases are not of the handle's algebra");
     SQ_CHECK(min_deg >= 0, "fmod_new_unstable: generators in negative degree %d", (int)min_deg);
     fmod_t *F = fmod_new_stalg(S, min_deg, max_deg);

@@ -39,7 +39,7 @@ fmod_t *fmod_new_stalg(const stalg_t *S, int32_t min_deg, int32_t max_deg);
  * makes and fmod_free frees; A is borrowed and must outlive F. */
 fmod_t *fmod_new(const milnor_t *A, int32_t min_deg, int32_t max_deg);
 fmod_t *fmod_new_pmilnor(const pmilnor_t *A, int32_t min_deg, int32_t max_deg);
-/* New unstable free module (docs/unstable.md) over the mod 2 handle S and
+/* New unstable free module (docs/unstable.md) over the handle S (any prime) and
  * the unstable bases U of S's algebra (both borrowed): the block of a
  * generator of degree g in degree t is F(g)'s, the first
  * ubasis_dim(U, t - g, g) elements of A_{t - g} in U's excess order, in

@@ -162,10 +162,12 @@ resol_t *resol_new_in(const fdmod_t *M, int32_t max_s, int32_t max_n, int unstab
         stalg_set_cache(R->S, RESOL_PCACHE_BYTES);
     }
     int32_t hp[16];
-    SQ_CHECK(!unstable || (R->p == 2 && !fdmod_profile(M, hp) && R->min_n >= 0),
-             "resol_new_unstable: %s is not at p = 2 over A in degrees >= 0", fdmod_name(M));
+    SQ_CHECK(!unstable || ((R->p == 2 ? !fdmod_profile(M, hp)
+                                      : pmilnor_profile_is_full(fdmod_pprofile(M))) &&
+                           R->min_n >= 0),
+             "resol_new_unstable: %s is not over A in degrees >= 0", fdmod_name(M));
     if (unstable)
-        R->U = ubasis_new(R->A);
+        R->U = ubasis_new_stalg(R->S);
     R->F = sq_calloc((size_t)max_s + 1, sizeof *R->F);
     R->d = sq_calloc((size_t)max_s + 1, sizeof *R->d);
     for (int32_t s = 0; s <= max_s; s++) {

@@ -163,7 +163,7 @@ static void act_add(const resol_t *T, int32_t k, int32_t eo, fvec_t a, int32_t d
     int32_t ew = eo - da;
     /* Unstable: a is over F(deg g)'s block, products in F(dh) (ubasis.h). */
     int64_t na = T->U ? a.len : stalg_dim(T->S, da), ngen = fmod_total_gens(F);
-    uint64_t *scr = T->U ? sq_calloc((size_t)ubasis_scratch_limbs(T->U), 8) : NULL;
+    uint64_t *scr = T->U && T->p == 2 ? sq_calloc((size_t)ubasis_scratch_limbs(T->U), 8) : NULL;
     for (int64_t h = 0; h < ngen; h++) {
         int32_t dh = fmod_gen_degree(F, h);
         if (dh > ew)
@@ -175,8 +175,10 @@ static void act_add(const resol_t *T, int32_t k, int32_t eo, fvec_t a, int32_t d
             int64_t ooff = fmod_block_offset(F, eo, dh, ih);
             for (int64_t r = 0; r < na; r++) {
                 uint32_t c = fvec_get(a, r);
-                if (c && T->U)
+                if (c && scr)
                     ubasis_mul_vec_add(T->U, out.limbs, ooff, da, r, ew - dh, b.limbs, dh, scr);
+                else if (c && T->U)
+                    ubasis_mul_vec_addf(T->U, out, ooff, c * coef % T->p, da, r, ew - dh, b, dh);
                 else if (c)
                     stalg_mul_vec_add(T->S, out, ooff, c * coef, da, r, ew - dh, b);
             }

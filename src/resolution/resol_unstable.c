@@ -5,53 +5,82 @@
 #include "resol_unstable.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "fdmap.h"
 #include "internal.h"
 #include "sq_core.h"
 
-/* The first k > |x| with Sq^k x != 0 for a basis element x of M, or 0:
- * the class in *deg, *idx. */
-static int32_t first_unstable_failure(const fdmod_t *M, const milnor_t *A, int32_t *deg,
-                                      int64_t *idx)
+/* Whether op (degree k, index idx of S) acts nontrivially on basis
+ * element i of M_d. */
+static int acts(const fdmod_t *M, const stalg_t *S, int32_t k, int64_t idx, int32_t d, int64_t i)
 {
-    int32_t top = fdmod_top(M);
-    for (int32_t d = fdmod_bottom(M); d <= top; d++) {
-        int64_t n = fdmod_dim(M, d);
-        for (int64_t i = 0; i < n; i++)
-            for (int32_t k = d + 1; k <= top - d; k++) {
-                int64_t op = milnor_index(A, &k, 1);
-                int64_t m = fdmod_dim(M, d + k);
-                if (op < 0 || m == 0)
-                    continue;
-                int64_t limbs = (n + 63) / 64, olimbs = (m + 63) / 64;
-                uint64_t *in = sq_calloc((size_t)limbs, 8), *out = sq_calloc((size_t)olimbs, 8);
-                in[i >> 6] = 1ULL << (i & 63);
-                fdmod_act_add(M, out, 0, k, op, d, in);
-                int nz = 0;
-                for (int64_t w = 0; w < olimbs; w++)
-                    nz |= out[w] != 0;
-                sq_free(in);
-                sq_free(out);
-                if (nz) {
+    uint32_t p = stalg_prime(S);
+    fvec_t in, out;
+    fvec_init(&in, fdmod_dim(M, d), p);
+    fvec_init(&out, fdmod_dim(M, d + k), p);
+    fvec_set(in, i, 1);
+    fdmod_act_addf(M, out, 0, 1, k, idx, d, in);
+    int nz = !fvec_is_zero(out);
+    fvec_clear(&in);
+    fvec_clear(&out);
+    return nz;
+}
+
+/* Whether the operation e (P-part r[0] = i, Q-part q: Sq^i at p = 2;
+ * P^i or beta P^i at odd p) must vanish on a class of degree d: i > d at
+ * p = 2; 2i > d for P^i, 2i + 1 > d for beta P^i at odd p. */
+static int forbidden(uint32_t p, int32_t d, const stalg_elt_t *e)
+{
+    int64_t i = e->r[0];
+    if (p == 2)
+        return i > d;
+    return e->q ? 2 * i + 1 > d : i > 0 && 2 * i > d;
+}
+
+/* The first class x and operation op with op x != 0 that the unstable
+ * condition forbids, operations in increasing degree up to the module's
+ * span: 1 with *deg, *idx and the operation's name as module files write
+ * it (Sq3; P2, bP1), or 0. */
+static int first_unstable_failure(const fdmod_t *M, const stalg_t *S, int32_t *deg, int64_t *idx,
+                                  char *name, size_t n)
+{
+    uint32_t p = stalg_prime(S);
+    int32_t top = fdmod_top(M), step = p == 2 ? 1 : 2 * ((int32_t)p - 1);
+    for (int32_t d = fdmod_bottom(M); d <= top; d++)
+        for (int64_t x = 0; x < fdmod_dim(M, d); x++)
+            for (int32_t i = 0; (int64_t)i * step <= top - d; i++)
+                for (uint32_t q = 0; q <= (p == 2 ? 0u : 1u); q++) {
+                    stalg_elt_t e;
+                    memset(&e, 0, sizeof e);
+                    e.q = q;
+                    e.r[0] = i;
+                    e.len = 1;
+                    int32_t k = i * step + (int32_t)q;
+                    if (!forbidden(p, d, &e) || k == 0 || k > top - d)
+                        continue;
+                    int64_t op = stalg_index(S, &e);
+                    if (op < 0 || fdmod_dim(M, d + k) == 0 || !acts(M, S, k, op, d, x))
+                        continue;
+                    if (p == 2)
+                        snprintf(name, n, "Sq%d", (int)i);
+                    else if (i)
+                        snprintf(name, n, "%sP%d", q ? "b" : "", (int)i);
+                    else
+                        snprintf(name, n, "b");
                     *deg = d;
-                    *idx = i;
-                    return k;
+                    *idx = x;
+                    return 1;
                 }
-            }
-    }
     return 0;
 }
 
-int resol_unstable_check(const fdmod_t *M, const milnor_t *A, char *err, size_t errlen)
+int resol_unstable_check(const fdmod_t *M, const stalg_t *S, char *err, size_t errlen)
 {
     int32_t h[16];
-    if (fdmod_prime(M) != 2) {
-        snprintf(err, errlen, "%s is at the prime %u: unstable resolutions are at p = 2 only",
-                 fdmod_name(M), (unsigned)fdmod_prime(M));
-        return SQ_E_INVAL;
-    }
-    if (fdmod_profile(M, h) > 0) {
+    uint32_t p = fdmod_prime(M);
+    SQ_CHECK(stalg_prime(S) == p, "resol_unstable_check: the algebra is at another prime");
+    if (p == 2 ? fdmod_profile(M, h) > 0 : !pmilnor_profile_is_full(fdmod_pprofile(M))) {
         snprintf(err, errlen,
                  "%s is over a subalgebra: unstable resolutions are over the whole Steenrod "
                  "algebra",
@@ -66,11 +95,10 @@ int resol_unstable_check(const fdmod_t *M, const milnor_t *A, char *err, size_t 
     }
     int32_t d;
     int64_t i;
-    int32_t k = first_unstable_failure(M, A, &d, &i);
-    if (k) {
-        snprintf(err, errlen, "%s is not unstable: Sq%d %s != 0 (%s has degree %d < %d)",
-                 fdmod_name(M), (int)k, fdmod_basis_name(M, d, i), fdmod_basis_name(M, d, i),
-                 (int)d, (int)k);
+    char op[32];
+    if (first_unstable_failure(M, S, &d, &i, op, sizeof op)) {
+        snprintf(err, errlen, "%s is not unstable: %s %s != 0 (%s has degree %d)", fdmod_name(M),
+                 op, fdmod_basis_name(M, d, i), fdmod_basis_name(M, d, i), (int)d);
         return SQ_E_INVAL;
     }
     return 0;
@@ -108,7 +136,7 @@ int resol_suspension_new(resol_map_t **out, const resol_t *Ra, const resol_t *Rb
     for (int32_t d = fdmod_bottom(Rb->M); d <= fdmod_top(Rb->M); d++) {
         int64_t n = fdmod_dim(Rb->M, d);
         fvec_t v;
-        fvec_init(&v, n, 2);
+        fvec_init(&v, n, fdmod_prime(Rb->M));
         for (int64_t i = 0; i < n; i++) {
             fvec_zero(v);
             fvec_set(v, i, 1);

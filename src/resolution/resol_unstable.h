@@ -1,7 +1,7 @@
 /*
  * resol_unstable.h -- minimal resolutions in the category of unstable
- * modules over the mod 2 Steenrod algebra, and the suspension maps of
- * their Ext (docs/unstable.md).
+ * modules over the Steenrod algebra (every prime), and the suspension maps
+ * of their Ext (docs/unstable.md).
  *
  * An unstable resolution is a resol_t whose free modules are unstable free
  * modules (fmod_new_unstable: the block of a generator of degree g is
@@ -9,8 +9,8 @@
  * same scheduler and the same classical step as every resolution; only the
  * free module's basis differs.  Ext_U^{s,t}(M, F_2) has dimension the
  * number of generators of F_s in degree t (resol_ext_dim); for M =
- * Sigma^n F_2 it is the E_2 page of the unstable Adams spectral sequence of
- * S^n.  Nassau's engine, the store, products and resol_lift are stable
+ * Sigma^n F_p it is the E_2 page of the unstable Adams spectral sequence of
+ * S^n (at odd p the peer's resolve_unstable of S_p[n]).  Nassau's engine, the store, products and resol_lift are stable
  * only.
  */
 #ifndef RESOL_UNSTABLE_H
@@ -28,14 +28,16 @@
 extern "C" {
 #endif
 
-/* Whether M can be resolved in the unstable category: p = 2, over the
- * whole algebra (no profile), cells in degrees >= 0, and unstable: Sq^k x
- * = 0 for every basis element x and every k > |x|.  Returns 0, or
- * SQ_E_INVAL with one line in err naming what is wrong (for an action:
- * "M is not unstable: Sq3 x1 != 0 (x1 has degree 2 < 3)").  A is the
- * algebra through at least top(M) - bottom(M) (milnor.h's order; borrowed).
- * Cost: one fdmod_act_add per (class, k). */
-int resol_unstable_check(const fdmod_t *M, const milnor_t *A, char *err,
+/* Whether M can be resolved in the unstable category: over the whole
+ * algebra (no profile), cells in degrees >= 0, and unstable: Sq^k x = 0 for
+ * k > |x| (p = 2); P^i x = 0 for 2i > |x| and beta P^i x = 0 for 2i + 1 >
+ * |x| (odd p), for every basis element x.  Returns 0, or SQ_E_INVAL with
+ * one line in err naming what is wrong (for an action: "C2 is not
+ * unstable: Sq1 x0 != 0 (x0 has degree 0)", at odd p "bP1", "P2").  S is
+ * the algebra at M's prime through at least top(M) - bottom(M) (SQ_CHECK
+ * on the prime; borrowed).  Cost: one fdmod_act_addf per (class,
+ * operation). */
+int resol_unstable_check(const fdmod_t *M, const stalg_t *S, char *err,
                          size_t errlen) SQ_WARN_UNUSED;
 
 /* New unstable resolution of M (borrowed) through stem max_n and

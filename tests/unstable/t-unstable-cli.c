@@ -69,7 +69,7 @@ TEST(unstable_cli_refusals)
     refused("resolve S^3 --format differentials", "--format differentials");
     refused("resolve S^x", "'S^x': the unstable sphere is S^n");
     refused("resolve S^-1", "'S^-1'");
-    refused("resolve S_3 --unstable", "at the prime 3");
+    refused("resolve C3 --unstable --stem 8", "C3 is not unstable: b ");
     refused("products S^3 --stem 5", "products: S^3 is the unstable sphere");
     refused("chart S^3 --stem 5", "chart: S^3 is the unstable sphere");
     refused("resolve A_mod_A1 --unstable", "A_mod_A1 is not unstable: Sq4 x0 != 0");

@@ -15,6 +15,11 @@
  *     has, cell by cell, the rank of H(Lambda(n)) -> H(Lambda(n + 1)), the
  *     map the inclusion induces (computed by the oracle), n = 1..6 through
  *     stem 14;
+ *   - odd primes: the unstable E_2 page of S^3 at p = 3 through stem 19 has
+ *     one class exactly in the stems where Toda's table puts a Z/3 in
+ *     pi_{3+k}(S^3) (tests/data/unstable/toda-S3-p3.txt; E_2 = E_infinity
+ *     there), S^1 only the a_0-tower, and S^40 is stable Ext of S_3 through
+ *     stem 30;
  *   - a module that is not unstable is refused, naming the class and the
  *     operation.
  */
@@ -151,11 +156,13 @@ TEST(unstable_check_refuses)
     fdmod_add_basis(C, 1, "x1");
     fdmod_set_sq(C, A, 1, 0, 0, (const uint64_t[]){1});
     ASSERT(fdmod_complete(C, A, err, sizeof err) == 0);
-    ASSERT(resol_unstable_check(C, A, err, sizeof err) == SQ_E_INVAL);
+    stalg_t *S = stalg_new_milnor(A);
+    ASSERT(resol_unstable_check(C, S, err, sizeof err) == SQ_E_INVAL);
     ASSERT(strstr(err, "Sq1 x0 != 0") != NULL);
     /* C2[1] is unstable (Sq1 on a class of degree 1). */
     fdmod_t *C1 = fdmod_new_shifted(C, 1, NULL);
-    ASSERT(resol_unstable_check(C1, A, err, sizeof err) == 0);
+    ASSERT(resol_unstable_check(C1, S, err, sizeof err) == 0);
+    stalg_free(S);
     fdmod_free(C1);
     fdmod_free(C);
     milnor_free(A);
@@ -223,4 +230,73 @@ TEST(unstable_suspension_rank_lambda)
         fdmod_free(Mb);
     }
     sq_free(rk);
+}
+
+/* S_p[n] resolved in U through (max_s, stem n + m). */
+static resol_t *sphere_p(uint32_t p, int32_t n, int32_t max_s, int32_t m, fdmod_t **M)
+{
+    fdmod_t *S0 = fdmod_sphere_p(p);
+    *M = fdmod_new_shifted(S0, n, NULL);
+    fdmod_free(S0);
+    resol_t *R = resol_new_unstable(*M, max_s, n + m);
+    resol_run(R, RESOL_CLASSICAL);
+    return R;
+}
+
+TEST(unstable_odd_S3_toda)
+{
+    int32_t S = 8, K = 19;
+    fdmod_t *M;
+    resol_t *R = sphere_p(3, 3, S, K, &M);
+    char *text = sq_test_slurp(sq_test_data_path("unstable/toda-S3-p3.txt"));
+    int64_t order[20] = {0};
+    int lines = 0;
+    for (char *l = strtok(text, "\n"); l; l = strtok(NULL, "\n")) {
+        int k, o;
+        if (l[0] != '#' && sscanf(l, "%d %d", &k, &o) == 2 && k >= 1 && k <= K) {
+            order[k] = o;
+            lines++;
+        }
+    }
+    ASSERT(lines == K);
+    for (int32_t k = 1; k <= K; k++) {
+        int64_t classes = 0;
+        for (int32_t s = 0; s <= S; s++)
+            classes += resol_ext_dim(R, s, 3 + k);
+        if (classes != (order[k] == 3))
+            sq_test_fail(__FILE__, __LINE__, "S^3 at p = 3, stem %d: %lld classes, Toda's order %lld",
+                         (int)k, (long long)classes, (long long)order[k]);
+    }
+    for (int32_t s = 0; s <= S; s++)
+        ASSERT(resol_ext_dim(R, s, 3) == 1); /* the a_0-tower */
+    sq_free(text);
+    resol_free(R);
+    fdmod_free(M);
+    /* S^1: the a_0-tower only. */
+    R = sphere_p(3, 1, 6, 21, &M);
+    for (int32_t s = 0; s <= 6; s++)
+        for (int32_t k = 0; k <= 21; k++)
+            ASSERT(resol_ext_dim(R, s, 1 + k) == (k == 0));
+    resol_free(R);
+    fdmod_free(M);
+}
+
+TEST(unstable_odd_stable_limit)
+{
+    fdmod_t *M;
+    resol_t *R = sphere_p(3, 40, 8, 30, &M);
+    fdmod_t *S0 = fdmod_sphere_p(3);
+    resol_t *T = resol_new(S0, 8, 30);
+    resol_run(T, RESOL_CLASSICAL);
+    int64_t total = 0;
+    for (int32_t s = 0; s <= 8; s++)
+        for (int32_t m = 0; m <= 30; m++) {
+            ASSERT(resol_ext_dim(R, s, 40 + m) == resol_ext_dim(T, s, m));
+            total += resol_ext_dim(T, s, m);
+        }
+    ASSERT(total > 9);
+    resol_free(T);
+    fdmod_free(S0);
+    resol_free(R);
+    fdmod_free(M);
 }
