@@ -37,6 +37,31 @@ TEST(cli_sq0_peer_lines)
     sq_free(want);
 }
 
+/* Sq^0 is multiplicative, read off the program's own lines: h_0 h_2 = x_(3, 2, 0)
+ * and h_1 h_3 = x_(8, 2, 0) by 'adams product', and Sq^0 x_(3, 2, 0) = [1] there;
+ * likewise h_1 c_0 = x_(9, 4, 0) and h_2 c_1 = x_(22, 4, 0). */
+TEST(cli_sq0_against_product)
+{
+    run_is(__LINE__, "product --class 3,1,0 --by 0,1,0 --quiet", 0,
+           "x_(3, 1) [1] * y_(0, 1) [1] = [1] at (3, 2)\n", "");
+    run_is(__LINE__, "product --class 7,1,0 --by 1,1,0 --quiet", 0,
+           "x_(7, 1) [1] * y_(1, 1) [1] = [1] at (8, 2)\n", "");
+    run_is(__LINE__, "product --class 8,3,0 --by 1,1,0 --quiet", 0,
+           "x_(8, 3) [1] * y_(1, 1) [1] = [1] at (9, 4)\n", "");
+    run_is(__LINE__, "product --class 19,3,0 --by 3,1,0 --quiet", 0,
+           "x_(19, 3) [1] * y_(3, 1) [1] = [1] at (22, 4)\n", "");
+    char *out, *err;
+    ASSERT_EQ(sq_test_run_adams("sq0 --stem 22 --max-s 4 --quiet", &out, &err), 0);
+    const char *const lines[] = {"Sq^0 x_(0, 1, 0) = [1]\n", "Sq^0 x_(1, 1, 0) = [1]\n",
+                                 "Sq^0 x_(3, 1, 0) = [1]\n", "Sq^0 x_(3, 2, 0) = [1]\n",
+                                 "Sq^0 x_(8, 3, 0) = [1]\n", "Sq^0 x_(9, 4, 0) = [1]\n"};
+    for (size_t i = 0; i < sizeof lines / sizeof *lines; i++)
+        if (!strstr(out, lines[i]))
+            sq_test_fail(__FILE__, __LINE__, "sq0: no line %s", lines[i]);
+    sq_free(out);
+    sq_free(err);
+}
+
 TEST(cli_sq0_refusals)
 {
     const char *msg = ", not the sphere S_2: the operation is computed on Ext of S_2 only\n";
