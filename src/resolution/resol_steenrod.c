@@ -462,7 +462,7 @@ int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int3
     *out = NULL;
     if (s < 0 || !sphere2(R))
         return SQ_E_INVAL;
-    if (t < s || !computed(R, s + 1, t))
+    if (t < s || (s > 0 && !computed(R, s + 1, t))) /* h on F_s(t) reads d_{s+1} */
         return SQ_E_RANGE;
     for (int32_t a = 0; a <= 2 * s; a++)
         if (!computed(R, a, 2 * (int64_t)t))

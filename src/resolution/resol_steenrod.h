@@ -50,7 +50,7 @@ typedef struct resol_steenrod resol_steenrod_t;
  * algebra): the quadratic forms (x (x) x) o Delta_i for i = 0..s on the
  * generators of F_{2s-i} in degree 2t.  Needs R computed through
  * filtration 2s and degree 2t in every filtration a <= 2s (stem 2t - a),
- * and (s + 1, t).  Returns 0 and sets *out (free with resol_steenrod_free;
+ * and, for s >= 1, (s + 1, t).  Returns 0 and sets *out (free with resol_steenrod_free;
  * it borrows R), or with *out = NULL: SQ_E_INVAL when R does not resolve
  * S_2 at p = 2 over the whole algebra or s < 0, SQ_E_RANGE when the region
  * is not computed or a lift fails (never a wrong class). */

@@ -116,6 +116,8 @@ TEST(cli_steenrod_peer_lines)
     run_is(__LINE__, "steenrod --class 8,3,0 --quiet --threads 2", 0, want, "");
     run_is(__LINE__, "steenrod S_2@adem --class 8,3,[1] --quiet --algorithm nassau", 0, want, "");
     sq_free(want);
+    /* Filtration 0 alone (the unit: no contraction is read, F_1 need not be there). */
+    run_is(__LINE__, "steenrod --stem 1 --max-s 0 --quiet", 0, "Sq^0 x_(0, 0, 0) = [1]\n", "");
     /* The region mode: Sq^1 h_i = h_i^2, Sq^0 h_i = h_{i+1}; the same on 2 threads. */
     char *out, *err, *out2, *err2;
     ASSERT_EQ(sq_test_run_adams("steenrod --stem 16 --quiet", &out, &err), 0);
