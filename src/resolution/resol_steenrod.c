@@ -457,6 +457,80 @@ double resol_steenrod_estimate(const resol_t *R, int32_t s, int32_t t)
     return 2 * (worst + caches); /* allocator overhead, the temporaries z */
 }
 
+/* Sets up C for the operations on Ext^{s,t} of R (nothing built yet). */
+static void ctx_init(sctx_t *C, const resol_t *R, int32_t s, int32_t t)
+{
+    memset(C, 0, sizeof *C);
+    C->R = R;
+    C->s = s;
+    C->t = t;
+    size_t cells = sq_mul_size((size_t)s + 2, (size_t)t + 1);
+    C->dims = sq_calloc(cells, sizeof *C->dims);
+    for (int32_t a = 0; a <= s + 1 && a <= R->max_s; a++)
+        for (int32_t e = 0; e <= t; e++)
+            C->dims[(int64_t)a * (t + 1) + e] = fmod_dim(R->F[a], e);
+    resol_qis_init(&C->Q, R, s + 1, 0, t);
+    C->aoff = sq_calloc((size_t)t + 2, sizeof *C->aoff);
+    for (int32_t d = 0; d <= t; d++)
+        C->aoff[d + 1] = C->aoff[d] + stalg_dim(R->S, d);
+    C->nalg = C->aoff[t + 1];
+    C->lm = sq_calloc(cells, sizeof *C->lm);
+    C->hm = sq_calloc(cells, sizeof *C->hm);
+    C->hset = sq_calloc(cells, 1);
+}
+
+/* Frees what C built. */
+static void ctx_clear(sctx_t *C)
+{
+    int64_t cells = (int64_t)(C->s + 2) * (C->t + 1);
+    resol_qis_clear(&C->Q);
+    for (int64_t i = 0; i < cells; i++) {
+        if (C->hset[i])
+            fmat_clear(&C->hm[i]);
+        for (int64_t j = 0; C->lm[i] && j < C->nalg; j++)
+            if (fmat_rows(&C->lm[i][j]))
+                fmat_clear(&C->lm[i][j]);
+        sq_free(C->lm[i]);
+    }
+    sq_free(C->hm);
+    sq_free(C->hset);
+    sq_free(C->lm);
+    sq_free(C->aoff);
+    sq_free(C->dims);
+}
+
+/* Delta_i for i = 0 .. s, level by level (two i at a time), reading the
+ * forms of each off its last level into Q. */
+static void build_forms(resol_steenrod_t *Q, sctx_t *C)
+{
+    const resol_t *R = C->R;
+    int32_t s = C->s, t = C->t, kmax = 2 * s;
+    welt_t ***last = sq_calloc((size_t)kmax + 1, sizeof *last); /* Delta_{i-1} by level */
+    for (int32_t i = 0; i <= s && !C->Q.bad; i++) {
+        welt_t ***cur = sq_calloc((size_t)kmax + 1, sizeof *cur);
+        for (int32_t k = 0; k <= 2 * s - i && !C->Q.bad; k++) {
+            cur[k] = sq_calloc((size_t)fmod_total_gens(R->F[k]) + 1, sizeof *cur[k]);
+            if (i == 0 && k == 0) { /* Delta_0(g_0) = g_0 (x) g_0 */
+                cur[0][0] = sq_calloc(1, sizeof *cur[0][0]);
+                welt_init(cur[0][0], C, 0, 0);
+                fmat_set(blk(C, cur[0][0], 0, 0), 0, 0, 1);
+                continue;
+            }
+            int32_t bound = 2 * t - (s > k ? s - k : 0);
+            delta_level(C, i, k, bound, i ? last[k] : NULL, k ? cur[k - 1] : NULL, cur[k]);
+        }
+        if (!C->Q.bad)
+            read_forms(Q, C, i, cur[2 * s - i]);
+        for (int32_t k = 0; k <= kmax; k++)
+            level_free(C, last[k], fmod_total_gens(R->F[k]));
+        sq_free(last);
+        last = cur;
+    }
+    for (int32_t k = 0; k <= kmax; k++)
+        level_free(C, last[k], fmod_total_gens(R->F[k]));
+    sq_free(last);
+}
+
 int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int32_t t)
 {
     *out = NULL;
@@ -467,19 +541,8 @@ int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int3
     for (int32_t a = 0; a <= 2 * s; a++)
         if (!computed(R, a, 2 * (int64_t)t))
             return SQ_E_RANGE;
-    sctx_t C = {R, s, t, {0}, NULL, NULL, NULL, 0, NULL, NULL};
-    C.dims = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), sizeof *C.dims);
-    for (int32_t a = 0; a <= s + 1 && a <= R->max_s; a++)
-        for (int32_t e = 0; e <= t; e++)
-            C.dims[(int64_t)a * (t + 1) + e] = fmod_dim(R->F[a], e);
-    resol_qis_init(&C.Q, R, s + 1, 0, t);
-    C.aoff = sq_calloc((size_t)t + 2, sizeof *C.aoff);
-    for (int32_t d = 0; d <= t; d++)
-        C.aoff[d + 1] = C.aoff[d] + stalg_dim(R->S, d);
-    C.nalg = C.aoff[t + 1];
-    C.lm = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), sizeof *C.lm);
-    C.hm = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), sizeof *C.hm);
-    C.hset = sq_calloc(sq_mul_size((size_t)s + 2, (size_t)t + 1), 1);
+    sctx_t C;
+    ctx_init(&C, R, s, t);
     resol_steenrod_t *Q = sq_calloc(1, sizeof *Q);
     Q->R = R;
     Q->s = s;
@@ -487,48 +550,9 @@ int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int3
     Q->nx = fmod_num_gens(R->F[s], t);
     Q->ngen = sq_calloc((size_t)s + 1, sizeof *Q->ngen);
     Q->forms = sq_calloc((size_t)s + 1, sizeof *Q->forms);
-    int32_t kmax = 2 * s;
-    welt_t ***last = sq_calloc((size_t)kmax + 1, sizeof *last); /* Delta_{i-1} by level */
-    for (int32_t i = 0; i <= s && !C.Q.bad; i++) {
-        welt_t ***cur = sq_calloc((size_t)kmax + 1, sizeof *cur);
-        for (int32_t k = 0; k <= 2 * s - i && !C.Q.bad; k++) {
-            int64_t n = fmod_total_gens(R->F[k]);
-            cur[k] = sq_calloc((size_t)n + 1, sizeof *cur[k]);
-            int32_t bound = 2 * t - (s > k ? s - k : 0);
-            if (i == 0 && k == 0) { /* Delta_0(g_0) = g_0 (x) g_0 */
-                cur[0][0] = sq_calloc(1, sizeof *cur[0][0]);
-                welt_init(cur[0][0], &C, 0, 0);
-                fmat_set(blk(&C, cur[0][0], 0, 0), 0, 0, 1);
-                continue;
-            }
-            delta_level(&C, i, k, bound, i ? last[k] : NULL, k ? cur[k - 1] : NULL, cur[k]);
-        }
-        if (!C.Q.bad)
-            read_forms(Q, &C, i, cur[2 * s - i]);
-        for (int32_t k = 0; k <= kmax; k++)
-            level_free(&C, last[k], fmod_total_gens(R->F[k]));
-        sq_free(last);
-        last = cur;
-    }
-    for (int32_t k = 0; k <= kmax; k++)
-        level_free(&C, last[k], fmod_total_gens(R->F[k]));
-    sq_free(last);
+    build_forms(Q, &C);
     int bad = C.Q.bad;
-    resol_qis_clear(&C.Q);
-    for (int64_t i = 0; i < (int64_t)(s + 2) * (t + 1); i++)
-        if (C.hset[i])
-            fmat_clear(&C.hm[i]);
-    sq_free(C.hm);
-    sq_free(C.hset);
-    for (int64_t i = 0; i < (int64_t)(s + 2) * (t + 1); i++) {
-        for (int64_t j = 0; C.lm[i] && j < C.nalg; j++)
-            if (fmat_rows(&C.lm[i][j]))
-                fmat_clear(&C.lm[i][j]);
-        sq_free(C.lm[i]);
-    }
-    sq_free(C.lm);
-    sq_free(C.aoff);
-    sq_free(C.dims);
+    ctx_clear(&C);
     if (bad) {
         resol_steenrod_free(Q);
         return SQ_E_RANGE;
