@@ -19,6 +19,7 @@
 #include "resol_yoneda.h"
 #include "sq_core.h"
 #include "sq_map.h"
+#include "sq_modspec.h"
 #include "sq_modspec_write.h"
 
 static const char yoneda_usage[] =
@@ -141,6 +142,32 @@ static int file_texts(const resol_yoneda_t *Y, const char *dir, const char *mnam
     return 0;
 }
 
+/* Whether the texts load back as the readers take them: each module file
+ * by the module reader (its limits on tables included), each map file
+ * within the map reader's size.  Returns 0, or CLI_USAGE after one line. */
+static int check_texts(char *const *text, char (*names)[32], int32_t s)
+{
+    char err[512];
+    for (int32_t i = 0; i < s; i++) {
+        sq_modspec_module_t m;
+        if (sq_modspec_load_module(&m, text[i], strlen(text[i]), names[i], NULL, err,
+                                   sizeof err) != 0) {
+            cli_error("yoneda: the term E_%d would not load back as a module file (%s): choose "
+                      "a class of lower degree", (int)i, err);
+            return CLI_USAGE;
+        }
+        sq_modspec_module_free(&m);
+    }
+    for (int32_t i = s; i <= 2 * s; i++)
+        if (strlen(text[i]) > SQ_MAP_MAX_FILE) {
+            cli_error("yoneda: the map file %s would take %zu bytes, more than a map file may "
+                      "(%d): choose a class of lower degree", names[i], strlen(text[i]),
+                      SQ_MAP_MAX_FILE);
+            return CLI_USAGE;
+        }
+    return 0;
+}
+
 /* Writes one file through PATH.tmp and a rename.  Returns 0 or -1. */
 static int write_file(const char *path, const char *text)
 {
@@ -166,6 +193,8 @@ static int write_files(const resol_yoneda_t *Y, const char *dir, const char *mna
     char **text = sq_calloc((size_t)n, sizeof *text);
     char(*names)[32] = sq_calloc((size_t)n, sizeof *names);
     int rc = file_texts(Y, dir, mname, text, names);
+    if (rc == 0)
+        rc = check_texts(text, names, s);
     char path[4300];
     int32_t done = 0;
     for (; rc == 0 && done < n; done++) {

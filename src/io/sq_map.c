@@ -13,7 +13,7 @@
 
 #include "sq_modspec.h"
 
-#define MAP_MAX_FILE (1 << 20)
+#define MAP_MAX_FILE SQ_MAP_MAX_FILE
 #define MAP_MAX_DEGREE 1000000
 
 struct sq_mapfile {

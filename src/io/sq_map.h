@@ -31,6 +31,9 @@ extern "C" {
 
 typedef struct sq_mapfile sq_mapfile_t;
 
+/* The largest map file sq_mapfile_read reads, in bytes. */
+#define SQ_MAP_MAX_FILE (1 << 20)
+
 /* Reads the map file at path (at most 1 MiB): a JSON object with the
  * string fields "source" and "target", the integer "degree" (|degree| <=
  * 1000000) and the object "images" of strings; other keys are refused.

@@ -39,7 +39,17 @@ typedef struct {
     int32_t gdeg[32];
     int64_t gidx[32];
     int ngens;
+    struct sub **red; /* [i][e - lo_i]: the killed subspace R_i(e), 0 <= i < s */
 } build_t;
+
+/* A subspace R of a space of dimension dim (the part of a term killed in
+ * one degree), in canonical RREF: its rank, pivots and free columns (the
+ * basis of the quotient). */
+typedef struct sub {
+    int64_t dim, rank, nfree;
+    fmat_t m; /* dim x dim once something is added */
+    int64_t *piv, *freec;
+} sub_t;
 
 /* A read-only encoding of v for fhom (limbs at p = 2, bytes at odd p). */
 static const void *enc(fvec_t v)
@@ -129,8 +139,8 @@ static const quot_t *quot_at(const build_t *b, int32_t e)
 
 /* ---- The modules ---------------------------------------------------------------- */
 
-/* The dimension of term i (0 <= i < s) in degree e. */
-static int64_t term_dim(const build_t *b, int32_t i, int32_t e)
+/* The dimension of term i (0 <= i < s) in degree e, before the reduction. */
+static int64_t raw_dim(const build_t *b, int32_t i, int32_t e)
 {
     if (e < b->lo - (b->s - 1 - i) || e > b->T)
         return 0;
@@ -140,9 +150,9 @@ static int64_t term_dim(const build_t *b, int32_t i, int32_t e)
 }
 
 /* out = g * (basis element j of term i in degree e), out over term i in
- * degree e + gd (zeroed first). */
-static void term_act(const build_t *b, int32_t i, int32_t gd, int64_t gi, int32_t e, int64_t j,
-                     fvec_t out)
+ * degree e + gd (zeroed first), before the reduction. */
+static void raw_act(const build_t *b, int32_t i, int32_t gd, int64_t gi, int32_t e, int64_t j,
+                    fvec_t out)
 {
     const fmod_t *F = resol_free_module(b->R, i);
     fvec_zero(out);
@@ -160,6 +170,253 @@ static void term_act(const build_t *b, int32_t i, int32_t gd, int64_t gi, int32_
     quot_coords(q2, v, out);
     fvec_clear(&v);
 }
+
+/* out = the image of basis element j of term i (0 <= i < s) in degree e
+ * under the map into term i - 1 (M for i = 0), before the reduction (out
+ * over that term in degree e, zeroed first). */
+static void raw_map(const build_t *b, int32_t i, int32_t e, int64_t j, fvec_t out)
+{
+    fvec_zero(out);
+    int64_t c = i == b->s - 1 ? quot_at(b, e)->free[j] : j;
+    const fmod_t *F = resol_free_module(b->R, i);
+    if (c >= fmod_dim(F, e))
+        return; /* F_p[t] lies in the kernel */
+    fvec_t u;
+    fvec_init(&u, fmod_dim(F, e), b->p);
+    fvec_set(u, c, 1);
+    fhom_apply_add_enc(resol_differential(b->R, i), enc_mut(out), e, e + 1, enc(u));
+    fvec_clear(&u);
+}
+
+/* ---- The reduction ------------------------------------------------------------------ */
+
+static void sub_init(sub_t *r, int64_t dim)
+{
+    memset(r, 0, sizeof *r);
+    r->dim = dim;
+    r->nfree = dim;
+    r->piv = sq_malloc(((size_t)dim + 1) * sizeof *r->piv);
+    r->freec = sq_malloc(((size_t)dim + 1) * sizeof *r->freec);
+    for (int64_t c = 0; c < dim; c++) {
+        r->piv[c] = -1;
+        r->freec[c] = c;
+    }
+}
+
+static void sub_clear(sub_t *r)
+{
+    fmat_clear(&r->m);
+    sq_free(r->piv);
+    sq_free(r->freec);
+}
+
+/* v less its part in R (v over the whole space; reduced in place). */
+static void sub_reduce(const sub_t *r, fvec_t v)
+{
+    for (int64_t c = 0; r->rank && c < r->dim; c++) {
+        uint32_t a = r->piv[c] >= 0 ? fvec_get(v, c) : 0;
+        if (a)
+            fvec_addmul(v, fmat_row(&r->m, r->piv[c]), v.p - a);
+    }
+}
+
+/* R += span of the n rows of vs (each over the whole space, independent
+ * modulo R: kill_pairs's are, so rank + n <= dim, SQ_CHECK). */
+static void sub_add(sub_t *r, const fmat_t *vs, int64_t n)
+{
+    if (n == 0)
+        return;
+    SQ_CHECK(r->rank + n <= r->dim, "yoneda: %lld + %lld vectors in dimension %lld",
+             (long long)r->rank, (long long)n, (long long)r->dim);
+    if (!fmat_prime(&r->m))
+        fmat_init(&r->m, r->dim, r->dim, fmat_prime(vs));
+    for (int64_t k = 0; k < n; k++) {
+        fvec_t row = fmat_row(&r->m, r->rank + k);
+        fvec_zero(row);
+        fvec_addmul(row, fmat_row(vs, k), 1);
+    }
+    r->rank = fmat_rref(&r->m, r->piv);
+    r->nfree = 0;
+    for (int64_t c = 0; c < r->dim; c++)
+        if (r->piv[c] < 0)
+            r->freec[r->nfree++] = c;
+}
+
+static sub_t *red_at(const build_t *b, int32_t i, int32_t e)
+{
+    return &b->red[i][e - (b->lo - (b->s - 1 - i))];
+}
+
+/* The dimension of term i in degree e after the reduction (M's for i = -1). */
+static int64_t term_dim(const build_t *b, int32_t i, int32_t e)
+{
+    if (i < 0)
+        return fdmod_dim(resol_input(b->R), e);
+    if (e < b->lo - (b->s - 1 - i) || e > b->T)
+        return 0;
+    return red_at(b, i, e)->nfree;
+}
+
+/* The coordinates after the reduction of v (before it, over term i in
+ * degree e; reduced in place) into out (term_dim entries). */
+static void red_coords(const build_t *b, int32_t i, int32_t e, fvec_t v, fvec_t out)
+{
+    if (i < 0) {
+        fvec_zero(out);
+        fvec_addmul(out, v, 1);
+        return;
+    }
+    const sub_t *r = red_at(b, i, e);
+    sub_reduce(r, v);
+    for (int64_t j = 0; j < r->nfree; j++)
+        fvec_set(out, j, fvec_get(v, r->freec[j]));
+}
+
+/* The vector before the reduction of coordinates x after it (term i,
+ * degree e) into v (raw_dim entries, zeroed first). */
+static void red_lift(const build_t *b, int32_t i, int32_t e, fvec_t x, fvec_t v)
+{
+    fvec_zero(v);
+    if (i < 0) {
+        fvec_addmul(v, x, 1);
+        return;
+    }
+    const sub_t *r = red_at(b, i, e);
+    for (int64_t j = 0; j < r->nfree; j++)
+        fvec_set(v, r->freec[j], fvec_get(x, j));
+}
+
+static int64_t any_dim(const build_t *b, int32_t i, int32_t e)
+{
+    return i < 0 ? fdmod_dim(resol_input(b->R), e) : raw_dim(b, i, e);
+}
+
+/* out = g * (basis element j of term i in degree e) after the reduction. */
+static void term_act(const build_t *b, int32_t i, int32_t gd, int64_t gi, int32_t e, int64_t j,
+                     fvec_t out)
+{
+    fvec_t v;
+    fvec_init(&v, raw_dim(b, i, e + gd), b->p);
+    raw_act(b, i, gd, gi, e, red_at(b, i, e)->freec[j], v);
+    red_coords(b, i, e + gd, v, out);
+    fvec_clear(&v);
+}
+
+/* out = the map out of term i on its basis element j in degree e, after
+ * the reduction (over term i - 1). */
+static void term_map(const build_t *b, int32_t i, int32_t e, int64_t j, fvec_t out)
+{
+    fvec_t v;
+    fvec_init(&v, any_dim(b, i - 1, e), b->p);
+    raw_map(b, i, e, red_at(b, i, e)->freec[j], v);
+    red_coords(b, i - 1, e, v, out);
+    fvec_clear(&v);
+}
+
+/* Kills in term i (1 <= i < s), degree e, what the algebra sends into the
+ * killed part above and the map does not send to zero, with its image in
+ * term i - 1: the two-term complex span(z) -> span(d z) is an exact
+ * subcomplex of A-submodules (A^+ z lies in the killed part above, so does
+ * A^+ d z = d(A^+ z)), away from F_p[t] (d is injective on span(z)) and M
+ * (i >= 1); the quotient is exact with the same ends, the same class.
+ * One matrix [actions | d | I] over the basis after the reduction, in
+ * canonical RREF: its rows with a pivot in the d part are the z, with
+ * d z beside them. */
+static void kill_pairs(build_t *b, int32_t i, int32_t e)
+{
+    int64_t m = term_dim(b, i, e), nd = term_dim(b, i - 1, e), na = 0;
+    if (m == 0 || nd == 0)
+        return;
+    for (int k = 0; k < b->ngens; k++)
+        if (e + b->gdeg[k] <= b->T)
+            na += term_dim(b, i, e + b->gdeg[k]);
+    fmat_t w;
+    fmat_init(&w, m, na + nd + m, b->p);
+    for (int64_t j = 0; j < m; j++) {
+        fvec_t row = fmat_row(&w, j);
+        int64_t off = 0;
+        for (int k = 0; k < b->ngens; k++) {
+            int32_t gd = b->gdeg[k];
+            if (e + gd > b->T)
+                continue;
+            int64_t n2 = term_dim(b, i, e + gd);
+            fvec_t out;
+            fvec_init(&out, n2 ? n2 : 1, b->p);
+            if (n2)
+                term_act(b, i, gd, b->gidx[k], e, j, out);
+            for (int64_t c = 0; c < n2; c++)
+                fvec_set(row, off + c, fvec_get(out, c));
+            fvec_clear(&out);
+            off += n2;
+        }
+        fvec_t out;
+        fvec_init(&out, nd, b->p);
+        term_map(b, i, e, j, out);
+        for (int64_t c = 0; c < nd; c++)
+            fvec_set(row, na + c, fvec_get(out, c));
+        fvec_clear(&out);
+        fvec_set(row, na + nd + j, 1);
+    }
+    int64_t *piv = sq_malloc(((size_t)(na + nd + m) + 1) * sizeof *piv);
+    (void)fmat_rref(&w, piv);
+    fmat_t z, dz;
+    fmat_init(&z, m, raw_dim(b, i, e), b->p);
+    fmat_init(&dz, m, raw_dim(b, i - 1, e), b->p);
+    int64_t n = 0;
+    fvec_t x, y;
+    fvec_init(&x, m, b->p);
+    fvec_init(&y, nd, b->p);
+    for (int64_t c = na; c < na + nd; c++) {
+        if (piv[c] < 0)
+            continue;
+        fvec_t row = fmat_row(&w, piv[c]);
+        for (int64_t j = 0; j < m; j++)
+            fvec_set(x, j, fvec_get(row, na + nd + j));
+        for (int64_t j = 0; j < nd; j++)
+            fvec_set(y, j, fvec_get(row, na + j));
+        red_lift(b, i, e, x, fmat_row(&z, n));
+        red_lift(b, i - 1, e, y, fmat_row(&dz, n));
+        n++;
+    }
+    sub_add(red_at(b, i, e), &z, n);
+    sub_add(red_at(b, i - 1, e), &dz, n);
+    fvec_clear(&x);
+    fvec_clear(&y);
+    fmat_clear(&z);
+    fmat_clear(&dz);
+    fmat_clear(&w);
+    sq_free(piv);
+}
+
+/* The reduction: degree by degree from the top, term by term from s - 1
+ * down to 1, kill_pairs. */
+static void reduce(build_t *b)
+{
+    b->red = sq_calloc((size_t)b->s, sizeof *b->red);
+    for (int32_t i = 0; i < b->s; i++) {
+        int32_t lo = b->lo - (b->s - 1 - i);
+        b->red[i] = sq_calloc((size_t)(b->T - lo + 1), sizeof *b->red[i]);
+        for (int32_t e = lo; e <= b->T; e++)
+            sub_init(&b->red[i][e - lo], raw_dim(b, i, e));
+    }
+    for (int32_t e = b->T; e >= b->lo - (b->s - 1); e--)
+        for (int32_t i = b->s - 1; i >= 1; i--)
+            if (e >= b->lo - (b->s - 1 - i))
+                kill_pairs(b, i, e);
+}
+
+static void reduce_clear(build_t *b)
+{
+    for (int32_t i = 0; b->red && i < b->s; i++) {
+        int32_t lo = b->lo - (b->s - 1 - i);
+        for (int32_t e = lo; e <= b->T; e++)
+            sub_clear(&b->red[i][e - lo]);
+        sq_free(b->red[i]);
+    }
+    sq_free(b->red);
+}
+
+/* ---- The modules and maps after the reduction ----------------------------------- */
 
 /* Builds term i (0 <= i < s) and completes it.  Returns it, or NULL with
  * the error in err. */
@@ -195,20 +452,6 @@ static fdmod_t *term_build(const build_t *b, int32_t i, char *err, size_t errlen
     return E;
 }
 
-/* ---- The maps --------------------------------------------------------------------- */
-
-/* out = d_i of basis vector c of F_i in degree e (out over F_{i-1}, or M
- * when i = 0, in degree e). */
-static void free_diff(const build_t *b, int32_t i, int32_t e, int64_t c, fvec_t out)
-{
-    fvec_t u;
-    fvec_init(&u, fmod_dim(resol_free_module(b->R, i), e), b->p);
-    fvec_set(u, c, 1);
-    fvec_zero(out);
-    fhom_apply_add_enc(resol_differential(b->R, i), enc_mut(out), e, e + 1, enc(u));
-    fvec_clear(&u);
-}
-
 /* The map out of term i (0 <= i < s) into term i - 1 (M for i = 0). */
 static fdmap_t *map_build(const build_t *b, const fdmod_t *src, const fdmod_t *tgt, int32_t i)
 {
@@ -217,14 +460,10 @@ static fdmap_t *map_build(const build_t *b, const fdmod_t *src, const fdmod_t *t
         int64_t nt = fdmod_dim(tgt, e), ns = fdmod_dim(src, e);
         if (nt == 0)
             continue;
-        int64_t nF = fmod_dim(resol_free_module(b->R, i), e);
         fvec_t out;
         fvec_init(&out, nt, b->p);
         for (int64_t j = 0; j < ns; j++) {
-            int64_t c = i == b->s - 1 ? quot_at(b, e)->free[j] : j;
-            if (c >= nF)
-                continue; /* F_p[t] lies in the kernel */
-            free_diff(b, i, e, c, out);
+            term_map(b, i, e, j, out);
             if (!fvec_is_zero(out))
                 fdmap_set(f, e, j, out);
         }
@@ -238,13 +477,16 @@ static fdmap_t *map_bottom(const build_t *b, const fdmod_t *K, const fdmod_t *P)
 {
     fdmap_t *f = fdmap_new(K, P, 0);
     const quot_t *q = quot_at(b, b->t);
-    fvec_t v, out;
+    fvec_t v, w, out;
     fvec_init(&v, q->cols, b->p);
-    fvec_init(&out, q->nfree, b->p);
+    fvec_init(&w, q->nfree, b->p);
+    fvec_init(&out, term_dim(b, b->s - 1, b->t), b->p);
     fvec_set(v, q->cols - 1, 1);
-    quot_coords(q, v, out);
+    quot_coords(q, v, w);
+    red_coords(b, b->s - 1, b->t, w, out);
     fdmap_set(f, b->t, 0, out);
     fvec_clear(&v);
+    fvec_clear(&w);
     fvec_clear(&out);
     return f;
 }
@@ -429,6 +671,7 @@ int resol_yoneda_new(resol_yoneda_t **out, const resol_t *R, int32_t s, int32_t 
     b.q = sq_calloc((size_t)(b.T - b.lo + 1), sizeof *b.q);
     for (int32_t e = b.lo; e <= b.T; e++)
         quot_build(&b, &b.q[e - b.lo], e);
+    reduce(&b);
     resol_yoneda_t *Y = sq_calloc(1, sizeof *Y);
     Y->s = s;
     Y->t = b.t;
@@ -452,6 +695,7 @@ int resol_yoneda_new(resol_yoneda_t **out, const resol_t *R, int32_t s, int32_t 
         Y->f[s] = map_bottom(&b, Y->E[s], Y->E[s - 1]);
         rc = check(Y, b.S, err, errlen);
     }
+    reduce_clear(&b);
     for (int32_t e = b.lo; e <= b.T; e++)
         quot_clear(&b.q[e - b.lo]);
     sq_free(b.q);

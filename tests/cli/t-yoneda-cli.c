@@ -113,8 +113,8 @@ TEST(cli_yoneda_refusals)
     run_is(__LINE__, "yoneda --class 0,1,[1,0] --quiet", 2, "", "the vector has 2 entries");
     run_is(__LINE__, "yoneda --class 0,1,3 --quiet", 2, "", "x_(0, 1, 3) does not exist");
     run_is(__LINE__, "yoneda --class 0,1 --quiet", 2, "", "--class: expected N,S,");
-    run_is(__LINE__, "yoneda --class 200,60,0 --quiet", 2, "", "more than 20000 cells");
-    run_is(__LINE__, "yoneda --class 60,10,0 --quiet", 2, "", "would have up to");
+    run_is(__LINE__, "yoneda --class 200,60,0 --quiet", 2, "", "more than 40000 cells");
+    run_is(__LINE__, "yoneda --class 70,10,0 --quiet", 2, "", "would have up to");
     run_is(__LINE__, "yoneda A_mod_A1 --class 1,1,0 --quiet", 2, "",
            "yoneda: A_mod_A1 is a finitely presented module");
     run_is(__LINE__, "yoneda ko --class 1,1,0 --quiet", 2, "", "yoneda: ko is a module over a subalgebra");
