@@ -4,13 +4,11 @@
  * and read back (argument parsing, checks and printing only).
  */
 #define _POSIX_C_SOURCE 200809L
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
+#include "cli_dir.h"
 #include "cli_opts.h"
 #include "cli_run.h"
 #include "fdmod.h"
@@ -96,33 +94,6 @@ static int refuse_kind(const cli_run_t *r)
     return CLI_OK;
 }
 
-/* DIR ready to receive the files: made when missing; refused when it is
- * not a directory or already holds hDiff.0.  Returns 0 or the exit code
- * after one line. */
-static int prepare_dir(const char *dir)
-{
-    struct stat st;
-    char path[4096];
-    if (stat(dir, &st) != 0) {
-        if (errno == ENOENT && mkdir(dir, 0777) == 0)
-            return 0;
-        cli_error("-o %s: cannot make the directory: %s", cli_str(dir), strerror(errno));
-        return CLI_FAIL;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        cli_error("-o %s: not a directory", cli_str(dir));
-        return CLI_USAGE;
-    }
-    snprintf(path, sizeof path, "%s/hDiff.0", dir);
-    if (access(path, F_OK) == 0) {
-        cli_error("-o %s: already holds a resolution (hDiff.0): nothing is overwritten; choose "
-                  "another directory",
-                  cli_str(dir));
-        return CLI_USAGE;
-    }
-    return 0;
-}
-
 /* export's options before the run: -o given, and not too long. */
 static int export_check(const cli_opts_t *o)
 {
@@ -144,7 +115,7 @@ static int export_run(cli_run_t *r)
     const char *dir = r->o->output;
     int rc = refuse_kind(r);
     if (rc == CLI_OK)
-        rc = prepare_dir(dir);
+        rc = cli_prepare_dir(dir, "hDiff.0", "a resolution");
     if (rc != CLI_OK)
         return rc;
     resol_t *R = cli_run_resolve(r);

@@ -9,11 +9,10 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "cli.h"
 #include "cli_class.h"
+#include "cli_dir.h"
 #include "cli_opts.h"
 #include "cli_run.h"
 #include "resol_yoneda.h"
@@ -74,36 +73,6 @@ static int refuse_kind(const cli_run_t *r)
             return CLI_USAGE;
         }
     return CLI_OK;
-}
-
-/* DIR ready to receive the files: made when missing; refused when it is
- * not a directory or already holds E0.json or d0.json.  Returns 0 or the
- * exit code after one line. */
-static int prepare_dir(const char *dir)
-{
-    struct stat st;
-    char path[4200];
-    if (stat(dir, &st) != 0) {
-        if (errno == ENOENT && mkdir(dir, 0777) == 0)
-            return 0;
-        cli_error("-o %s: cannot make the directory: %s", cli_str(dir), strerror(errno));
-        return CLI_FAIL;
-    }
-    if (!S_ISDIR(st.st_mode)) {
-        cli_error("-o %s: not a directory", cli_str(dir));
-        return CLI_USAGE;
-    }
-    static const char *const first[] = {"E0.json", "d0.json"};
-    for (int i = 0; i < 2; i++) {
-        snprintf(path, sizeof path, "%s/%s", dir, first[i]);
-        if (access(path, F_OK) == 0) {
-            cli_error("-o %s: already holds a representative (%s): nothing is overwritten; "
-                      "choose another directory",
-                      cli_str(dir), first[i]);
-            return CLI_USAGE;
-        }
-    }
-    return 0;
 }
 
 /* The texts of the files: [0 .. s-1] the modules E_i, [s .. 2s] the maps
@@ -330,7 +299,9 @@ int cmd_yoneda(int argc, char **argv)
         }
     }
     if (rc == CLI_OK && o.output) {
-        rc = prepare_dir(o.output);
+        rc = cli_prepare_dir(o.output, "E0.json", "a representative");
+        if (rc == CLI_OK)
+            rc = cli_prepare_dir(o.output, "d0.json", "a representative");
         if (rc == CLI_OK)
             rc = write_files(Y, o.output, mname);
     }

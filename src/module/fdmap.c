@@ -132,3 +132,18 @@ int fdmap_check_linear(const fdmap_t *f, const stalg_t *S, char *err, size_t err
     }
     return 0;
 }
+
+void fdmap_matrix(const fdmap_t *f, int32_t e, fmat_t *m)
+{
+    uint32_t p = fdmod_prime(f->src);
+    int64_t ns = fdmod_dim(f->src, e), nt = fdmod_dim(f->tgt, e + f->d);
+    fmat_init(m, ns, nt, p);
+    fvec_t u;
+    fvec_init(&u, ns, p);
+    for (int64_t j = 0; j < ns; j++) {
+        fvec_zero(u);
+        fvec_set(u, j, 1);
+        fdmap_apply_add(f, e, u, 1, fmat_row(m, j));
+    }
+    fvec_clear(&u);
+}

@@ -43,6 +43,11 @@ void fdmap_set(fdmap_t *f, int32_t deg, int64_t idx, fvec_t img);
  * per nonzero entry of v. */
 void fdmap_apply_add(const fdmap_t *f, int32_t deg, fvec_t v, uint32_t coef, fvec_t out);
 
+/* The matrix of f in degree e: *m (initialised here at the prime; the
+ * caller fmat_clears it) has one row per basis element of src_e, its
+ * image over the basis of tgt_{e+d}.  Cost: one fdmap_apply_add per row. */
+void fdmap_matrix(const fdmap_t *f, int32_t e, fmat_t *m);
+
 /* Whether f is A-linear: f(g x) = g f(x) for every generator g of S (the
  * whole algebra at the modules' prime, reaching degree at least the larger
  * span of the two modules; generators of higher degree act as zero on

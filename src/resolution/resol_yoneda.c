@@ -493,25 +493,6 @@ static fdmap_t *map_bottom(const build_t *b, const fdmod_t *K, const fdmod_t *P)
 
 /* ---- The check ---------------------------------------------------------------------- */
 
-/* The matrix of f in degree e (rows: src_e, columns: tgt_e). */
-static void map_matrix(const fdmap_t *f, int32_t e, fmat_t *m)
-{
-    const fdmod_t *src, *tgt;
-    int32_t d;
-    fdmap_ends(f, &src, &tgt, &d);
-    uint32_t p = fdmod_prime(src);
-    int64_t ns = fdmod_dim(src, e), nt = fdmod_dim(tgt, e + d);
-    fmat_init(m, ns, nt, p);
-    fvec_t u;
-    fvec_init(&u, ns, p);
-    for (int64_t j = 0; j < ns; j++) {
-        fvec_zero(u);
-        fvec_set(u, j, 1);
-        fdmap_apply_add(f, e, u, 1, fmat_row(m, j));
-    }
-    fvec_clear(&u);
-}
-
 static int64_t rank_of(const fmat_t *m)
 {
     return fmat_rows(m) && fmat_cols(m) ? fmat_rank(m) : 0;
@@ -530,7 +511,7 @@ static int exact_at(const resol_yoneda_t *Y, int32_t e)
         int64_t rank_in = 0;
         memset(&m, 0, sizeof m);
         if (i <= Y->s) {
-            map_matrix(Y->f[i], e, &m);
+            fdmap_matrix(Y->f[i], e, &m);
             rank_in = rank_of(&m);
             if (i > 0 && fmat_rows(&m) && fmat_cols(&m) && fmat_cols(&prev)) {
                 fmat_t c;

@@ -3,7 +3,7 @@
  * trusting the construction:
  *  - exactness: the sequence 0 -> F_p[t] -> E_{s-1} -> ... -> E_0 -> M -> 0
  *    is exact in every degree, by ranks and zero composites computed here
- *    from the maps (fdmap_apply_add) -- after the modules and the maps were
+ *    from the maps (fdmap_matrix) -- after the modules and the maps were
  *    written as files (sq_modspec_write, sq_map_write) and read back by the
  *    readers (the module files load as finite modules, the map files are
  *    A-linear);
@@ -56,24 +56,6 @@ static resol_yoneda_t *represent(const fdmod_t *M, resol_t **R, int32_t n, int32
         sq_test_fail(__FILE__, __LINE__, "%s", err);
     fvec_clear(&x);
     return Y;
-}
-
-/* The matrix of f in degree e (rows: the source's basis, columns: the
- * target's). */
-static void matrix_of(const fdmap_t *f, int32_t e, fmat_t *m)
-{
-    const fdmod_t *src, *tgt;
-    int32_t d;
-    fdmap_ends(f, &src, &tgt, &d);
-    int64_t ns = fdmod_dim(src, e), nt = fdmod_dim(tgt, e + d);
-    fmat_init(m, ns, nt, fdmod_prime(src));
-    for (int64_t j = 0; j < ns; j++) {
-        fvec_t u;
-        fvec_init(&u, ns, fdmod_prime(src));
-        fvec_set(u, j, 1);
-        fdmap_apply_add(f, e, u, 1, fmat_row(m, j));
-        fvec_clear(&u);
-    }
 }
 
 static int64_t rank(const fmat_t *m)
@@ -151,11 +133,11 @@ static void check_exact(const loaded_t *L, int32_t lo, int32_t hi)
             fmat_t m;
             int64_t rank_in = 0;
             if (i <= L->s) {
-                matrix_of(L->map[i], e, &m);
+                fdmap_matrix(L->map[i], e, &m);
                 rank_in = rank(&m);
                 if (i > 0) {
                     fmat_t prev, c;
-                    matrix_of(L->map[i - 1], e, &prev);
+                    fdmap_matrix(L->map[i - 1], e, &prev);
                     if (fmat_rows(&m) && fmat_cols(&m) && fmat_cols(&prev)) {
                         fmat_mul_naive(&c, &m, &prev);
                         ASSERT_EQ(rank(&c), 0);
@@ -259,7 +241,7 @@ static void lift_identity(const loaded_t *L, const resol_t *R, int32_t t, fvec_t
                 }
             }
             fmat_t m;
-            matrix_of(L->map[i], e, &m);
+            fdmap_matrix(L->map[i], e, &m);
             fvec_init(&val[g], fdmod_dim(E, e) ? fdmod_dim(E, e) : 1, p);
             if (!solve(&m, want, val[g]))
                 sq_test_fail(__FILE__, __LINE__, "no lift at filtration %d, degree %d", (int)i,
