@@ -146,7 +146,7 @@ static void check_claims(int32_t kmax)
             checked++;
         } else if (strncmp(line, "h ", 2) == 0) {
             ASSERT_EQ(sscanf(line, "h %d", &a), 1);
-            if ((1 << (a + 1)) > kmax)
+            if ((1 << a) > kmax) /* h_a is first detected at k = 2^a */
                 continue;
             const rec_t *r = find(&R, (1 << a) - 1, 1, 0);
             ASSERT(r != NULL);
