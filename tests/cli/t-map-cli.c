@@ -254,3 +254,35 @@ TEST(cli_yoneda_refusals)
     run_is(__LINE__, "yoneda --class 0,1,0 --stem 4", 2, "", "unknown option '--stem'");
     run_is(__LINE__, "yoneda C2 S_2 --class 0,1,0", 2, "", "more than one module");
 }
+
+/* map S_2 S_2 --class (8, 3) (c_0) is the product by c_0: for every class
+ * y of Ext(S_2) through (10, 4) (each of dimension one) its line is
+ * `adams product`'s y * c_0, and there is none where the product is zero
+ * (c_0 * c_0 = h_1^2 d_0 and h_1 c_0 * c_0 are not). */
+TEST(cli_map_class_is_the_product)
+{
+    static const int ys[][2] = {{0, 0}, {0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 1}, {2, 2},
+                                {3, 1}, {3, 2}, {3, 3}, {6, 2}, {7, 1}, {7, 2}, {7, 3},
+                                {7, 4}, {8, 2}, {8, 3}, {9, 3}, {9, 4}};
+    char *map = output_of(__LINE__, "map S_2 S_2 --class 8,3,0 --stem 10 --max-s 4 --quiet");
+    int lines = 0;
+    for (size_t k = 0; k < sizeof ys / sizeof *ys; k++) {
+        char args[128], want[128];
+        snprintf(args, sizeof args, "product S_2 --class %d,%d,0 --by 8,3,0 --quiet", ys[k][0],
+                 ys[k][1]);
+        char *prod = output_of(__LINE__, args);
+        char vec[64] = "";
+        /* "x_(n, s) [1] * y_(8, 3) [1] = [U] at (...)"; U empty: vec stays "" */
+        (void)sscanf(prod, "x_(%*d, %*d) [%*[^]]] * y_(%*d, %*d) [%*[^]]] = [%63[^]]", vec);
+        int zero = strspn(vec, "0, ") == strlen(vec);
+        snprintf(want, sizeof want, "f^* x_(%d, %d, 0) = [%s]\n", ys[k][0], ys[k][1], vec);
+        if ((strstr(map, want) != NULL) == zero)
+            sq_test_fail(__FILE__, __LINE__, "y = x_(%d, %d): product '%s', map:\n%s", ys[k][0],
+                         ys[k][1], prod, map);
+        lines += !zero;
+        sq_free(prod);
+    }
+    ASSERT_EQ(lines, sq_test_count_lines(map));
+    ASSERT(lines >= 4);
+    sq_free(map);
+}
