@@ -10,7 +10,8 @@ work of its parallel sections P (sched_sim.build_phases).
 
 Extrapolation (--stem N --max-s S beyond the trace): per row s, least squares
 of log S, log P and log bytes against the stem n over the row's steps with
-n >= --nmin; rows above the traced ones use the top traced row's fit.  (The
+n >= --nmin; rows above the traced ones use the top traced row's fit; a traced
+step without bytes (the --mpi trace covers a smaller region) takes the fit.  (The
 same method as model_steps.py; docs/parallelism.md says what it ignores.)
 
 The model of --mpi as built: rank 0 hands a ready step (lowest (s, t) first)
@@ -25,7 +26,8 @@ the threaded scheduler (bounded below by max(work / C, critical path)), the
 bytes rank 0 sends, and the bound with every step split perfectly over all
 M * C cores (max(work / (M C), serial critical path)).
 
-Usage: mpi_model.py TRACE [--cpu] [--bytes MPITRACE] [--stem N --max-s S]
+Usage: mpi_model.py TRACE [--cpu] [--bytes MPITRACE] [--stem N --max-s S] [--nmin K]
+                   [--nmin-bytes K]
                    [--machines 1,4,16,64] [--cores 16] [--net NAME:GBps:us,...]
 """
 import argparse
@@ -70,27 +72,28 @@ def fit(points):
 
 
 def row_fits(meas, nmin, idx):
-    """{row: (a, b)} for log(value idx) against n."""
+    """{row: (a, b)} for log(value idx) against n (values None: unknown)."""
     rows = defaultdict(list)
     for (s, t), v in meas.items():
-        if t - s >= nmin and v[idx] > 0:
+        if t - s >= nmin and v[idx] is not None and v[idx] > 0:
             rows[s].append((t - s, math.log(v[idx])))
     return {s: f for s, p in rows.items() if (f := fit(p))}
 
 
-def extrapolate(meas, N, S, nmin):
+def extrapolate(meas, N, S, nmin, nmin_bytes):
     """{(s, t): (serial, par, bytes)} over 0 <= s <= S, 0 <= n <= N (Nassau's
     region of S_2): measured values where present, the row fits elsewhere."""
-    fits = [row_fits(meas, nmin, i) for i in range(3)]
+    fits = [row_fits(meas, nmin, 0), row_fits(meas, nmin, 1), row_fits(meas, nmin_bytes, 2)]
     out = {}
     for s in range(S + 1):
         for n in range(N + 1):
             t = s + n
-            if (s, t) in meas:
-                out[(s, t)] = meas[(s, t)]
-                continue
+            known = meas.get((s, t), (None, None, None))
             v = []
             for i in range(3):
+                if known[i] is not None:
+                    v.append(known[i])
+                    continue
                 f = fits[i]
                 if not f:
                     v.append(0.0)
@@ -164,6 +167,8 @@ def main():
     ap.add_argument("--stem", type=int)
     ap.add_argument("--max-s", type=int)
     ap.add_argument("--nmin", type=int, default=60)
+    ap.add_argument("--nmin-bytes", type=int, default=60,
+                    help="the fits of the bytes (the --mpi trace may cover fewer stems)")
     ap.add_argument("--machines", default="1,4,16,64")
     ap.add_argument("--cores", type=int, default=16)
     ap.add_argument("--net", default="loopback:2.0:1,10GbE:1.1:30,IB-HDR:11:3",
@@ -176,11 +181,11 @@ def main():
             m = MPISTEP.search(line)
             if m:
                 byt[(int(m.group(1)), int(m.group(2)))] = float(m.group(3))
-    meas = {k: (v[0], v[1], byt.get(k, 64.0)) for k, v in sp.items()}
-    if a.stem:
-        steps = extrapolate(meas, a.stem, a.max_s, a.nmin)
+    meas = {k: (v[0], v[1], byt.get(k)) for k, v in sp.items()}
+    if a.stem:  # the region of the trace is in it: unknown bytes come from the fits too
+        steps = extrapolate(meas, a.stem, a.max_s, a.nmin, a.nmin_bytes)
     else:
-        steps = meas
+        steps = {k: (v[0], v[1], 64.0 if v[2] is None else v[2]) for k, v in meas.items()}
     C = a.cores
     work = sum(v[0] + v[1] for v in steps.values())
     tbytes = sum(v[2] for v in steps.values())
