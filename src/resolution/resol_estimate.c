@@ -208,11 +208,18 @@ static double threads_time(int threads)
  * polynomially, about (N/100)^3 dim(B)^1.5 / 4000 s with n/2 + 3 rows
  * (measured: tmf2 through stems 100, 150, 200: 0.13, 0.50, 1.35 s; ko
  * through 200, 400: 0.03, 0.18 s), the square of the rows' share below. */
-static double subalgebra_seconds(const int32_t *h, int hl, int32_t max_s, double N)
+static double subalgebra_seconds(const int32_t *h, int hl, int32_t max_s, double N, int32_t adeg)
 {
+    /* log2 dim B as far as the run's algebra reaches (degree adeg): xi_i^r
+     * has degree r (2^i - 1), so r < 2^{h_i} counts only up to the bits of
+     * adeg / (2^i - 1).  An unbounded entry is h_i = 30 (y(1)'s profile
+     * [0] untruncated): summed as is, 2^{1.5 * 30 * 15} s. */
     double logdim = 0;
-    for (int i = 0; i < hl; i++)
-        logdim += h[i];
+    for (int i = 0; i < hl && i < 30; i++) {
+        double xdeg = exp2(i + 1) - 1;
+        int32_t bits = xdeg > adeg ? 0 : (int32_t)floor(log2((double)adeg / xdeg)) + 1;
+        logdim += h[i] < bits ? h[i] : bits;
+    }
     double ratio = ((double)max_s + 1) / (N / 2.0 + 4);
     double rf = ratio < 1 ? ratio * ratio : ratio;
     return pow(N / 100, 3) * exp2(1.5 * logdim) / 4000 * rf;
@@ -417,7 +424,7 @@ void resol_estimate(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t 
         secs = sphere_cost(algo, N, 1) * (1 - phi + phi * f[1]) * rf * threads_time(threads);
     }
     if (hl && N >= 0)
-        secs = subalgebra_seconds(h, hl, max_s, N) * threads_time(threads);
+        secs = subalgebra_seconds(h, hl, max_s, N, adeg) * threads_time(threads);
     e->exact_bytes = resol_est_finite(e->exact_bytes);
     model = resol_est_finite(model);
     e->model_bytes = resol_estimate_base_bytes() + (model > e->exact_bytes ? model : e->exact_bytes);

@@ -325,3 +325,25 @@ TEST(estimate_every_prime_unchanged)
         fdmod_free(M);
     }
 }
+
+/* The time over a subalgebra counts only the part of its profile that the
+ * run's algebra reaches: y(1) (profile [0], not truncated: h_i = 30 for
+ * i >= 2) through stem 2 was estimated at about 10^124 minutes (the
+ * unbounded entries summed as 30 bits each).  Through stem 2 it is a
+ * fraction of a second; through stem 60 (0.12 s measured) a few minutes
+ * at most (the model's power law is calibrated on A(2) and ko, and
+ * overestimates the unbounded part of y(1)'s profile). */
+TEST(estimate_subalgebra_unbounded_profile)
+{
+    static const char y1[] = "{\"p\": 2, \"profile\": {\"truncated\": false, \"p_part\": [0]}, "
+                             "\"gens\": {\"x0\": 0}, \"actions\": []}";
+    fdmod_t *M = NULL;
+    char err[512];
+    ASSERT_EQ(sq_modspec_load_string(&M, y1, "y1", err, sizeof err), 0);
+    resol_estimate_t e;
+    resol_estimate(M, RESOL_AUTO, 1, 2, 1, &e);
+    ASSERT(e.seconds < 1);
+    resol_estimate(M, RESOL_AUTO, 33, 60, 2, &e);
+    ASSERT(e.seconds < 600);
+    fdmod_free(M);
+}
