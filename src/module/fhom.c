@@ -261,37 +261,62 @@ static void split_clear(split_t *sp)
     sq_free(sp->bits);
 }
 
-/* Cuts d(g) (g of degree e, free target) into its nonzero blocks. */
-static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int32_t t)
+/* Room for limbs more limbs of block vectors at the end of sp's scratch
+ * (returned; push_block keeps them). */
+static uint64_t *reserve_limbs(split_t *sp, int64_t limbs)
 {
-    const uint64_t *img = fhom_image(d, g, NULL);
+    if (sp->nlimbs + limbs > sp->cap_limbs) {
+        sp->cap_limbs = 2 * (sp->nlimbs + limbs);
+        sp->bits = sq_realloc(sp->bits, sq_mul_size((size_t)sp->cap_limbs, 8));
+    }
+    return sp->bits + sp->nlimbs;
+}
+
+/* Keeps the reserved limbs as a block of degree deg (pop set bits)
+ * landing at off. */
+static void push_block(split_t *sp, int64_t off, int32_t deg, int64_t limbs, int64_t pop)
+{
+    sp->nbits += pop;
+    if (deg > sp->max_deg)
+        sp->max_deg = deg;
+    if (sp->nblocks == sp->cap_blocks) {
+        sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
+        sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
+                                                        sizeof *sp->blocks));
+    }
+    sp->blocks[sp->nblocks++] = (block_t){off, deg, sp->nlimbs};
+    sp->nlimbs += limbs;
+}
+
+static int64_t popcount_limbs(const uint64_t *v, int64_t limbs)
+{
+    int64_t pop = 0;
+    for (int64_t k = 0; k < limbs; k++)
+        pop += __builtin_popcountll(v[k]);
+    return pop;
+}
+
+/* Empties sp for the image of generator g, which it returns. */
+static const uint64_t *split_reset(split_t *sp, const fhom_t *d, int64_t g)
+{
     sp->nblocks = 0;
     sp->nlimbs = 0;
     sp->max_deg = 0;
     sp->nbits = 0;
+    return fhom_image(d, g, NULL);
+}
+
+/* Cuts d(g) (g of degree e, free target) into its nonzero blocks. */
+static void split_image(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int32_t t)
+{
+    const uint64_t *img = split_reset(sp, d, g);
     for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, e, t);) {
         int64_t limbs = f2_limbs(b.len);
-        if (sp->nlimbs + limbs > sp->cap_limbs) {
-            sp->cap_limbs = 2 * (sp->nlimbs + limbs);
-            sp->bits = sq_realloc(sp->bits, sq_mul_size((size_t)sp->cap_limbs, 8));
-        }
-        uint64_t *dst = sp->bits + sp->nlimbs;
+        uint64_t *dst = reserve_limbs(sp, limbs);
         extract_bits(dst, img, b.off_e, b.len);
-        int64_t pop = 0;
-        for (int64_t k = 0; k < limbs; k++)
-            pop += __builtin_popcountll(dst[k]);
-        if (!pop)
-            continue;
-        sp->nbits += pop;
-        if (e - b.deg > sp->max_deg)
-            sp->max_deg = e - b.deg;
-        if (sp->nblocks == sp->cap_blocks) {
-            sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
-            sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
-                                                            sizeof *sp->blocks));
-        }
-        sp->blocks[sp->nblocks++] = (block_t){b.off_t, e - b.deg, sp->nlimbs};
-        sp->nlimbs += limbs;
+        int64_t pop = popcount_limbs(dst, limbs);
+        if (pop)
+            push_block(sp, b.off_t, e - b.deg, limbs, pop);
     }
 }
 
@@ -389,34 +414,17 @@ static inline int64_t run_a(const run_t *u, int64_t k)
     return u->ridx ? u->ridx[k] - u->pos : u->a0 + k;
 }
 
-/* p = 2: out ^= Sq(a_k) d(g) for each row (or set bit of v) of the run. */
-static void tile_f2(const walk_t *w, scratch_t *x, const run_t *u)
+/* p = 2: where row k (basis element a) of the run goes: its row of the
+ * matrix (build), or out when v's entry is set (apply), else NULL. */
+static inline __attribute__((always_inline)) uint64_t *row_out_f2(const walk_t *w,
+                                                                  const run_t *u, int64_t k,
+                                                                  int64_t a)
 {
-    const fhom_t *d = w->d;
+    if (w->m)
+        return f2mat_row(&w->m->f2, u->dst0 + k);
     const uint64_t *v = w->v;
-    int32_t rdeg = w->t - u->e;
-    int have = 0;
-    for (int64_t k = 0; k < u->n; k++) {
-        int64_t a = run_a(u, k);
-        uint64_t *out;
-        if (w->m) {
-            out = f2mat_row(&w->m->f2, u->dst0 + k);
-        } else {
-            int64_t bit = u->pos + a;
-            if (!((v[bit >> 6] >> (bit & 63)) & 1))
-                continue;
-            out = w->out;
-        }
-        if (!d->tgt) {
-            fdmod_act_add(d->M, out, 0, rdeg, a, u->e, fhom_image(d, u->g, NULL));
-            continue;
-        }
-        if (!have) {
-            split_image(&x->sp, d, u->g, u->e, w->t);
-            have = 1;
-        }
-        mul_blocks(x->W, &x->op, d->A2, &x->sp, out, rdeg, a);
-    }
+    int64_t bit = u->pos + a;
+    return ((v[bit >> 6] >> (bit & 63)) & 1) ? (uint64_t *)w->out : NULL;
 }
 
 /* Odd p: out += c_a a d(g) for each row a of the run (c_a = 1, or v's
@@ -485,81 +493,82 @@ static void tile_fp(const walk_t *w, scratch_t *x, const run_t *u)
 static void split_image_u(split_t *sp, const fhom_t *d, int64_t g, int32_t e, int32_t t,
                           uint64_t *tmp)
 {
-    const uint64_t *img = fhom_image(d, g, NULL);
-    sp->nblocks = 0;
-    sp->nlimbs = 0;
-    sp->max_deg = 0;
-    sp->nbits = 0;
+    const uint64_t *img = split_reset(sp, d, g);
     for (tgt_it_t b = TGT_FIRST(d); tgt_next(d, &b, e, t);) {
         int32_t sdeg = e - b.deg;
         extract_bits(tmp, img, b.off_e, b.len);
-        int64_t pop = 0;
-        for (int64_t k = 0; k < f2_limbs(b.len); k++)
-            pop += __builtin_popcountll(tmp[k]);
+        int64_t pop = popcount_limbs(tmp, f2_limbs(b.len));
         if (!pop)
             continue;
         int64_t limbs = f2_limbs(milnor_dim(d->A2, sdeg));
-        if (sp->nlimbs + limbs > sp->cap_limbs) {
-            sp->cap_limbs = 2 * (sp->nlimbs + limbs);
-            sp->bits = sq_realloc(sp->bits, sq_mul_size((size_t)sp->cap_limbs, 8));
-        }
-        ubasis_scatter(d->U, sp->bits + sp->nlimbs, sdeg, b.deg, tmp);
-        sp->nbits += pop;
-        if (sdeg > sp->max_deg)
-            sp->max_deg = sdeg;
-        if (sp->nblocks == sp->cap_blocks) {
-            sp->cap_blocks = sp->cap_blocks ? 2 * sp->cap_blocks : 16;
-            sp->blocks = sq_realloc(sp->blocks, sq_mul_size((size_t)sp->cap_blocks,
-                                                            sizeof *sp->blocks));
-        }
-        sp->blocks[sp->nblocks++] = (block_t){b.off_t, sdeg, sp->nlimbs};
-        sp->nlimbs += limbs;
+        ubasis_scatter(d->U, reserve_limbs(sp, limbs), sdeg, b.deg, tmp);
+        push_block(sp, b.off_t, sdeg, limbs, pop);
     }
 }
 
-/* out ^= a_k d(g) for each row (or set bit of v) of the run: per row, the
- * workspace multiplies Sq(a_k) into each block in the Milnor order, and
- * the product's terms of excess <= deg h land in F(deg h)'s block
- * (ubasis_gather_add).  A row a_k is a position of the excess order,
- * translated to the Milnor index. */
-static void tile_u(const walk_t *w, scratch_t *x, const run_t *u)
+/* Unstable: out ^= Sq(R) * d(g), R the element am of degree rdeg, d(g)
+ * cut by split_image_u: the workspace multiplies Sq(R) into each block in
+ * the Milnor order, and the product's terms of excess <= deg h land in
+ * F(deg h)'s block (ubasis_gather_add). */
+static void mul_blocks_u(const fhom_t *d, scratch_t *x, uint64_t *out, int32_t rdeg, int64_t am,
+                         int32_t e)
+{
+    if (!x->sp.nblocks)
+        return;
+    milnor_op_init(&x->op, d->A2, rdeg, am);
+    milnor_ws_prepare(x->W, &x->op, x->sp.max_deg, x->sp.nbits);
+    for (int64_t b = 0; b < x->sp.nblocks; b++) {
+        const block_t *bl = &x->sp.blocks[b];
+        int32_t tdeg = rdeg + bl->deg;
+        memset(x->uscr, 0, (size_t)f2_limbs(milnor_dim(d->A2, tdeg)) * 8);
+        milnor_ws_mul_vec_add(x->W, x->uscr, 0, bl->deg, x->sp.bits + bl->limb0);
+        ubasis_gather_add(d->U, out, bl->off, tdeg, e - bl->deg, x->uscr);
+    }
+}
+
+/* p = 2: out ^= Sq(a_k) d(g) for each row (or set bit of v) of the run.
+ * unstable is a constant of each caller (tile_f2, tile_u), so each gets
+ * its own code: for an unstable module a row a_k is a position of the
+ * excess order, translated to the Milnor index, and the products are
+ * mul_blocks_u's. */
+static inline __attribute__((always_inline)) void tile_f2_rows(const walk_t *w, scratch_t *x,
+                                                               const run_t *u, const int unstable)
 {
     const fhom_t *d = w->d;
-    const uint64_t *v = w->v;
     int32_t rdeg = w->t - u->e;
     int have = 0;
     for (int64_t k = 0; k < u->n; k++) {
         int64_t a = run_a(u, k);
-        uint64_t *out;
-        if (w->m) {
-            out = f2mat_row(&w->m->f2, u->dst0 + k);
-        } else {
-            int64_t bit = u->pos + a;
-            if (!((v[bit >> 6] >> (bit & 63)) & 1))
-                continue;
-            out = w->out;
-        }
+        uint64_t *out = row_out_f2(w, u, k, a);
+        if (!out)
+            continue;
+        int64_t am = unstable ? ubasis_milnor(d->U, rdeg, a) : a;
         if (!d->tgt) {
-            fdmod_act_add(d->M, out, 0, rdeg, ubasis_milnor(d->U, rdeg, a), u->e,
-                          fhom_image(d, u->g, NULL));
+            fdmod_act_add(d->M, out, 0, rdeg, am, u->e, fhom_image(d, u->g, NULL));
             continue;
         }
         if (!have) {
-            split_image_u(&x->sp, d, u->g, u->e, w->t, x->ublk);
+            if (unstable)
+                split_image_u(&x->sp, d, u->g, u->e, w->t, x->ublk);
+            else
+                split_image(&x->sp, d, u->g, u->e, w->t);
             have = 1;
         }
-        if (!x->sp.nblocks)
-            continue;
-        milnor_op_init(&x->op, d->A2, rdeg, ubasis_milnor(d->U, rdeg, a));
-        milnor_ws_prepare(x->W, &x->op, x->sp.max_deg, x->sp.nbits);
-        for (int64_t b = 0; b < x->sp.nblocks; b++) {
-            const block_t *bl = &x->sp.blocks[b];
-            int32_t tdeg = rdeg + bl->deg;
-            memset(x->uscr, 0, (size_t)f2_limbs(milnor_dim(d->A2, tdeg)) * 8);
-            milnor_ws_mul_vec_add(x->W, x->uscr, 0, bl->deg, x->sp.bits + bl->limb0);
-            ubasis_gather_add(d->U, out, bl->off, tdeg, u->e - bl->deg, x->uscr);
-        }
+        if (unstable)
+            mul_blocks_u(d, x, out, rdeg, am, u->e);
+        else
+            mul_blocks(x->W, &x->op, d->A2, &x->sp, out, rdeg, a);
     }
+}
+
+static void tile_f2(const walk_t *w, scratch_t *x, const run_t *u)
+{
+    tile_f2_rows(w, x, u, 0);
+}
+
+static void tile_u(const walk_t *w, scratch_t *x, const run_t *u)
+{
+    tile_f2_rows(w, x, u, 1);
 }
 
 /* Unstable free modules at odd p: out += c_a a d(g) for each row a of the

@@ -254,7 +254,7 @@ static uint64_t *dmatrix(const poly_t *B, const poly_t *C, int64_t *limbs)
     return D;
 }
 
-static int64_t rank_of(uint64_t *D, int64_t rows, int64_t limbs, int64_t cols)
+int64_t lambda_rank(uint64_t *D, int64_t rows, int64_t limbs, int64_t cols)
 {
     int64_t rank = 0;
     for (int64_t c = 0; c < cols && rank < rows; c++) {
@@ -331,7 +331,7 @@ void lambda_homology(int32_t n, int32_t max_s, int32_t max_stem, int64_t *h)
                 free(D2);
                 free(E.m);
             }
-            rk[s * (M + 1) + m] = rank_of(D, B.n, l1, C.n);
+            rk[s * (M + 1) + m] = lambda_rank(D, B.n, l1, C.n);
             free(D);
             free(B.m);
             free(C.m);
@@ -373,25 +373,9 @@ static uint64_t *kernel_rows(int s, int m, int n, const poly_t *Bn1, uint64_t *R
         memcpy(A + r * w, D + r * l1, (size_t)l1 * 8);
         A[r * w + l1 + r / 64] |= 1ULL << (r % 64);
     }
-    int64_t rank = 0;
-    for (int64_t c = 0; c < C.n && rank < B.n; c++) {
-        int64_t piv = -1;
-        for (int64_t r = rank; r < B.n && piv < 0; r++)
-            if ((A[r * w + c / 64] >> (c % 64)) & 1)
-                piv = r;
-        if (piv < 0)
-            continue;
-        for (int64_t k = 0; k < w; k++) {
-            uint64_t x = A[piv * w + k];
-            A[piv * w + k] = A[rank * w + k];
-            A[rank * w + k] = x;
-        }
-        for (int64_t r = rank + 1; r < B.n; r++)
-            if ((A[r * w + c / 64] >> (c % 64)) & 1)
-                for (int64_t k = 0; k < w; k++)
-                    A[r * w + k] ^= A[rank * w + k];
-        rank++;
-    }
+    /* Eliminating on D's columns only: the rows below the rank are zero
+     * there, and their I parts are the kernel. */
+    int64_t rank = lambda_rank(A, B.n, w, C.n);
     R = realloc(R, (size_t)(*nr + B.n - rank + 1) * (size_t)lim * 8);
     if (!R)
         abort();
@@ -436,11 +420,11 @@ void lambda_suspension_rank(int32_t n, int32_t max_s, int32_t max_stem, int64_t 
                 free(D);
                 free(P.m);
             }
-            int64_t rb = R ? rank_of(R, nb, lim, Bn1.n) : 0;
+            int64_t rb = R ? lambda_rank(R, nb, lim, Bn1.n) : 0;
             /* rank_of reordered R's rows: its first rb rows span B'. */
             nz = rb;
             R = kernel_rows(s, m, n, &Bn1, R, &nz, lim);
-            rk[s * (max_stem + 1) + m] = rank_of(R, nz, lim, Bn1.n) - rb;
+            rk[s * (max_stem + 1) + m] = lambda_rank(R, nz, lim, Bn1.n) - rb;
             free(R);
             free(Bn1.m);
         }

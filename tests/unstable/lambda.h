@@ -40,4 +40,10 @@ void lambda_homology(int32_t n, int32_t max_s, int32_t max_stem, int64_t *h);
  * cycles of Lambda(n), B' the boundaries of Lambda(n + 1). */
 void lambda_suspension_rank(int32_t n, int32_t max_s, int32_t max_stem, int64_t *rk);
 
+/* The rank over F_2 of the rows x cols matrix D (rows of limbs 64-bit
+ * limbs), by forward elimination on the columns < cols, which reorders
+ * and reduces D in place: afterwards its first (rank) rows are an echelon
+ * basis of the row space and the others are zero on those columns. */
+int64_t lambda_rank(uint64_t *D, int64_t rows, int64_t limbs, int64_t cols);
+
 #endif /* TEST_LAMBDA_H */

@@ -168,32 +168,16 @@ TEST(unstable_check_refuses)
     milnor_free(A);
 }
 
-/* The rank over F_2 of m (small). */
+/* The rank over F_2 of m (lambda_rank on its rows). */
 static int64_t rank2(const fmat_t *m)
 {
-    int64_t rows = fmat_rows(m), cols = fmat_cols(m), rank = 0;
-    uint8_t *a = sq_calloc((size_t)(rows * cols + 1), 1);
+    int64_t rows = fmat_rows(m), cols = fmat_cols(m), limbs = (cols + 63) / 64 + 1;
+    uint64_t *a = sq_calloc((size_t)(rows * limbs + 1), 8);
     for (int64_t i = 0; i < rows; i++)
         for (int64_t j = 0; j < cols; j++)
-            a[i * cols + j] = (uint8_t)fmat_get(m, i, j);
-    for (int64_t c = 0; c < cols && rank < rows; c++) {
-        int64_t p = -1;
-        for (int64_t r = rank; r < rows && p < 0; r++)
-            if (a[r * cols + c])
-                p = r;
-        if (p < 0)
-            continue;
-        for (int64_t j = 0; j < cols; j++) {
-            uint8_t x = a[p * cols + j];
-            a[p * cols + j] = a[rank * cols + j];
-            a[rank * cols + j] = x;
-        }
-        for (int64_t r = rank + 1; r < rows; r++)
-            if (a[r * cols + c])
-                for (int64_t j = 0; j < cols; j++)
-                    a[r * cols + j] ^= a[rank * cols + j];
-        rank++;
-    }
+            if (fmat_get(m, i, j))
+                a[i * limbs + j / 64] |= 1ULL << (j % 64);
+    int64_t rank = lambda_rank(a, rows, limbs, cols);
     sq_free(a);
     return rank;
 }
