@@ -20,6 +20,7 @@
 #include "resol.h"
 #include "resol_sq0.h"
 #include "resol_steenrod.h"
+#include "resol_yoneda.h"
 #include "sq_core.h"
 
 static const char sq0_usage[] =
@@ -244,10 +245,45 @@ static void print_ops(const resol_t *R, const resol_steenrod_t *Q, int32_t n, in
 }
 
 /* The operations on every basis class of (n, s); CLI_FAIL after a line. */
-static int steenrod_bidegree(const resol_t *R, int32_t n, int32_t s, const fvec_t *only)
+/* The memory limit of the operations: --max-memory, else what is available. */
+static double steenrod_limit(const cli_run_t *r)
+{
+    return r->o->max_memory > 0 ? r->o->max_memory : sq_mem_available();
+}
+
+/* The one line of a bidegree whose operations cannot fit; CLI_NOMEM. */
+static int steenrod_nomem(const cli_run_t *r, const resol_t *R, int32_t n, int32_t s)
+{
+    cli_error("steenrod: the operations on Ext at (%d, %d) need about %.3g GB of memory, more "
+              "than the %.3g GB %s",
+              (int)n, (int)s, resol_steenrod_estimate(R, s, n + s) / 1e9, steenrod_limit(r) / 1e9,
+              r->o->max_memory > 0 ? "of --max-memory" : "available");
+    return CLI_NOMEM;
+}
+
+/* Refuses (one line, CLI_NOMEM) the operations on (n, s) when no Yoneda
+ * representative can be built for them (resol_yoneda_fits) and the
+ * construction on F would exceed the limit: checked before anything is
+ * printed. */
+static int steenrod_fits(const cli_run_t *r, const resol_t *R, int32_t n, int32_t s)
+{
+    char err[256];
+    if (s >= 1 && resol_yoneda_fits(resol_input(R), n + s, err, sizeof err))
+        return CLI_OK;
+    return resol_steenrod_estimate(R, s, n + s) <= steenrod_limit(r) ? CLI_OK
+                                                                     : steenrod_nomem(r, R, n, s);
+}
+
+/* The operations on every basis class of (n, s) (or on *only); the exit
+ * code after a line on failure. */
+static int steenrod_bidegree(const cli_run_t *r, const resol_t *R, int32_t n, int32_t s,
+                             const fvec_t *only)
 {
     resol_steenrod_t *Q = NULL;
-    if (resol_steenrod_new(&Q, R, s, n + s) != 0) {
+    int rc = resol_steenrod_new_by(&Q, R, s, n + s, RESOL_STEENROD_AUTO, steenrod_limit(r));
+    if (rc == SQ_E_NOMEM)
+        return steenrod_nomem(r, R, n, s);
+    if (rc != 0) {
         cli_error("steenrod: a lift failed at (%d, %d) (a bug: please report)", (int)n, (int)s);
         return CLI_FAIL;
     }
@@ -265,21 +301,6 @@ static int steenrod_bidegree(const resol_t *R, int32_t n, int32_t s, const fvec_
     return CLI_OK;
 }
 
-/* Refuses (one line, CLI_NOMEM) the operations on (n, s) when their
- * estimate exceeds --max-memory, else the memory available. */
-static int steenrod_fits(const cli_run_t *r, const resol_t *R, int32_t n, int32_t s)
-{
-    double need = resol_steenrod_estimate(R, s, n + s);
-    double limit = r->o->max_memory > 0 ? r->o->max_memory : sq_mem_available();
-    if (need <= limit)
-        return CLI_OK;
-    cli_error("steenrod: the operations on Ext at (%d, %d) need about %.3g GB of memory, more "
-              "than the %.3g GB %s",
-              (int)n, (int)s, need / 1e9, limit / 1e9,
-              r->o->max_memory > 0 ? "of --max-memory" : "available");
-    return CLI_NOMEM;
-}
-
 static cli_class_t steenrod_class; /* --class, when given */
 
 static int run_steenrod(cli_run_t *r)
@@ -292,7 +313,7 @@ static int run_steenrod(cli_run_t *r)
         if (rc == CLI_OK)
             rc = steenrod_fits(r, R, c->n, c->s);
         if (rc == CLI_OK)
-            rc = steenrod_bidegree(R, c->n, c->s, &c->vec);
+            rc = steenrod_bidegree(r, R, c->n, c->s, &c->vec);
         cli_class_clear(c);
     } else {
         int64_t total = 0, done = 0;
@@ -306,7 +327,7 @@ static int run_steenrod(cli_run_t *r)
                     }
                     else if (resol_ext_dim(R, s, n) > 0) {
                         cli_sphere2_progress(r, "bidegree", done++, total);
-                        rc = steenrod_bidegree(R, n, s, NULL);
+                        rc = steenrod_bidegree(r, R, n, s, NULL);
                     }
         cli_sphere2_progress(r, "bidegree", total, total);
     }

@@ -1,6 +1,7 @@
 /*
  * resol_steenrod.c -- Sq^j on Ext of the sphere by the cup-i maps
- * Delta_i : F -> F (x) F (resol_steenrod.h for the mathematics).
+ * Delta_i : F -> C (x) C, C = F or a Yoneda representative E of the class
+ * (resol_steenrod.h for the mathematics).
  *
  * An element of (F (x) F)_K in degree D is kept as blocks: for a = 0..s
  * and e1 = 0..t, the bit matrix of its component in F_a(e1) (x) F_b(e2),
@@ -17,6 +18,7 @@
 #include "internal.h"
 #include "milnor.h"
 #include "resol_map_internal.h"
+#include "resol_yoneda.h"
 #include "sq_core.h"
 
 /* An element of F (x) F: blocks [a * (t + 1) + e1], zeroed when zero. */
@@ -44,10 +46,27 @@ typedef struct {
     int64_t nalg;   /* Milnor basis elements of degree 0..t */
     fmat_t **lm;    /* [a * (t + 1) + e][aoff[d] + r]: rows Sq(d, r) (basis of F_a(e)) */
     int64_t *dims;  /* [a * (t + 1) + e]: dim F_a(e), a <= s + 1 */
+    /* The Yoneda backend (Y != NULL): the factors are the terms E_a of a
+     * representative of one class instead of F_a, E_s = F_2[t]. */
+    const resol_yoneda_t *Y;
+    struct yqi *yq; /* [a * (t + 1) + e]: quasi-inverse of E_a -> E_{a-1} in degree e */
+    fvec_t e0;      /* i(1): an element of E_0 (F_0) in degree 0 with eps = 1 */
 } sctx_t;
+
+/* A quasi-inverse of the map out of E_a in one degree: the reduced
+ * [D | I] and its pivots. */
+struct yqi {
+    int built;
+    fmat_t m;
+    int64_t *piv, cols;
+};
 
 static int64_t fmdim(const sctx_t *C, int32_t a, int32_t e)
 {
+    if (C->Y)
+        return a >= 0 && a <= C->s && e >= 0 && e <= C->t
+                   ? fdmod_dim(resol_yoneda_module(C->Y, a), e)
+                   : 0;
     if (a < 0 || a > C->R->max_s || e < 0)
         return 0;
     return a <= C->s + 1 && e <= C->t ? C->dims[(int64_t)a * (C->t + 1) + e]
@@ -117,6 +136,10 @@ static const fmat_t *blk_get(const sctx_t *C, const welt_t *w, int32_t a, int32_
 static void fm_act(const sctx_t *C, int32_t a, int32_t e, int32_t d, int64_t r, fvec_t v,
                    fvec_t out)
 {
+    if (C->Y) { /* E_a is finite, with every Milnor basis element in its table */
+        fdmod_act_addf(resol_yoneda_module(C->Y, a), out, 0, 1, d, r, e, v);
+        return;
+    }
     const fmod_t *F = C->R->F[a];
     int64_t n = fmod_total_gens(F);
     for (int64_t h = 0; h < n; h++) {
@@ -135,8 +158,12 @@ static void fm_act(const sctx_t *C, int32_t a, int32_t e, int32_t d, int64_t r, 
 
 /* The matrix of h on F_a(e) (rows: the images of the basis, over
  * F_{a+1}(e)), a < s + 1, built on first use: h(c) = q_{a+1}(c - q_a(d c)). */
+static const fmat_t *hmat_yoneda(sctx_t *C, int32_t a, int32_t e);
+
 static const fmat_t *hmat(sctx_t *C, int32_t a, int32_t e)
 {
+    if (C->Y)
+        return hmat_yoneda(C, a, e);
     int64_t i = bidx(C, a, e);
     if (C->hset[i])
         return &C->hm[i];
@@ -165,6 +192,79 @@ static const fmat_t *hmat(sctx_t *C, int32_t a, int32_t e)
     return &C->hm[i];
 }
 
+/* The quasi-inverse of d_a : E_a -> E_{a-1} (E_{-1} = F_2) in degree e,
+ * 0 <= a <= s, built on first use. */
+static struct yqi *yqi_get(sctx_t *C, int32_t a, int32_t e)
+{
+    struct yqi *q = &C->yq[bidx(C, a, e)];
+    if (q->built)
+        return q;
+    fmat_t d;
+    fdmap_matrix(resol_yoneda_map(C->Y, a), e, &d);
+    q->cols = fmat_cols(&d);
+    fmat_init_aug(&q->m, fmat_rows(&d), q->cols, 2);
+    for (int64_t p = 0; p < fmat_rows(&d); p++)
+        fvec_addmul(fvec_window(fmat_row(&q->m, p), 0, q->cols), fmat_row(&d, p), 1);
+    fmat_clear(&d);
+    q->piv = sq_malloc(sq_mul_size((size_t)fmat_cols(&q->m) + 1, sizeof *q->piv));
+    fmat_rref(&q->m, q->piv);
+    q->built = 1;
+    return q;
+}
+
+/* A preimage under d_a (degree e) of v, over E_a(e) (a new vector, zero
+ * when v is); sets C->Q.bad when v is not in the image. */
+static fvec_t yqi_lift(sctx_t *C, int32_t a, int32_t e, fvec_t v)
+{
+    fvec_t out;
+    fvec_init(&out, fmdim(C, a, e), 2);
+    if (fvec_is_zero(v))
+        return out;
+    struct yqi *q = yqi_get(C, a, e);
+    fvec_t r;
+    fvec_init(&r, q->cols, 2);
+    fvec_addmul(r, v, 1);
+    for (int64_t c = 0; c < q->cols; c++)
+        if (q->piv[c] >= 0 && fvec_get(r, c))
+            fvec_addmul(r, fvec_window(fmat_row(&q->m, q->piv[c]), 0, q->cols), 1);
+    if (!fvec_is_zero(r))
+        C->Q.bad = 1;
+    else
+        fmat_aug_qi_apply(out, &q->m, q->piv, q->cols, v);
+    fvec_clear(&r);
+    return out;
+}
+
+/* hmat for the Yoneda backend: h(c) = q_{a+1}(c - q_a(d_a c)), zero on E_s. */
+static const fmat_t *hmat_yoneda(sctx_t *C, int32_t a, int32_t e)
+{
+    int64_t i = bidx(C, a, e);
+    if (C->hset[i])
+        return &C->hm[i];
+    int64_t rows = fmdim(C, a, e), cols = fmdim(C, a + 1, e);
+    fmat_init(&C->hm[i], rows, cols, 2);
+    C->hset[i] = 1;
+    if (a >= C->s || cols == 0)
+        return &C->hm[i];
+    const fdmod_t *T = resol_yoneda_module(C->Y, a - 1);
+    for (int64_t p = 0; p < rows; p++) {
+        fvec_t c, dc;
+        fvec_init(&c, rows, 2);
+        fvec_set(c, p, 1);
+        fvec_init(&dc, fdmod_dim(T, e), 2);
+        fdmap_apply_add(resol_yoneda_map(C->Y, a), e, c, 1, dc);
+        fvec_t q = yqi_lift(C, a, e, dc);
+        fvec_addmul(c, q, 1);
+        fvec_t hc = yqi_lift(C, a + 1, e, c);
+        fvec_addmul(fmat_row(&C->hm[i], p), hc, 1);
+        fvec_clear(&hc);
+        fvec_clear(&q);
+        fvec_clear(&dc);
+        fvec_clear(&c);
+    }
+    return &C->hm[i];
+}
+
 /* The matrix of Sq(d, r) on F_a(e) (rows: the images of the basis, over
  * F_a(e + d)), e + d <= t, built on first use. */
 static const fmat_t *lmat(sctx_t *C, int32_t a, int32_t e, int32_t d, int64_t r)
@@ -190,6 +290,23 @@ static const fmat_t *lmat(sctx_t *C, int32_t a, int32_t e, int32_t d, int64_t r)
 
 /* ---- Operations on F (x) F ------------------------------------------------------ */
 
+/* eps of basis element p of the degree-0 part of the first factor (F_0 or
+ * E_0): the augmentation to F_2. */
+static int yq_eps(const sctx_t *C, int64_t p)
+{
+    if (!C->Y)
+        return p == 0; /* F_0(0) is the generator g_0 */
+    fvec_t v, out;
+    fvec_init(&v, fmdim(C, 0, 0), 2);
+    fvec_init(&out, 1, 2);
+    fvec_set(v, p, 1);
+    fdmap_apply_add(resol_yoneda_map(C->Y, 0), 0, v, 1, out);
+    int x = (int)fvec_get(out, 0);
+    fvec_clear(&v);
+    fvec_clear(&out);
+    return x;
+}
+
 /* out += H w = (h (x) 1) w + (i eps (x) h) w; out in (K + 1, D). */
 static void w_contract(sctx_t *C, const welt_t *w, welt_t *out)
 {
@@ -211,8 +328,19 @@ static void w_contract(sctx_t *C, const welt_t *w, welt_t *out)
                     fvec_addmul(fmat_row(o, q), mr, 1);
                 }
             }
-            if (a == 0 && e1 == 0 && (o = blk(C, out, 0, 0)) != NULL) /* i eps (x) h */
-                fmat_vec_mul_add(fmat_row(o, 0), fmat_row(m, 0), hmat(C, b, e2));
+            if (a == 0 && e1 == 0 && (o = blk(C, out, 0, 0)) != NULL) { /* i eps (x) h */
+                fvec_t v, vh; /* v = (eps (x) 1) m, then e0 (x) v h */
+                fvec_init(&v, fmat_cols(m), 2);
+                fvec_init(&vh, fmat_cols(o), 2);
+                for (int64_t p = 0; p < fmat_rows(m); p++)
+                    if (yq_eps(C, p))
+                        fvec_addmul(v, fmat_row(m, p), 1);
+                fmat_vec_mul_add(vh, v, hmat(C, b, e2));
+                FOR_BITS(C->e0, p)
+                fvec_addmul(fmat_row(o, p), vh, 1);
+                fvec_clear(&v);
+                fvec_clear(&vh);
+            }
         }
 }
 
@@ -384,18 +512,24 @@ static void level_free(const sctx_t *C, welt_t **v, int64_t n)
 }
 
 /* Reads the forms of Delta_i off its values on F_{2s-i} in degree 2t. */
-static void read_forms(resol_steenrod_t *Q, const sctx_t *C, int32_t i, welt_t *const *vals)
+static void read_forms(resol_steenrod_t *Q, const sctx_t *C, int32_t i, welt_t *const *vals,
+                       int64_t u0)
 {
     const fmod_t *F = C->R->F[2 * C->s - i], *Fs = C->R->F[C->s];
     int32_t T = 2 * C->t;
     int64_t ng = fmod_num_gens(F, T), nx = Q->nx;
     Q->ngen[i] = ng;
-    Q->forms[i] = sq_calloc((size_t)(ng * nx * nx) + 1, 1);
+    if (!Q->forms[i])
+        Q->forms[i] = sq_calloc((size_t)(ng * nx * nx) + 1, 1);
     for (int64_t j = 0; j < ng; j++) {
         const welt_t *w = vals[fmod_gen_global(F, T, j)];
         const fmat_t *m = w ? blk_get(C, w, C->s, C->t) : NULL;
         if (!m)
             continue;
+        if (C->Y) { /* E_s = F_2[t]: the value for the class u0 alone */
+            Q->forms[i][(j * nx + u0) * nx + u0] = (uint8_t)fmat_get(m, 0, 0);
+            continue;
+        }
         for (int64_t u = 0; u < nx; u++)
             for (int64_t v = 0; v < nx; v++)
                 Q->forms[i][(j * nx + u) * nx + v] = (uint8_t)fmat_get(
@@ -458,17 +592,18 @@ double resol_steenrod_estimate(const resol_t *R, int32_t s, int32_t t)
 }
 
 /* Sets up C for the operations on Ext^{s,t} of R (nothing built yet). */
-static void ctx_init(sctx_t *C, const resol_t *R, int32_t s, int32_t t)
+static void ctx_init(sctx_t *C, const resol_t *R, int32_t s, int32_t t, const resol_yoneda_t *Y)
 {
     memset(C, 0, sizeof *C);
     C->R = R;
     C->s = s;
     C->t = t;
+    C->Y = Y;
     size_t cells = sq_mul_size((size_t)s + 2, (size_t)t + 1);
     C->dims = sq_calloc(cells, sizeof *C->dims);
     for (int32_t a = 0; a <= s + 1 && a <= R->max_s; a++)
         for (int32_t e = 0; e <= t; e++)
-            C->dims[(int64_t)a * (t + 1) + e] = fmod_dim(R->F[a], e);
+            C->dims[(int64_t)a * (t + 1) + e] = Y ? fmdim(C, a, e) : fmod_dim(R->F[a], e);
     resol_qis_init(&C->Q, R, s + 1, 0, t);
     C->aoff = sq_calloc((size_t)t + 2, sizeof *C->aoff);
     for (int32_t d = 0; d <= t; d++)
@@ -477,6 +612,17 @@ static void ctx_init(sctx_t *C, const resol_t *R, int32_t s, int32_t t)
     C->lm = sq_calloc(cells, sizeof *C->lm);
     C->hm = sq_calloc(cells, sizeof *C->hm);
     C->hset = sq_calloc(cells, 1);
+    C->yq = sq_calloc(cells, sizeof *C->yq);
+    if (Y) { /* e0 = a preimage of 1 under E_0 -> F_2 */
+        fvec_t one;
+        fvec_init(&one, 1, 2);
+        fvec_set(one, 0, 1);
+        C->e0 = yqi_lift(C, 0, 0, one);
+        fvec_clear(&one);
+    } else {
+        fvec_init(&C->e0, 1, 2);
+        fvec_set(C->e0, 0, 1);
+    }
 }
 
 /* Frees what C built. */
@@ -491,7 +637,13 @@ static void ctx_clear(sctx_t *C)
             if (fmat_rows(&C->lm[i][j]))
                 fmat_clear(&C->lm[i][j]);
         sq_free(C->lm[i]);
+        if (C->yq[i].built) {
+            fmat_clear(&C->yq[i].m);
+            sq_free(C->yq[i].piv);
+        }
     }
+    fvec_clear(&C->e0);
+    sq_free(C->yq);
     sq_free(C->hm);
     sq_free(C->hset);
     sq_free(C->lm);
@@ -501,7 +653,7 @@ static void ctx_clear(sctx_t *C)
 
 /* Delta_i for i = 0 .. s, level by level (two i at a time), reading the
  * forms of each off its last level into Q. */
-static void build_forms(resol_steenrod_t *Q, sctx_t *C)
+static void build_forms(resol_steenrod_t *Q, sctx_t *C, int64_t u0)
 {
     const resol_t *R = C->R;
     int32_t s = C->s, t = C->t, kmax = 2 * s;
@@ -510,17 +662,19 @@ static void build_forms(resol_steenrod_t *Q, sctx_t *C)
         welt_t ***cur = sq_calloc((size_t)kmax + 1, sizeof *cur);
         for (int32_t k = 0; k <= 2 * s - i && !C->Q.bad; k++) {
             cur[k] = sq_calloc((size_t)fmod_total_gens(R->F[k]) + 1, sizeof *cur[k]);
-            if (i == 0 && k == 0) { /* Delta_0(g_0) = g_0 (x) g_0 */
+            if (i == 0 && k == 0) { /* Delta_0(g_0) = e0 (x) e0 */
                 cur[0][0] = sq_calloc(1, sizeof *cur[0][0]);
                 welt_init(cur[0][0], C, 0, 0);
-                fmat_set(blk(C, cur[0][0], 0, 0), 0, 0, 1);
+                fmat_t *b0 = blk(C, cur[0][0], 0, 0);
+                FOR_BITS(C->e0, p)
+                fvec_addmul(fmat_row(b0, p), C->e0, 1);
                 continue;
             }
             int32_t bound = 2 * t - (s > k ? s - k : 0);
             delta_level(C, i, k, bound, i ? last[k] : NULL, k ? cur[k - 1] : NULL, cur[k]);
         }
         if (!C->Q.bad)
-            read_forms(Q, C, i, cur[2 * s - i]);
+            read_forms(Q, C, i, cur[2 * s - i], u0);
         for (int32_t k = 0; k <= kmax; k++)
             level_free(C, last[k], fmod_total_gens(R->F[k]));
         sq_free(last);
@@ -531,7 +685,36 @@ static void build_forms(resol_steenrod_t *Q, sctx_t *C)
     sq_free(last);
 }
 
-int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int32_t t)
+/* The forms of every basis class of Ext^{s,t} through its own Yoneda
+ * representative (s >= 1).  Returns 0, or SQ_E_NOMEM when a representative
+ * is refused (too large), SQ_E_RANGE when a lift fails. */
+static int forms_by_yoneda(resol_steenrod_t *Q, const resol_t *R, int32_t s, int32_t t)
+{
+    for (int64_t u = 0; u < Q->nx; u++) {
+        fvec_t x;
+        fvec_init(&x, Q->nx, 2);
+        fvec_set(x, u, 1);
+        resol_yoneda_t *Y = NULL;
+        char err[256];
+        int rc = resol_yoneda_new(&Y, R, s, t - s, x, err, sizeof err);
+        fvec_clear(&x);
+        if (rc != 0)
+            return rc == SQ_E_NOMEM ? SQ_E_NOMEM : SQ_E_RANGE;
+        sctx_t C;
+        ctx_init(&C, R, s, t, Y);
+        if (!C.Q.bad)
+            build_forms(Q, &C, u);
+        int bad = C.Q.bad;
+        ctx_clear(&C);
+        resol_yoneda_free(Y);
+        if (bad)
+            return SQ_E_RANGE;
+    }
+    return 0;
+}
+
+int resol_steenrod_new_by(resol_steenrod_t **out, const resol_t *R, int32_t s, int32_t t,
+                          resol_steenrod_method_t method, double max_bytes)
 {
     *out = NULL;
     if (s < 0 || !sphere2(R))
@@ -541,8 +724,6 @@ int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int3
     for (int32_t a = 0; a <= 2 * s; a++)
         if (!computed(R, a, 2 * (int64_t)t))
             return SQ_E_RANGE;
-    sctx_t C;
-    ctx_init(&C, R, s, t);
     resol_steenrod_t *Q = sq_calloc(1, sizeof *Q);
     Q->R = R;
     Q->s = s;
@@ -550,15 +731,39 @@ int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int3
     Q->nx = fmod_num_gens(R->F[s], t);
     Q->ngen = sq_calloc((size_t)s + 1, sizeof *Q->ngen);
     Q->forms = sq_calloc((size_t)s + 1, sizeof *Q->forms);
-    build_forms(Q, &C);
-    int bad = C.Q.bad;
-    ctx_clear(&C);
-    if (bad) {
+    int rc = SQ_E_NOMEM;
+    if (method != RESOL_STEENROD_FREE && s >= 1 && Q->nx > 0)
+        rc = forms_by_yoneda(Q, R, s, t);
+    if (rc == SQ_E_NOMEM && method == RESOL_STEENROD_YONEDA) {
         resol_steenrod_free(Q);
-        return SQ_E_RANGE;
+        return SQ_E_NOMEM;
+    }
+    if (rc == SQ_E_NOMEM && max_bytes > 0 && resol_steenrod_estimate(R, s, t) > max_bytes) {
+        resol_steenrod_free(Q);
+        return SQ_E_NOMEM;
+    }
+    if (rc == SQ_E_NOMEM) { /* the free resolution itself */
+        for (int32_t i = 0; i <= s; i++) {
+            sq_free(Q->forms[i]);
+            Q->forms[i] = NULL;
+        }
+        sctx_t C;
+        ctx_init(&C, R, s, t, NULL);
+        build_forms(Q, &C, -1);
+        rc = C.Q.bad ? SQ_E_RANGE : 0;
+        ctx_clear(&C);
+    }
+    if (rc != 0) {
+        resol_steenrod_free(Q);
+        return rc;
     }
     *out = Q;
     return 0;
+}
+
+int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s, int32_t t)
+{
+    return resol_steenrod_new_by(out, R, s, t, RESOL_STEENROD_AUTO, 0);
 }
 
 void resol_steenrod_free(resol_steenrod_t *Q)

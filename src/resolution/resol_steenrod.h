@@ -22,13 +22,19 @@
  * A-action on F (x) F is through the Milnor coproduct, Sq(R) -> sum over
  * R' + R'' = R of Sq(R') (x) Sq(R'').
  *
- * Where the peer replaces F by a small quotient complex (a Yoneda
- * representative of x) and inverts d on its tensor square, this code keeps
- * F and only the part of F (x) F that can reach the value read: H, tau and
- * the action never lower either factor's filtration a, b or internal
- * degree e1, e2, so the blocks F_a(e1) (x) F_b(e2) with a, b <= s and
- * e1, e2 <= t carry the whole answer.  Cost grows with t and s (dense bit
- * blocks of dim F_a(e1) x dim F_b(e2)): tens of stems, not a hundred.
+ * Two constructions, the same values (checked against each other).  By
+ * default, as the peer does, F (x) F is replaced by E (x) E for E a Yoneda
+ * representative of the class (resol_yoneda.h: an exact complex of small
+ * finite modules 0 -> F_2[t] -> E_{s-1} -> ... -> E_0 -> F_2 -> 0 through
+ * which x factors); the contraction of E comes from quasi-inverses of its
+ * maps degree by degree, and the value is read on E_s (x) E_s = F_2.  One
+ * representative per basis class; Sq^j is additive, so the rest follows.
+ * Where no representative can be built (too large) the construction runs
+ * on F itself for every class of the bidegree at once: H, tau and the
+ * action never lower either factor's filtration a, b or internal degree
+ * e1, e2, so only the blocks F_a(e1) (x) F_b(e2) with a, b <= s and
+ * e1, e2 <= t (and at a = s only e1 = t) carry the answer, dense bit
+ * blocks whose cost grows steeply with t.
  *
  * Threads: resol_steenrod_new only reads R; a built object is read-only.
  */
@@ -46,6 +52,12 @@ extern "C" {
 
 typedef struct resol_steenrod resol_steenrod_t;
 
+/* How the cup-i maps are built: AUTO (the Yoneda representatives, and the
+ * free resolution where one is refused as too large), FREE (on F itself,
+ * for every class of the bidegree at once), YONEDA (one representative
+ * per basis class; SQ_E_NOMEM when one is too large). */
+typedef enum { RESOL_STEENROD_AUTO, RESOL_STEENROD_FREE, RESOL_STEENROD_YONEDA } resol_steenrod_method_t;
+
 /* The operations on Ext^{s,t} of R (a resolution of S_2 over the whole
  * algebra): the quadratic forms (x (x) x) o Delta_i for i = 0..s on the
  * generators of F_{2s-i} in degree 2t.  Needs R computed through
@@ -56,6 +68,12 @@ typedef struct resol_steenrod resol_steenrod_t;
  * is not computed or a lift fails (never a wrong class). */
 int resol_steenrod_new(resol_steenrod_t **out, const resol_t *R, int32_t s,
                        int32_t t) SQ_WARN_UNUSED;
+
+/* resol_steenrod_new by the given method (the results are the same), the
+ * construction on F refused (SQ_E_NOMEM, *out = NULL) when max_bytes > 0
+ * and resol_steenrod_estimate exceeds it. */
+int resol_steenrod_new_by(resol_steenrod_t **out, const resol_t *R, int32_t s, int32_t t,
+                          resol_steenrod_method_t method, double max_bytes) SQ_WARN_UNUSED;
 
 /* An upper estimate of the bytes resol_steenrod_new(R, s, t) holds at its
  * peak (two levels of values of the Delta_i, whole blocks, and the
