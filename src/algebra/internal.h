@@ -24,6 +24,8 @@
 #ifndef MILNOR_INTERNAL_H
 #define MILNOR_INTERNAL_H
 
+#include <stdatomic.h>
+
 #include "milnor.h"
 
 struct milnor_sub;
@@ -34,6 +36,10 @@ struct milnor {
     int32_t max_len; /* longest p-part of degree <= max_degree */
     int64_t stride;  /* max_degree + 1: length of one cnt row */
     int64_t *cnt;    /* (MILNOR_MAX_LEN + 1) rows, see above */
+    /* [d], d <= max_degree: the packed p-parts of degree d in basis order
+     * (milnor_op.c's layout), built on first use by the products; NULL
+     * until then.  Freed with A. */
+    _Atomic(uint64_t *) *pkrow;
 };
 
 /* w_n = 2^n - 1, the degree of xi_n. */

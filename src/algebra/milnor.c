@@ -23,6 +23,7 @@ milnor_t *milnor_new(int32_t max_degree)
     while (A->max_len < MILNOR_MAX_LEN && milnor_w(A->max_len + 1) <= max_degree)
         A->max_len++;
     A->cnt = sq_calloc(sq_mul_size(MILNOR_MAX_LEN + 1, (size_t)A->stride), sizeof(int64_t));
+    A->pkrow = sq_calloc((size_t)A->stride, sizeof *A->pkrow);
 
     /* cnt[0][d] = [d == 0]; cnt[k][d] = cnt[k-1][d] + cnt[k][d - w_k]. */
     A->cnt[0] = 1;
@@ -42,6 +43,9 @@ void milnor_free(milnor_t *A)
         return;
     if (A->sub)
         milnor_sub_free(A);
+    for (int64_t d = 0; d < A->stride; d++)
+        sq_free(atomic_load(&A->pkrow[d]));
+    sq_free((void *)A->pkrow);
     sq_free(A->cnt);
     sq_free(A);
 }

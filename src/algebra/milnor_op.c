@@ -409,10 +409,66 @@ static int enough_bits(const uint64_t *v, int64_t dim)
     return 0;
 }
 
+/*
+ * PK_ROW_MAX: the largest degree (in elements) whose packed p-parts are
+ * tabled: 8 MB a degree; degrees up to 250 hold 2 million elements in all
+ * (16 MB), up to 300 five million.
+ */
+#define PK_ROW_MAX (INT64_C(1) << 20)
+
+/* The packed p-parts (guards set) of the basis of degree deg, in order,
+ * built on first use and shared by every thread (the first to publish
+ * wins); NULL above PK_MAXDEG or PK_ROW_MAX elements.  With it, a product
+ * reads each S of its vector as one word, instead of unranking or stepping
+ * to it and packing it (a third of the products' instructions). */
+static const uint64_t *pk_row(const milnor_t *A, int32_t deg)
+{
+    if (deg > PK_MAXDEG || deg > A->max_degree || !A->pkrow)
+        return NULL;
+    uint64_t *row = atomic_load_explicit(&A->pkrow[deg], memory_order_acquire);
+    if (row)
+        return row;
+    int64_t dim = milnor_dim(A, deg);
+    if (dim == 0 || dim > PK_ROW_MAX)
+        return NULL;
+    row = sq_malloc(sq_mul_size((size_t)dim, sizeof *row));
+    int32_t s[MILNOR_MAX_LEN + 1];
+    int q = milnor_unrank_raw(A, deg, 0, s);
+    for (int64_t k = 0; k < dim; k++) {
+        if (k)
+            milnor_next_raw(s, &q);
+        uint64_t sg = PK_GUARD;
+        for (int j = 1; j <= q; j++)
+            sg |= (uint64_t)s[j] << pk_shift[j];
+        row[k] = sg;
+    }
+    uint64_t *had = NULL;
+    if (!atomic_compare_exchange_strong_explicit(&A->pkrow[deg], &had, row, memory_order_acq_rel,
+                                                 memory_order_acquire)) {
+        sq_free(row); /* another thread published the same words first */
+        return had;
+    }
+    return row;
+}
+
 /* out ^= Sq(R) * (the vector of it) over the sorted configurations C. */
 static void scan_vector(const milnor_t *A, const configs_t *C, siter_t *it, uint64_t *out,
                         int64_t off)
 {
+    const uint64_t *pk = pk_row(A, it->deg);
+    if (pk) {
+        /* s_1 is the low field, below the first guard (bit 9). */
+        for (int64_t l = 0; l < it->nlimbs; l++) {
+            uint64_t w = it->v[l];
+            if (l == it->nlimbs - 1 && (it->dim & 63))
+                w &= (UINT64_C(1) << (it->dim & 63)) - 1;
+            for (; w; w &= w - 1) {
+                uint64_t sg = pk[64 * l + __builtin_ctzll(w)];
+                scan_configs(A, C, sg, (int32_t)(sg & 511), out, off);
+            }
+        }
+        return;
+    }
     while (siter_next(it)) {
         uint64_t sg = PK_GUARD;
         for (int j = 1; j <= it->q; j++)

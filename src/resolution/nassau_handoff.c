@@ -40,7 +40,7 @@ static void hand_free(struct nassau_hand *h)
 }
 
 /* How far (in degrees t) the consumer's row may trail the producer's. */
-#define HAND_LAG 8
+#define HAND_LAG 32
 
 static struct nassau_hand taken_mark;
 #define TAKEN (&taken_mark)
@@ -69,7 +69,7 @@ void nassau_hand_offer(resol_t *R, int32_t s, int32_t t, const int64_t *pos, f2m
         atomic_load(slot(R, s + 1, t - HAND_LAG)) != TAKEN)
         return;
     int64_t b = (int64_t)hand_bytes(D2) + 8 * D2->rows;
-    if (atomic_load(&R->hbytes) + b > R->zbudget / 4)
+    if (atomic_load(&R->hbytes) + b > R->zbudget / 8)
         return; /* over the budget: the consumer builds it */
     struct nassau_hand *h = sq_calloc(1, sizeof *h);
     h->bytes = (size_t)b;

@@ -26,14 +26,15 @@
 /* Set bits of v in [off, off + len). */
 static int64_t count_bits(const uint64_t *v, int64_t off, int64_t len)
 {
-    uint64_t a = (uint64_t)off, end = (uint64_t)(off + len);
-    int64_t n = 0;
-    while (a < end && (a & 63))
-        n += (int64_t)((v[a >> 6] >> (a & 63)) & 1), a++;
-    for (; a + 64 <= end; a += 64)
-        n += __builtin_popcountll(v[a >> 6]);
-    for (; a < end; a++)
-        n += (int64_t)((v[a >> 6] >> (a & 63)) & 1);
+    if (len <= 0)
+        return 0;
+    int64_t la = off >> 6, le = (off + len - 1) >> 6;
+    uint64_t lo = ~UINT64_C(0) << (off & 63), hi = ~UINT64_C(0) >> (63 - ((off + len - 1) & 63));
+    if (la == le)
+        return __builtin_popcountll(v[la] & lo & hi);
+    int64_t n = __builtin_popcountll(v[la] & lo) + __builtin_popcountll(v[le] & hi);
+    for (int64_t l = la + 1; l < le; l++)
+        n += __builtin_popcountll(v[l]);
     return n;
 }
 

@@ -18,7 +18,10 @@
  *      components stay zero);
  *   4. asserts dx == 0 and stores d(g) = x.
  * It reads generators of degree < t of T and S and < t - 1 of N only, so
- * it needs (s, t - 1) and (s - 1, t - 1) but not (s - 1, t).
+ * it needs (s, t - 1) and (s - 1, t - 1) but not (s - 1, t).  Step 2's
+ * matrix is built first: it is (s + 1, t)'s step-1 matrix and is handed to
+ * that step (nassau_handoff.c); step 1's comes from (s - 1, t) when it was
+ * handed in time.
  */
 #include <string.h>
 
@@ -127,7 +130,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     do {                                                                                           \
         if (trace) {                                                                               \
             double now_ = sq_wtime();                                                              \
-            ph[k] = 1e3 * (now_ - tp);                                                             \
+            ph[k] += 1e3 * (now_ - tp);                                                            \
             tp = now_;                                                                             \
         }                                                                                          \
     } while (0)
@@ -136,8 +139,24 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     nassau_class_init(&Tc, P, R->F[s - 1], t, t);
     nassau_class_init(&Nc, P, R->F[s - 2], t, t - 1);
 
-    /* Step 1: the zero-signature cycles of T. */
     int64_t zT = class_size(&Tc, 0), zN = class_size(&Nc, 0), zS = class_size(&Sc, 0);
+
+    /* Step 2's matrix first: it is also step (s + 1, t)'s step-1 matrix,
+     * handed over as soon as it is built (that step may be starting on
+     * another thread, and it too builds its step 2 first). */
+    f2mat_t D2 = {0}, M2 = {0};
+    f2mat_init(&D2, zS, Tc.dim);
+    fhom_build_rows_par(dS, &D2, 0, t, t, class_pos(&Sc, 0), zS, R->pool);
+    PHASE(2);
+    f2mat_init(&M2, zS, zT);
+    nassau_gather_rows(&M2, &D2, class_pos(&Tc, 0), zT, R->pool);
+    nassau_hand_offer(R, s, t, class_pos(&Sc, 0), &D2);
+    f2mat_clear(&D2);
+    int64_t *piv2 = sq_malloc(sq_mul_size((size_t)zT + 1, sizeof *piv2));
+    f2mat_rref_pool(&M2, piv2, R->pool);
+    PHASE(3);
+
+    /* Step 1: the zero-signature cycles of T. */
     f2mat_t D1 = {0}, M1 = {0}, K = {0};
     nassau_step1_rows(R, s, t, class_pos(&Tc, 0), zT, Nc.dim, &D1);
     nassau_zcache_trim(R, s, t, P);
@@ -151,17 +170,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     f2mat_clear(&M1);
     PHASE(1);
 
-    /* Step 2: the zero-signature image of d_s, extended onto K. */
-    f2mat_t D2 = {0}, M2 = {0};
-    f2mat_init(&D2, zS, Tc.dim);
-    fhom_build_rows_par(dS, &D2, 0, t, t, class_pos(&Sc, 0), zS, R->pool);
-    PHASE(2);
-    f2mat_init(&M2, zS, zT);
-    nassau_gather_rows(&M2, &D2, class_pos(&Tc, 0), zT, R->pool);
-    nassau_hand_offer(R, s, t, class_pos(&Sc, 0), &D2);
-    f2mat_clear(&D2);
-    int64_t *piv2 = sq_malloc(sq_mul_size((size_t)zT + 1, sizeof *piv2));
-    f2mat_rref_pool(&M2, piv2, R->pool);
+    /* Step 2's end: the image extended onto K. */
     int64_t *chosen = sq_malloc(sq_mul_size((size_t)K.rows + 1, sizeof *chosen));
     fmat_t Kv = fmat_view_f2(&K);
     int64_t k = fmat_extend_image(chosen, piv2, &Kv);
