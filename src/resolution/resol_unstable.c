@@ -106,7 +106,11 @@ int resol_unstable_check(const fdmod_t *M, const stalg_t *S, char *err, size_t e
 
 resol_t *resol_new_unstable(const fdmod_t *M, int32_t max_s, int32_t max_n)
 {
-    return resol_new_in(M, max_s, max_n, 1);
+    resol_t *R = resol_new_in(M, max_s, max_n, 1);
+    char err[512];
+    /* R's algebra reaches top - bottom (resol_algebra_degree). */
+    SQ_CHECK(resol_unstable_check(M, R->S, err, sizeof err) == 0, "resol_new_unstable: %s", err);
+    return R;
 }
 
 int resol_is_unstable(const resol_t *R)

@@ -42,7 +42,8 @@ int resol_unstable_check(const fdmod_t *M, const stalg_t *S, char *err,
 
 /* New unstable resolution of M (borrowed) through stem max_n and
  * filtration max_s: resol_new with unstable free modules.  M must pass
- * resol_unstable_check and resol_check_range (SQ_CHECK).  Run it with
+ * resol_unstable_check and resol_check_range (both SQ_CHECKed: a module
+ * that is not unstable stops the program rather than give a wrong Ext).  Run it with
  * resol_run / resol_run_pool and RESOL_CLASSICAL or RESOL_AUTO (which is
  * classical here); Nassau's engine is refused (SQ_CHECK). */
 resol_t *resol_new_unstable(const fdmod_t *M, int32_t max_s, int32_t max_n);
