@@ -1,8 +1,9 @@
 /*
- * cmd_tensor.c -- `adams tensor M N`: the module file of M ⊗ N
- * (cmd_tensor.h).  The product itself is the one every verb builds for a
- * module named "M*N" (cli_module.c, fdmod_tensor.h); this verb writes it
- * with sq_modspec_write.
+ * cmd_tensor.c -- `adams tensor M N` and `adams dual N`: the module file of
+ * M ⊗ N and of the dual DN (cmd_tensor.h).  The module itself is the one
+ * every verb builds for a module named "M*N" or "D(N)" (cli_module.c,
+ * fdmod_tensor.h, fdmod_dual.h); these verbs write it with
+ * sq_modspec_write.
  */
 #define _POSIX_C_SOURCE 200809L
 #include "cmd_tensor.h"
@@ -35,7 +36,25 @@ static const char tensor_usage[] =
     "Exit status: 0 on success, 1 if the file could not be written, 2 on bad input\n"
     "(nothing is written).\n";
 
+static const char dual_usage[] =
+    "Usage: adams dual N [-o FILE]\n"
+    "\n"
+    "Writes the module file (docs/modules.md) of the Spanier-Whitehead dual DN of a\n"
+    "finite module N: (DN)^{-n} = Hom(N^n, F_p), a acting on a functional f by\n"
+    "(a f)(x) = (-1)^{|a||f|} f(chi(a) x), chi the antipode.  The basis element x*\n"
+    "of degree -|x| is dual to x (up to the sign of docs/modules.md, 'Duals');\n"
+    "D(DN) is N's file.  'D(N)' names the same dual wherever a module is named:\n"
+    "'adams resolve \"C2*D(C2)\" --stem 30' is Ext(C2, C2).\n"
+    "\n"
+    "Options:\n"
+    "  -o, --output FILE  write the file there (default: standard output)\n"
+    "\n"
+    "Exit status: 0 on success, 1 if the file could not be written, 2 on bad input\n"
+    "(an infinite module or a cofiber; nothing is written).\n";
+
 typedef struct {
+    const char *verb, *usage;
+    int nmod; /* the modules the verb takes: 2 (tensor), 1 (dual) */
     const char *m[2];
     const char *output;
     int64_t stem; /* -1: not given */
@@ -45,16 +64,17 @@ typedef struct {
 static int parse(tensor_opts_t *o, int argc, char **argv)
 {
     int n = 0;
-    memset(o, 0, sizeof *o);
+    const char *want = o->nmod == 2 ? "give two modules, M N" : "give one module, N";
     o->stem = -1;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0)
-            return cli_write_stdout(tensor_usage);
+            return cli_write_stdout(o->usage);
         int is_out = strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0;
-        if (is_out || strcmp(a, "--stem") == 0) {
+        int is_stem = o->nmod == 2 && strcmp(a, "--stem") == 0;
+        if (is_out || is_stem) {
             if (i + 1 >= argc) {
-                cli_error("tensor: %s needs a value (try 'adams tensor --help')", a);
+                cli_error("%s: %s needs a value (try 'adams %s --help')", o->verb, a, o->verb);
                 return CLI_USAGE;
             }
             if (is_out)
@@ -62,26 +82,48 @@ static int parse(tensor_opts_t *o, int argc, char **argv)
             else if (cli_parse_int("--stem", argv[++i], 0, SQ_MODSPEC_MAX_DEGREE - 1, &o->stem))
                 return CLI_USAGE;
         } else if (a[0] == '-' && a[1] != '\0') {
-            cli_error("tensor: unknown option '%s' (try 'adams tensor --help')", cli_str(a));
+            cli_error("%s: unknown option '%s' (try 'adams %s --help')", o->verb, cli_str(a),
+                      o->verb);
             return CLI_USAGE;
-        } else if (n < 2) {
+        } else if (n < o->nmod) {
             o->m[n++] = a;
         } else {
-            cli_error("tensor: unexpected argument '%s': give two modules, M N", cli_str(a));
+            cli_error("%s: unexpected argument '%s': %s", o->verb, cli_str(a), want);
             return CLI_USAGE;
         }
     }
-    if (n < 2) {
-        cli_error("tensor: give two modules, M N (try 'adams tensor --help')");
+    if (n < o->nmod) {
+        cli_error("%s: %s (try 'adams %s --help')", o->verb, want, o->verb);
         return CLI_USAGE;
     }
     return -1;
+}
+
+/* Finds the dual's module and refuses an output that is its file.  Fills
+ * ref (the dual "D(N)"). */
+static int check_dual(const tensor_opts_t *o, cli_module_ref_t *ref, cli_module_ref_t *f)
+{
+    if (cli_find_module(o->m[0], f, 0))
+        return CLI_USAGE;
+    int rc = cli_check_output(o->output, f->path, NULL);
+    if (rc)
+        return rc;
+    if (strlen(o->m[0]) + 4 > sizeof ref->base) {
+        cli_error("dual: the module name is too long");
+        return CLI_USAGE;
+    }
+    memset(ref, 0, sizeof *ref);
+    snprintf(ref->base, sizeof ref->base, "D(%s)", o->m[0]);
+    ref->dual = 1;
+    return CLI_OK;
 }
 
 /* Finds the two factors and refuses an infinite one without --stem and an
  * output that is one of their files.  Fills ref (the product "M*N"). */
 static int check_factors(const tensor_opts_t *o, cli_module_ref_t *ref, cli_module_ref_t *f)
 {
+    if (o->nmod == 1)
+        return check_dual(o, ref, f);
     for (int s = 0; s < 2; s++) {
         if (cli_find_module(o->m[s], &f[s], 0))
             return CLI_USAGE;
@@ -133,9 +175,9 @@ static int write_file(const char *path, const char *text)
     return ok ? CLI_OK : CLI_FAIL;
 }
 
-int cmd_tensor(int argc, char **argv)
+/* Either verb once its options are set. */
+static int run(tensor_opts_t o, int argc, char **argv)
 {
-    tensor_opts_t o;
     int rc = parse(&o, argc, argv);
     if (rc >= 0)
         return rc;
@@ -152,7 +194,9 @@ int cmd_tensor(int argc, char **argv)
     if (rc != CLI_OK)
         return rc;
     char desc[256];
-    if (info.infinite)
+    if (o.nmod == 1)
+        snprintf(desc, sizeof desc, "the dual %.80s (adams dual)", fdmod_name(P));
+    else if (info.infinite)
         snprintf(desc, sizeof desc, "the tensor product %.80s (adams tensor), degrees <= %d",
                  fdmod_name(P), (int)o.stem + 1);
     else
@@ -166,4 +210,16 @@ int cmd_tensor(int argc, char **argv)
     rc = o.output ? write_file(o.output, text) : cli_write_stdout(text);
     sq_free(text);
     return rc;
+}
+
+int cmd_tensor(int argc, char **argv)
+{
+    tensor_opts_t o = {.verb = "tensor", .usage = tensor_usage, .nmod = 2};
+    return run(o, argc, argv);
+}
+
+int cmd_dual(int argc, char **argv)
+{
+    tensor_opts_t o = {.verb = "dual", .usage = dual_usage, .nmod = 1};
+    return run(o, argc, argv);
 }

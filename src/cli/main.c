@@ -47,6 +47,7 @@ static const char usage[] =
     "  check FILE         verify a store: checksums, d o d = 0, minimality\n"
     "  chart [MODULE]     an SVG chart with h_0, h_1, h_2 lines (or --format json)\n"
     "  tensor M N         the module file of M ⊗ N (M*N names it anywhere)\n"
+    "  dual N             the module file of the dual DN (D(N) names it anywhere)\n"
     "  algebra            the dimensions of A, A(n) or a profile by degree\n"
     "  size [MODULE]      the dimension of each F_s of the resolution by degree\n"
     "  export [MODULE]    write the resolution in Bruner's format (-o DIR)\n"
@@ -77,7 +78,7 @@ static const struct {
     {"size", cmd_size},         {"export", cmd_export},   {"import", cmd_import},
     {"map", cmd_map},           {"suspension", cmd_suspension},           {"tensor", cmd_tensor},
     {"sq0", cmd_sq0},           {"d2", cmd_d2},           {"mahowald", cmd_mahowald},
-    {"steenrod", cmd_steenrod}, {"yoneda", cmd_yoneda},
+    {"steenrod", cmd_steenrod}, {"yoneda", cmd_yoneda},     {"dual", cmd_dual},
 };
 
 int main(int argc, char **argv)

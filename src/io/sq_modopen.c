@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "fdmod_dual.h"
 #include "fdmod_tensor.h"
 #include "sq_core.h"
 #include "sq_modname.h"
@@ -53,6 +54,45 @@ static int names_file(const char *spec)
     return access(path, F_OK) == 0;
 }
 
+/* The last '*' of spec outside parentheses, or NULL. */
+static const char *top_star(const char *spec)
+{
+    const char *star = NULL;
+    int depth = 0;
+    for (const char *c = spec; *c; c++) {
+        depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+        if (*c == '*' && depth == 0)
+            star = c;
+    }
+    return star;
+}
+
+/* 1 when spec is "D(...)" with the parentheses matched (the inner name
+ * nonempty). */
+static int is_dual(const char *spec)
+{
+    size_t n = strlen(spec);
+    if (n < 4 || strncmp(spec, "D(", 2) != 0 || spec[n - 1] != ')')
+        return 0;
+    int depth = 0;
+    for (size_t i = 1; i < n; i++) {
+        depth += spec[i] == '(' ? 1 : spec[i] == ')' ? -1 : 0;
+        if (depth == 0 && i + 1 < n)
+            return 0;
+    }
+    return depth == 0;
+}
+
+/* The module inside the dual ref: a copy of N of "D(N)" (sq_free it). */
+static char *dual_inner(const sq_modref_t *ref)
+{
+    size_t n = strlen(ref->base);
+    char *in = sq_malloc(n);
+    memcpy(in, ref->base + 2, n - 3);
+    in[n - 3] = '\0';
+    return in;
+}
+
 /* The factors of the tensor product ref: copies of the names left and
  * right of its last '*' (sq_free both). */
 static void split_factors(const sq_modref_t *ref, char **left, char **right)
@@ -70,7 +110,7 @@ static int find_tensor(sq_modref_t *ref, const char *spec, sq_modref_note_fn not
     int stars = 0;
     for (const char *c = spec; *c; c++)
         stars += *c == '*';
-    const char *star = strrchr(spec, '*');
+    const char *star = top_star(spec);
     size_t n = strlen(spec);
     if (stars >= SQ_MODREF_MAX_FACTORS || n >= sizeof ref->base || star == spec ||
         star[1] == '\0') {
@@ -95,13 +135,35 @@ static int find_tensor(sq_modref_t *ref, const char *spec, sq_modref_note_fn not
     return rc;
 }
 
+/* "D(N)": checks the name and finds N now (its notes, its errors). */
+static int find_dual(sq_modref_t *ref, const char *spec, sq_modref_note_fn note, void *ctx,
+                     char *err, size_t errlen)
+{
+    size_t n = strlen(spec);
+    if (n >= sizeof ref->base) {
+        snprintf(err, errlen, "module '%s': a dual D(N) needs a name that fits a path",
+                 show(spec).s);
+        return SQ_E_INVAL;
+    }
+    memcpy(ref->base, spec, n + 1);
+    ref->dual = 1;
+    char *inner = dual_inner(ref);
+    sq_modref_t *f = sq_malloc(sizeof *f);
+    int rc = sq_modref_find(f, inner, note, ctx, err, errlen);
+    sq_free(f);
+    sq_free(inner);
+    return rc;
+}
+
 int sq_modref_find(sq_modref_t *ref, const char *spec, sq_modref_note_fn note, void *ctx,
                    char *err, size_t errlen)
 {
     char named[SQ_MODSPEC_PATH_MAX], shipped[SQ_MODSPEC_PATH_MAX], why[1024];
     memset(ref, 0, sizeof *ref);
-    if (strchr(spec, '*') && !names_file(spec))
+    if (top_star(spec) && !names_file(spec))
         return find_tensor(ref, spec, note, ctx, err, errlen);
+    if (is_dual(spec) && !names_file(spec))
+        return find_dual(ref, spec, note, ctx, err, errlen);
     if (sq_modname_split_basis(named, sizeof named, spec, &ref->adem, why, sizeof why) ||
         sq_modspec_parse_name(ref->base, sizeof ref->base, named, &ref->shift, why, sizeof why)) {
         snprintf(err, errlen, "module '%s': %s", show(spec).s, why);
@@ -135,6 +197,15 @@ int sq_modref_prime(const sq_modref_t *ref, uint32_t *p)
     *p = 2;
     if (ref->builtin_sphere)
         return 0;
+    if (ref->dual) {
+        char *inner = dual_inner(ref);
+        sq_modref_t *f = sq_malloc(sizeof *f);
+        if (sq_modref_find(f, inner, NULL, NULL, err, sizeof err) == 0)
+            sq_modref_prime(f, p);
+        sq_free(f);
+        sq_free(inner);
+        return 0;
+    }
     if (ref->tensor) { /* the left factor's: a second prime is refused when it is built */
         char *side[2];
         split_factors(ref, &side[0], &side[1]);
@@ -219,12 +290,47 @@ static int open_tensor(fdmod_t **P, const sq_modref_t *ref, int32_t max_degree,
     return rc;
 }
 
+/* The dual of ref's module (sq_modref_open): the whole module, which must
+ * be finite. */
+static int open_dual(fdmod_t **D, const sq_modref_t *ref, int32_t max_degree,
+                     sq_modspec_info_t *info, FILE *warn, char *err, size_t errlen)
+{
+    char *inner = dual_inner(ref), why[1024];
+    fdmod_t *N = NULL;
+    sq_modspec_info_t fi;
+    /* A finite module is read whole at any max_degree; an infinite one is
+     * refused, so a small one keeps its truncation cheap. */
+    (void)max_degree;
+    int rc = open_factor(&N, inner, 64, &fi, warn, err, errlen);
+    if (rc == 0 && (fi.cofiber || fi.infinite)) {
+        snprintf(err, errlen,
+                 "module '%s': %s is %s; adams dualizes finite modules only",
+                 show(ref->base).s, show(inner).s,
+                 fi.cofiber ? "the cofiber of a class, whose module adams does not build"
+                            : "infinite (its dual is not bounded below)");
+        rc = SQ_E_INVAL;
+    }
+    if (rc == 0 && (rc = fdmod_dual(D, N, NULL, why, sizeof why)) != 0)
+        snprintf(err, errlen, "module '%s': %s", show(ref->base).s, show(why).s);
+    if (rc == 0) {
+        memset(info, 0, sizeof *info);
+        info->kind = SQ_MODSPEC_FINITE;
+        info->bottom = fdmod_bottom(*D);
+        info->span = fdmod_top(*D) - fdmod_bottom(*D);
+    }
+    fdmod_free(N);
+    sq_free(inner);
+    return rc;
+}
+
 int sq_modref_open(fdmod_t **M, const sq_modref_t *ref, int32_t max_degree,
                    sq_modspec_info_t *info, FILE *warn, char *err, size_t errlen)
 {
     *M = NULL;
     if (ref->tensor)
         return open_tensor(M, ref, max_degree, info, warn, err, errlen);
+    if (ref->dual)
+        return open_dual(M, ref, max_degree, info, warn, err, errlen);
     static const char sphere[] = "{\"p\": 2, \"gens\": {\"x0\": 0}, \"actions\": []}";
     char why[1024];
     sq_modspec_opts_t mo = {.warn = warn,

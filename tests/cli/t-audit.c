@@ -759,6 +759,63 @@ TEST(audit_tensor)
     scratch_remove();
 }
 
+/* dual (issue 24): `dual K` of every finite kind writes a module file (the
+ * same bytes with -o) whose Ext is that of the name "D(K)", and D(D(K))
+ * resolves as K; the infinite kinds (finitely presented, projective space)
+ * and the cofiber are refused naming what they are (line 21); dual has no
+ * --stem or --quiet.  Every verb takes "D(N)" as a module. */
+TEST(audit_dual)
+{
+    scratch_make();
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *m = kinds[k].module;
+        char plain[512], path[256];
+        snprintf(path, sizeof path, "%s/d%d.json", scratch, k);
+        snprintf(plain, sizeof plain, "dual %s", m);
+        run_t r = run("%s", plain), o = run("%s -o %s", plain, path);
+        if (k == K_COFIBER || k == K_PRESENTED || k == K_PROJECTIVE) {
+            const char *why = k == K_COFIBER ? "cofiber" : "infinite";
+            expect_refused(__LINE__, plain, &r, "dualizes finite modules only", why);
+            expect_refused(__LINE__, plain, &o, "dualizes finite modules only", why);
+            ASSERT(access(path, F_OK) != 0);
+        } else {
+            expect_ok(__LINE__, plain, &r);
+            char *text = sq_test_slurp(path);
+            ASSERT_EQ(o.rc, 0);
+            ASSERT_STR_EQ(text, r.out);
+            sq_free(text);
+            run_t a = run("resolve %s --stem 6 --max-s 3 --format csv --quiet", path);
+            run_t b = run("resolve 'D(%s)' --stem 6 --max-s 3 --format csv --quiet", m);
+            run_t c = run("resolve 'D(D(%s))' --stem 6 --max-s 3 --format csv --quiet", m);
+            run_t d = run("resolve %s --stem 6 --max-s 3 --format csv --quiet", m);
+            expect_ok(__LINE__, path, &a);
+            if (b.rc != 0 || strcmp(a.out, b.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams resolve D(%s) differs from its file", m);
+            if (c.rc != 0 || d.rc != 0 || strcmp(c.out, d.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams resolve D(D(%s)) differs from %s", m, m);
+            run_free(&a);
+            run_free(&b);
+            run_free(&c);
+            run_free(&d);
+        }
+        const char *const unknown[] = {"--stem 4", "--quiet", "--max-s 2", "--format csv"};
+        for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
+            run_t q = run("%s %s", plain, unknown[i]);
+            expect_refused(__LINE__, unknown[i], &q, "unknown option", "dual");
+            run_free(&q);
+        }
+        run_free(&r);
+        run_free(&o);
+    }
+    const char *const verbs[] = {"resolve", "products", "chart", "size"};
+    for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
+        run_t r = run("%s 'C2*D(Ceta)' --stem 6 --max-s 3 --quiet", verbs[i]);
+        expect_ok(__LINE__, verbs[i], &r);
+        run_free(&r);
+    }
+    scratch_remove();
+}
+
 /* resolve --coefficients (issue 24): Ext(K, N) of every kind K, N the
  * kind's own module where it is finite (S_2 for the infinite kinds, ko and
  * y1 for the profiles), walked over docs/cli.md's rows: the same bytes

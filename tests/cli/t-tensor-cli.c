@@ -126,7 +126,7 @@ static void check_refusal(const char *args, const char *words)
 {
     const char *out = "/tmp/adams-tensor-refused.json";
     remove(out);
-    int writes = strncmp(args, "tensor", 6) == 0;
+    int writes = strncmp(args, "tensor", 6) == 0 || strncmp(args, "dual", 4) == 0;
     sq_test_run_t r = sq_test_runf("%s%s%s", args, writes ? " -o " : "", writes ? out : "");
     if (r.rc != 2 || sq_test_count_lines(r.err) != 1 || r.out[0] != '\0' ||
         !strstr(r.err, words))
@@ -160,4 +160,78 @@ TEST(tensor_too_large_slow)
 {
     check_refusal("tensor RP_inf RP_inf --stem 200", "is too large");
     check_refusal("resolve 'RP_inf*RP_inf' --stem 199", "is too large");
+}
+
+/* ---- Duals (fdmod_dual.h, docs/modules.md "Duals") ---------------------- */
+
+#define BPB SQ_TEST_DATA_DIR "/modules/p3-bPb.json"
+
+/* Ext(M, N) by resolve --coefficients (Hom from M's resolution into N, no
+ * dual anywhere) equals Ext(M ⊗ DN) through (n, s): the issue's "done
+ * when" for C2 through (30, 15), at p = 3 too (beta and P^1 with signs). */
+static void check_coefficients(const char *m, const char *n, int stem, int s)
+{
+    sq_test_run_t r = sq_test_runf(
+        "resolve '%s' --coefficients '%s' --stem %d --max-s %d --format csv --quiet", m, n, stem, s);
+    if (r.rc != 0)
+        sq_test_fail(__FILE__, __LINE__, "%s --coefficients %s: exit %d: %s", m, n, r.rc, r.err);
+    char spec[1024];
+    snprintf(spec, sizeof spec, "%s*D(%s)", m, n);
+    same_ext(ext_csv(spec, stem, s), r.out, spec, "resolve --coefficients");
+    r.out = NULL;
+    sq_test_run_free(&r);
+}
+
+TEST(dual_ext_mn_is_ext_of_m_tensor_dn)
+{
+    check_coefficients("C2", "C2", 30, 15);
+    check_coefficients("Joker", "Ceta", 30, 15);
+    check_coefficients("C2", "Joker", 30, 15);
+    check_coefficients("C3", "C3", 30, 15);
+    check_coefficients(BPB, "C3", 30, 15);
+    check_coefficients("C3", BPB, 30, 15);
+    check_coefficients(BPB, BPB, 30, 15);
+}
+
+/* D(C2) is C2[-1]; D(Joker) is the shipped DJoker (cells -4..0 with the
+ * Sq^4 of chi(Sq^4)); D(D(N)) resolves as N; the file of adams dual
+ * resolves as the name; D(D(N))'s file is N's with x** = x. */
+TEST(dual_files_and_names)
+{
+    same_ext(ext_csv("D(C2)", 30, 15), ext_csv("C2[-1]", 30, 15), "D(C2)", "C2[-1]");
+    same_ext(ext_csv("D(Joker)", 30, 15),
+             ext_csv(SQ_TEST_DATA_DIR "/modules/DJoker.json", 30, 15), "D(Joker)", "DJoker");
+    same_ext(ext_csv("D(D(Joker))", 30, 15), ext_csv("Joker", 30, 15), "D(D(Joker))", "Joker");
+    same_ext(ext_csv("D(" BPB ")", 30, 15), ext_csv("D(D(D(" BPB ")))", 30, 15), "D(bPb)",
+             "D(D(D(bPb)))");
+    char dir[] = "/tmp/adams-dual-XXXXXX", file[256];
+    ASSERT(mkdtemp(dir) != NULL);
+    snprintf(file, sizeof file, "%s/DJ.json", dir);
+    sq_test_run_t r = sq_test_runf("dual Joker -o '%s'", file);
+    ASSERT_EQ(r.rc, 0);
+    sq_test_run_free(&r);
+    same_ext(ext_csv(file, 30, 15), ext_csv("D(Joker)", 30, 15), file, "D(Joker)");
+    char *text = sq_test_slurp(file);
+    ASSERT(strstr(text, "\"Sq4 x4* = x0*\"") != NULL);
+    sq_free(text);
+    r = sq_test_runf("dual '%s'", file);
+    ASSERT_EQ(r.rc, 0);
+    ASSERT(strstr(r.out, "\"x0\": 0") && strstr(r.out, "\"Sq2 x2 = x4\"") &&
+           !strstr(r.out, "x0*"));
+    sq_test_run_free(&r);
+    remove(file);
+    rmdir(dir);
+}
+
+TEST(dual_refusals_one_line)
+{
+    check_refusal("dual RP_inf", "infinite (its dual is not bounded below)");
+    check_refusal("dual Ceta2", "cofiber of a class");
+    check_refusal("dual", "give one module");
+    check_refusal("dual C2 C2", "unexpected argument");
+    check_refusal("dual C2 --stem 3", "unknown option");
+    check_refusal("dual nonesuch", "unknown module 'nonesuch'");
+    check_refusal("resolve 'D(nonesuch)' --stem 5", "unknown module 'nonesuch'");
+    check_refusal("resolve 'D(RP_inf)' --stem 5", "infinite");
+    check_refusal("resolve 'C2*D(C3)' --stem 5", "a tensor product needs one prime");
 }
