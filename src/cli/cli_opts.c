@@ -260,6 +260,30 @@ static int default_threads(cli_opts_t *o)
     return 0;
 }
 
+/* --coefficients N for a verb other than resolve: the operand M becomes the
+ * module "M*D(N)" (M S_2 when not given), whose Ext is Ext(M, N) with the
+ * same products by Ext(S_p) (docs/resolution.md).  --from is refused: a
+ * store holds M's resolution, not that of M ⊗ DN.  0, or 1 after one line. */
+static int coefficients_operand(cli_opts_t *o)
+{
+    if (!o->coefficients || strcmp(o->verb->name, "resolve") == 0)
+        return 0;
+    if (cli_given(o, CLI_OPT_FROM)) {
+        cli_error("%s: --coefficients: Ext(M, N) is computed from the resolution of M ⊗ DN, "
+                  "which a store of M does not hold; omit --from",
+                  o->verb->name);
+        return 1;
+    }
+    const char *m = o->operand ? o->operand : "S_2";
+    int n = snprintf(o->coeff_operand, sizeof o->coeff_operand, "%s*D(%s)", m, o->coefficients);
+    if (n < 0 || (size_t)n >= sizeof o->coeff_operand) {
+        cli_error("%s: --coefficients: the module names are too long", o->verb->name);
+        return 1;
+    }
+    o->operand = o->coeff_operand;
+    return 0;
+}
+
 /* cli_parse_opts, with two operands when two is 1. */
 static int parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **argv, int *rc,
                       int two)
@@ -304,7 +328,7 @@ static int parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **ar
             return 1;
     if ((verb->options & CLI_BIT(CLI_OPT_THREADS)) && default_threads(o))
         return 1;
-    if (need_file(o))
+    if (need_file(o) || coefficients_operand(o))
         return 1;
     *rc = CLI_OK;
     return 0;

@@ -66,6 +66,10 @@ typedef struct {
     const char *operand;         /* what the operand is: "module" or "file" */
 } cli_verb_t;
 
+/* Room for the module "M*D(N)" that --coefficients N names for the verbs
+ * other than resolve (Ext(M, N) = Ext(M ⊗ DN), docs/resolution.md). */
+#define CLI_COEFF_OPERAND_MAX 8200
+
 /* The parsed arguments.  A value not given holds its default. */
 typedef struct {
     const cli_verb_t *verb;
@@ -88,6 +92,8 @@ typedef struct {
     const char *profile;   /* --profile LIST; NULL when not given */
     const char *coefficients; /* --coefficients MODULE; NULL when not given */
     int64_t page;          /* --page R; 2 when not given */
+    char coeff_operand[CLI_COEFF_OPERAND_MAX]; /* chart, products, product, massey with
+                            * --coefficients N: "M*D(N)", which operand then points to */
 } cli_opts_t;
 
 /* Whether option id was given. */

@@ -48,6 +48,8 @@ static const char chart_usage[] =
     "                       store's, or --stem/--max-s within it\n"
     "  --max-s S            largest filtration (default: N/(2p - 2) + 3 plus the module's\n"
     "                       span, as for 'adams resolve')\n"
+    "  --coefficients N     draw Ext(MODULE, N) for a finite module N: the chart of\n"
+    "                       the module MODULE*D(N) (docs/resolution.md); not with --from\n"
     "  -o FILE              write to FILE instead of stdout\n"
     "  --format FMT         svg: the picture (default; json or html when FILE ends\n"
     "                         in .json or .html)\n"
@@ -84,7 +86,7 @@ static const cli_verb_t chart_verb = {
         CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |
         CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |
         CLI_BIT(CLI_OPT_FROM) | CLI_BIT(CLI_OPT_OUTPUT) | CLI_BIT(CLI_OPT_PAGE) |
-        CLI_BIT(CLI_OPT_D2),
+        CLI_BIT(CLI_OPT_D2) | CLI_BIT(CLI_OPT_COEFF),
     chart_formats, "module"};
 
 static int ends_with(const char *s, const char *suffix)

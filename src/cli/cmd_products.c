@@ -37,6 +37,9 @@ static const char products_usage[] =
     "from a store (adams resolve --save FILE) instead of computing it (the region:\n"
     "the store's, or --stem/--max-s within it; a MODULE or --algorithm given with it\n"
     "must be the store's; --threads, --progress and --gpu are refused with it).\n"
+    "--coefficients N: the products on Ext(MODULE, N), N a finite module, as those on\n"
+    "Ext of the module MODULE*D(N) (docs/resolution.md; product and massey too; not\n"
+    "with --from).\n"
     "Both engines give the same lines as the peer's classical engine where their bases\n"
     "agree (checked for S_2 and C2; docs/products.md).\n"
     "\n"
@@ -122,7 +125,7 @@ typedef cli_opts_t opts_t;
 #define RUN_OPTS                                                                                 \
     (CLI_BIT(CLI_OPT_ALGO) | CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) |              \
      CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_GPU) |                   \
-     CLI_BIT(CLI_OPT_FROM))
+     CLI_BIT(CLI_OPT_FROM) | CLI_BIT(CLI_OPT_COEFF))
 
 static const cli_verb_t verbs[] = {
     {"products", products_usage, RUN_OPTS | CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS), NULL,

@@ -884,11 +884,40 @@ TEST(audit_coefficients)
         run_free(&base);
         run_free(&loud);
     }
-    /* products, product, massey and chart of Ext(M, N) are not computed
-     * (docs/resolution.md): refused, never the products of Ext(M) */
-    const char *const verbs[] = {"products", "chart", "size", "map", "tensor", "export",
-                                 "product --class 0,0,0 --by 1,1,0",
-                                 "massey --a 0,1,0 --b 1,1,0 --c 0,0,0", "yoneda --class 1,1,0"};
+    /* chart, products, product and massey draw Ext(M, N) through M ⊗ DN
+     * (docs/resolution.md): the module they name is "M*D(N)", never M's
+     * own Ext; --from refused; the other verbs have no --coefficients. */
+    const char *const with[] = {"chart --format json --stem 6 --max-s 3",
+                                "products --stem 6 --max-s 3", "product --class 0,0,0 --by 0,1,0",
+                                "massey --a 0,1,0 --b 1,1,0 --c 0,1,0"};
+    for (size_t i = 0; i < sizeof with / sizeof *with; i++) {
+        run_t r = run("%s C2 --coefficients C2 --quiet", with[i]);
+        run_t t = run("%s 'C2*D(C2)' --quiet", with[i]);
+        expect_ok(__LINE__, with[i], &r);
+        if (t.rc != 0 || strcmp(r.out, t.out) != 0)
+            sq_test_fail(__FILE__, __LINE__, "%s --coefficients C2 differs from C2*D(C2)",
+                         with[i]);
+        run_t f = run("%s C2 --coefficients C2 --from x.db", with[i]);
+        expect_refused(__LINE__, with[i], &f, "--coefficients", "omit --from");
+        run_free(&r);
+        run_free(&t);
+        run_free(&f);
+    }
+    for (int k = 0; k < K_COUNT; k++) { /* every kind: the chart of K*D(N) */
+        const char *n = k == K_ODD ? "C3" : "C2";
+        run_t r = run("chart %s --coefficients %s --stem 6 --max-s 3 --format json --quiet",
+                      kinds[k].module, n);
+        run_t t = run("chart '%s*D(%s)' --stem 6 --max-s 3 --format json --quiet",
+                      kinds[k].module, n);
+        if (k == K_COFIBER)
+            expect_refused(__LINE__, "chart --coefficients", &r, "a tensor product", "cofiber");
+        else if (r.rc != 0 || t.rc != 0 || strcmp(r.out, t.out) != 0)
+            sq_test_fail(__FILE__, __LINE__, "chart %s --coefficients %s: exit %d, %s",
+                         kinds[k].module, n, r.rc, r.err);
+        run_free(&r);
+        run_free(&t);
+    }
+    const char *const verbs[] = {"size", "map", "tensor", "export", "yoneda --class 1,1,0"};
     for (size_t i = 0; i < sizeof verbs / sizeof *verbs; i++) {
         run_t r = run("%s C2 --coefficients C2", verbs[i]);
         expect_refused(__LINE__, verbs[i], &r, "unknown option", "--coefficients");

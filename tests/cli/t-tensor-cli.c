@@ -235,3 +235,56 @@ TEST(dual_refusals_one_line)
     check_refusal("resolve 'D(RP_inf)' --stem 5", "infinite");
     check_refusal("resolve 'C2*D(C3)' --stem 5", "a tensor product needs one prime");
 }
+
+/* chart/products/product/massey --coefficients N (issue 24 item 2): the
+ * chart of Ext(M, N) (through M ⊗ DN, docs/resolution.md) has in every
+ * bidegree as many classes as resolve --coefficients (Hom from M's
+ * resolution into N) prints; products and product by h_0 of the identity
+ * of Ext(C2, C2) are nonzero (2 on the Moore spectrum is i eta p != 0, and
+ * h_0 1 is not zero in Ext(C2, C2): x_(0, 1, 0)); --from is refused. */
+static void check_chart_dims(const char *m, const char *n, int stem, int s)
+{
+    sq_test_run_t c = sq_test_runf(
+        "chart '%s' --coefficients '%s' --stem %d --max-s %d --format json --quiet", m, n, stem, s);
+    sq_test_run_t r = sq_test_runf(
+        "resolve '%s' --coefficients '%s' --stem %d --max-s %d --format csv --quiet", m, n, stem, s);
+    ASSERT_EQ(c.rc, 0);
+    ASSERT_EQ(r.rc, 0);
+    int lines = 0;
+    for (char *line = strtok(r.out, "\n"); line; line = strtok(NULL, "\n")) {
+        int cn, cs, dim;
+        if (sscanf(line, "%d,%d,%d", &cn, &cs, &dim) != 3)
+            continue;
+        char key[64];
+        int count = 0;
+        snprintf(key, sizeof key, "{\"n\": %d, \"s\": %d, \"i\": ", cn, cs);
+        for (const char *q = strstr(c.out, key); q; q = strstr(q + 1, key))
+            count++;
+        if (count != dim)
+            sq_test_fail(__FILE__, __LINE__, "Ext(%s, %s) at (%d, %d): chart %d, resolve %d", m,
+                         n, cn, cs, count, dim);
+        lines++;
+    }
+    ASSERT(lines > stem);
+    sq_test_run_free(&c);
+    sq_test_run_free(&r);
+}
+
+TEST(coefficients_chart_and_products)
+{
+    check_chart_dims("C2", "C2", 30, 15);
+    check_chart_dims("Joker", "Ceta", 20, 10);
+    check_chart_dims("C3", BPB, 30, 10);
+    sq_test_run_t r = sq_test_runf("products C2 --coefficients C2 --stem 4 --max-s 3 --quiet");
+    ASSERT_EQ(r.rc, 0);
+    ASSERT(strstr(r.out, "h_0 x_(0, 0, 0) = [1]\n") != NULL);
+    sq_test_run_free(&r);
+    r = sq_test_runf("product C2 --coefficients C2 --class 0,0,0 --by 0,1,0 --quiet");
+    ASSERT_EQ(r.rc, 0);
+    ASSERT(strstr(r.out, "= [1] at (0, 1)") != NULL);
+    sq_test_run_free(&r);
+    check_refusal("chart C2 --coefficients C2 --from x.db", "omit --from");
+    check_refusal("products C2 --coefficients RP_inf --stem 4", "infinite");
+    check_refusal("chart C2 --coefficients C3 --stem 4", "a tensor product needs one prime");
+    check_refusal("size C2 --coefficients C2", "unknown option");
+}
