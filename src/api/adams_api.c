@@ -113,7 +113,7 @@ static int start_pool(adams_res_t *h, char *err, size_t errlen)
 
 /* The module named spec as the program names it (sq_modref_find: "NAME",
  * "PATH", "[k]", "@milnor"/"@adem", the built-in S_2, tensor products
- * "M*N"), at its prime, infinite ones truncated to degrees <= max_degree,
+ * "M*N", duals "D(N)"), at its prime, infinite ones truncated to degrees <= max_degree,
  * into h->M (its file and shift into h->path, h->shift).  Returns 0, or
  * ADAMS_E_INPUT with the program's one-line message. */
 static int load_module(adams_res_t *h, const char *spec, int32_t max_degree,

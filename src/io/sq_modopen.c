@@ -140,9 +140,14 @@ static int find_dual(sq_modref_t *ref, const char *spec, sq_modref_note_fn note,
                      char *err, size_t errlen)
 {
     size_t n = strlen(spec);
-    if (n >= sizeof ref->base) {
-        snprintf(err, errlen, "module '%s': a dual D(N) needs a name that fits a path",
-                 show(spec).s);
+    int depth = 0, deepest = 0;
+    for (const char *c = spec; *c; c++) {
+        depth += *c == '(' ? 1 : *c == ')' ? -1 : 0;
+        deepest = depth > deepest ? depth : deepest;
+    }
+    if (n >= sizeof ref->base || deepest > SQ_MODREF_MAX_FACTORS) {
+        snprintf(err, errlen, "module '%s': a dual D(N) has at most 8 nested parentheses and a "
+                 "name that fits a path", show(spec).s);
         return SQ_E_INVAL;
     }
     memcpy(ref->base, spec, n + 1);

@@ -234,6 +234,19 @@ TEST(dual_refusals_one_line)
     check_refusal("resolve 'D(nonesuch)' --stem 5", "unknown module 'nonesuch'");
     check_refusal("resolve 'D(RP_inf)' --stem 5", "infinite");
     check_refusal("resolve 'C2*D(C3)' --stem 5", "a tensor product needs one prime");
+    check_refusal("resolve 'D(D(D(D(D(D(D(D(D(C2)))))))))' --stem 5", "at most 8 nested");
+    char deep[8200] = "resolve '"; /* 1300 nested duals: refused, not a stack overflow */
+    for (int i = 0; i < 1300; i++)
+        strcat(deep, "D(");
+    strcat(deep, "C2");
+    for (int i = 0; i < 1300; i++)
+        strcat(deep, ")");
+    strcat(deep, "' --stem 5");
+    char *out = NULL, *err = NULL;
+    ASSERT_EQ(sq_test_run_adams(deep, &out, &err), 2);
+    ASSERT(strstr(err, "at most 8 nested") != NULL && sq_test_count_lines(err) == 1);
+    sq_free(out);
+    sq_free(err);
 }
 
 /* chart/products/product/massey --coefficients N (issue 24 item 2): the
