@@ -178,8 +178,8 @@ void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
  * columns of F_{s-1} in degree t) to step (s + 1, t), whose step-1 matrix
  * it overlaps: kept (D2 left zeroed, pos copied) if (s + 1, t) is a Nassau
  * step of the run that has not started, row s + 1 trails by at most 32
- * degrees and the handed bytes stay within an eighth of the cache budget;
- * otherwise D2 is left to the caller. */
+ * degrees and the handed matrices with the cached blocks stay within the
+ * cache budget; otherwise D2 is left to the caller. */
 void nassau_hand_offer(resol_t *R, int32_t s, int32_t t, const int64_t *pos, f2mat_t *D2);
 /* Step (s, t)'s step-1 matrix: D1 (initialised here) = d_{s-1} on the
  * positions pos[0..n) (increasing) of F_{s-1} in degree t (generators of

@@ -9,7 +9,9 @@
  * boundary on generators of lower degree, minimality), row by row: a row is
  * d_s of one basis element, whatever the subalgebra.  Each such
  * matrix was built twice; now the first build is kept for the second step
- * when that step has not started yet, within a byte budget.  When the two
+ * when that step has not started yet, while the consumer's row trails by
+ * at most HAND_LAG degrees and within the cache budget (resol_set_cache_budget),
+ * which the handed matrices share with the cached blocks.  When the two
  * steps chose different subalgebras, the later one's (smaller, so with
  * more zero-signature elements) rows include the earlier one's: those are
  * copied and only the others built.  The later step
@@ -69,8 +71,8 @@ void nassau_hand_offer(resol_t *R, int32_t s, int32_t t, const int64_t *pos, f2m
         atomic_load(slot(R, s + 1, t - HAND_LAG)) != TAKEN)
         return;
     int64_t b = (int64_t)hand_bytes(D2) + 8 * D2->rows;
-    if (atomic_load(&R->hbytes) + b > R->zbudget / 8)
-        return; /* over the budget: the consumer builds it */
+    if (atomic_load(&R->hbytes) + atomic_load(&R->zbytes) + b > R->zbudget)
+        return; /* over the cache budget (blocks and handed matrices): the consumer builds it */
     struct nassau_hand *h = sq_calloc(1, sizeof *h);
     h->bytes = (size_t)b;
     h->n = D2->rows;
