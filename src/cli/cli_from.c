@@ -144,6 +144,15 @@ static int from_checks(const cli_opts_t *o, const char *spec, int flags, sq_stor
         return CLI_USAGE;
     }
     const char *text = sq_store_stored_module_text(st);
+    /* An unstable store's chart is its dimensions; what the other verbs
+     * compute from a resolution (products, Massey products, d_2) is
+     * stable only (docs/unstable.md). */
+    if (si.unstable && strcmp(o->verb->name, "chart") != 0) {
+        cli_error("%s: --from: the store %s keeps an unstable resolution (S^n, --unstable); %s "
+                  "reads stable ones only (chart --from draws it)",
+                  o->verb->name, cli_str(o->from), o->verb->name);
+        return CLI_USAGE;
+    }
     int rc = from_region(o, st, &si, flags, stem, max_s);
     if (!rc && spec && text)
         rc = check_from_module(o, spec, *stem, text, si.module_name);

@@ -11,6 +11,7 @@
 
 #include "cli.h"
 #include "cmd_store.h"
+#include "resol_unstable.h"
 #include "sq_modopen.h"
 #include "sq_store.h"
 #include "sq_core.h"
@@ -164,9 +165,22 @@ resol_t *cli_store_resolution(const char *path, int have_stem, int64_t *stem, in
         sq_store_close(st);
         return NULL;
     }
-    R = resol_new(*M, (int32_t)*max_s, (int32_t)*stem);
+    int rc = 0;
+    if (si.unstable) /* the unstable free modules: docs/unstable.md */
+        rc = resol_try_new_unstable(&R, *M, (int32_t)*max_s, (int32_t)*stem, err, sizeof err);
+    else
+        R = resol_new(*M, (int32_t)*max_s, (int32_t)*stem);
+    if (rc) {
+        cli_error("store %s keeps an unstable resolution of a module that is not unstable "
+                  "(%s): it is damaged",
+                  cli_str(path), cli_str(err));
+        sq_store_close(st);
+        fdmod_free(*M);
+        *M = NULL;
+        return NULL;
+    }
     sq_store_load_stats_t ls;
-    int rc = sq_store_load(st, R, 0, NULL, &ls, err, sizeof err);
+    rc = sq_store_load(st, R, 0, NULL, &ls, err, sizeof err);
     for (int32_t s = 0; s <= *max_s && !rc; s++) /* every step of the region, as ext */
         for (int32_t n = si.bottom; n <= *stem && !rc; n++)
             if (!resol_step_published(R, s, s + n)) {

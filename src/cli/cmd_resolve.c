@@ -83,7 +83,8 @@ static const char resolve_usage[] =
     "  --unstable           resolve MODULE in the category of unstable modules\n"
     "                       (every prime: S_3[7] --unstable; a module that is not\n"
     "                       unstable is refused);\n"
-    "                       chart and csv, classical engine, not with --save\n"
+    "                       chart and csv, classical engine; --save keeps it in a\n"
+    "                       store of its own kind (format 4)\n"
     "  --gpu                offload large matrix builds and reductions to a CUDA GPU\n"
     "                       (a build with CUDA and a device; otherwise one line says\n"
     "                       so and the run stays on the CPU; docs/gpu.md)\n"
@@ -210,16 +211,18 @@ static int run_saved(cli_run_t *r)
         }
     }
     cli_run_notes(r, 0);
-    classical_store_note(r);
-    resol_algo_t a =
-        o->algo == RESOL_AUTO && !r->info.infinite ? RESOL_AUTO : (resol_algo_t)r->algo;
+    if (!r->unstable) /* an unstable run is classical, whatever the region */
+        classical_store_note(r);
+    resol_algo_t a = o->algo == RESOL_AUTO && !r->info.infinite && !r->unstable
+                         ? RESOL_AUTO
+                         : (resol_algo_t)r->algo;
     resol_t *R = NULL;
     int rc = cli_store_resolve(&R, o->save, r->M, fdmod_name(r->M), text, &a, r->max_s, r->stem,
-                               r->pool, r->show, r->quiet, r->cache_budget);
+                               r->pool, r->show, r->quiet, r->cache_budget, r->unstable);
     sq_free(text);
     if (rc != CLI_OK)
         return rc;
-    if (o->algo == RESOL_AUTO && !r->quiet)
+    if (o->algo == RESOL_AUTO && !r->quiet && !r->unstable)
         cli_note("engine: %s (the engine of the store %s)",
                  a == RESOL_NASSAU ? "nassau" : "classical", cli_str(o->save));
     /* The pool and the GPU are done with before the chart is written. */
@@ -344,14 +347,13 @@ static int run_prepared(cli_run_t *r)
  * refused with one line before anything is loaded. */
 static int run_unstable(const cli_opts_t *o, const char *spec)
 {
-    const char *no = o->save ? "--save" : o->coefficients ? "--coefficients"
+    const char *no = o->coefficients ? "--coefficients"
                      : o->format == FORMAT_DIFFERENTIALS ? "--format differentials"
                      : o->algo == RESOL_NASSAU ? "--algorithm nassau"
                      : cli_given(o, CLI_OPT_MPI) ? "--mpi" : NULL;
     if (no) {
         cli_error("resolve: %s: an unstable resolution (S^n, --unstable) is %s", no,
-                  o->save ? "not kept in a store; omit --save"
-                  : o->algo == RESOL_NASSAU ? "classical only (Nassau's algorithm is stable)"
+                  o->algo == RESOL_NASSAU ? "classical only (Nassau's algorithm is stable)"
                   : cli_given(o, CLI_OPT_MPI) ? "run on one machine"
                                               : "charted as dimensions only (chart, csv)");
         return CLI_USAGE;
@@ -361,7 +363,9 @@ static int run_unstable(const cli_opts_t *o, const char *spec)
                              CLI_RUN_NO_NOTES);
     if (rc == CLI_OK)
         rc = cli_unstable_prepare(&r);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && o->save) {
+        rc = run_saved(&r); /* a store of category unstable (docs/save-format.md) */
+    } else if (rc == CLI_OK) {
         cli_run_notes(&r, 0);
         resol_t *R = cli_run_resolve(&r);
         rc = write_resol(&r, R);

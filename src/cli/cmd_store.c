@@ -9,6 +9,7 @@
 #include "cli.h"
 #include "cli_run.h"
 #include "cmd_store.h"
+#include "resol_unstable.h"
 #include "sq_core.h"
 #include "sq_moddef.h"
 #include "sq_modspec.h"
@@ -17,7 +18,8 @@
 
 int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const char *module_name,
                       const char *module_text, resol_algo_t *algo, int32_t max_s, int32_t max_n,
-                      sq_pool_t *pool, int progress, int quiet, int64_t cache_budget)
+                      sq_pool_t *pool, int progress, int quiet, int64_t cache_budget,
+                      int unstable)
 {
     *out = NULL;
     char err[1024];
@@ -27,14 +29,15 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
                             .module_text = module_text,
                             .engine = *algo,
                             .max_s = max_s,
-                            .max_n = max_n};
+                            .max_n = max_n,
+                            .unstable = unstable};
     int rc = sq_store_open(&st, path, &b, err, sizeof err);
     if (rc) {
         cli_error("%s", err);
         return rc == SQ_STORE_E_BINDING ? CLI_USAGE : CLI_FAIL;
     }
     *algo = sq_store_engine(st);
-    resol_t *R = resol_new(M, max_s, max_n);
+    resol_t *R = unstable ? resol_new_unstable(M, max_s, max_n) : resol_new(M, max_s, max_n);
     cli_attach(R);
     if (cache_budget >= 0)
         resol_set_cache_budget(R, cache_budget);

@@ -39,10 +39,15 @@ int cmd_check(int argc, char **argv);
  * module, prime, profile or engine), CLI_FAIL (I/O, a damaged store,
  * another process writing it) or 128 + the signal (interrupted; rerun to
  * resume); *out is NULL unless CLI_OK.  cache_budget: for
- * resol_set_cache_budget (< 0: the library's default). */
+ * resol_set_cache_budget (< 0: the library's default).  unstable: the
+ * run is M's unstable resolution (resol_new_unstable; M passed
+ * cli_unstable_prepare, *algo classical), kept in a store of category
+ * `unstable` (format 4); a store of the other category is refused
+ * (CLI_USAGE). */
 int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const char *module_name,
                       const char *module_text, resol_algo_t *algo, int32_t max_s, int32_t max_n,
-                      sq_pool_t *pool, int progress, int quiet, int64_t cache_budget);
+                      sq_pool_t *pool, int progress, int quiet, int64_t cache_budget,
+                      int unstable);
 
 /* The module of a store rebuilt from its identity text, truncated for
  * stems <= max_n: the canonical text of a finite module

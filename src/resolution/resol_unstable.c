@@ -113,6 +113,21 @@ resol_t *resol_new_unstable(const fdmod_t *M, int32_t max_s, int32_t max_n)
     return R;
 }
 
+int resol_try_new_unstable(resol_t **out, const fdmod_t *M, int32_t max_s, int32_t max_n,
+                           char *err, size_t errlen)
+{
+    *out = NULL;
+    int32_t span = fdmod_top(M) - fdmod_bottom(M);
+    stalg_t *S = stalg_new(fdmod_prime(M), span > 1 ? span : 1, NULL);
+    int rc = resol_unstable_check(M, S, err, errlen);
+    stalg_free(S);
+    if (rc == 0 && resol_check_range(M, max_s, max_n, err, errlen) != 0)
+        rc = SQ_E_INVAL;
+    if (rc == 0)
+        *out = resol_new_unstable(M, max_s, max_n);
+    return rc;
+}
+
 int resol_is_unstable(const resol_t *R)
 {
     return R->U != NULL;

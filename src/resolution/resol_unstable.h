@@ -10,8 +10,9 @@
  * free module's basis differs.  Ext_U^{s,t}(M, F_2) has dimension the
  * number of generators of F_s in degree t (resol_ext_dim); for M =
  * Sigma^n F_p it is the E_2 page of the unstable Adams spectral sequence of
- * S^n (at odd p the peer's resolve_unstable of S_p[n]).  Nassau's engine, the store, products and resol_lift are stable
- * only.
+ * S^n (at odd p the peer's resolve_unstable of S_p[n]).  Stores keep them
+ * (format 4, docs/save-format.md); Nassau's engine, products and
+ * resol_lift are stable only.
  */
 #ifndef RESOL_UNSTABLE_H
 #define RESOL_UNSTABLE_H
@@ -47,6 +48,13 @@ int resol_unstable_check(const fdmod_t *M, const stalg_t *S, char *err,
  * resol_run / resol_run_pool and RESOL_CLASSICAL or RESOL_AUTO (which is
  * classical here); Nassau's engine is refused (SQ_CHECK). */
 resol_t *resol_new_unstable(const fdmod_t *M, int32_t max_s, int32_t max_n);
+
+/* resol_new_unstable for a module that may not qualify (one read from a
+ * store): 0 and *out, or SQ_E_INVAL with *out NULL and one line in err
+ * (resol_unstable_check's or resol_check_range's), nothing allocated.
+ * Cost: resol_unstable_check's, on an algebra built here. */
+int resol_try_new_unstable(resol_t **out, const fdmod_t *M, int32_t max_s, int32_t max_n,
+                           char *err, size_t errlen) SQ_WARN_UNUSED;
 
 /* Whether R is an unstable resolution. */
 int resol_is_unstable(const resol_t *R);

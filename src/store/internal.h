@@ -44,6 +44,7 @@ struct sq_store {
     int format;
     int header_format;      /* PRAGMA user_version, which must equal `format` */
     uint32_t prime;         /* the metadata `prime`: 2, or an odd prime (format 3) */
+    int unstable;           /* the metadata `category` is `unstable` (format 4) */
     resol_algo_t engine;
     uint32_t row_key;       /* CRC-32C state of the rows' binding prefix (sq_store_row_key);
                              * 0 in a format-1 store, whose rows are not bound */

@@ -167,8 +167,9 @@ static void profile_text(char *buf, size_t n, const fdmod_t *M)
 
 static const char *const meta_keys[] = {"format", "program", "prime", "module_name", "module",
                                         "module_hash", "profile", "bottom", "engine", "region",
-                                        "done", "store_id"};
+                                        "done", "store_id", "category"};
 #define KEY_STORE_ID 11 /* format 2 on: not in a format-1 store */
+#define KEY_CATEGORY 12 /* format 4 only (an unstable resolution): read in no other */
 #define NKEYS ((int)(sizeof meta_keys / sizeof meta_keys[0]))
 
 /* 16 lowercase hex digits. */
@@ -261,7 +262,8 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
     sqlite3_finalize(q);
     int format = val[0] ? atoi(val[0]) : 0;
     for (int i = 0; i < NKEYS && !ret; i++)
-        if (!val[i] && !(i == KEY_STORE_ID && format == 1))
+        if (!val[i] && !(i == KEY_STORE_ID && format == 1) &&
+            !(i == KEY_CATEGORY && format < SQ_STORE_FORMAT_UNSTABLE))
             ret = sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                                 "store %s: metadata '%s' is missing", st->path, meta_keys[i]);
     if (!ret) {
@@ -276,10 +278,16 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
         if (strcmp(val[0], fbuf) != 0 || format != st->header_format)
             ret = sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                                 "store %s: metadata 'format' is damaged ('%s')", st->path, val[0]);
-        else if (st->format > SQ_STORE_FORMAT)
+        else if (st->format > SQ_STORE_FORMAT_MAX)
             ret = sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
                                 "store %s has store format %d; this adams reads formats 1 to %d",
-                                st->path, st->format, SQ_STORE_FORMAT);
+                                st->path, st->format, SQ_STORE_FORMAT_MAX);
+        else if (st->format >= SQ_STORE_FORMAT_UNSTABLE &&
+                 strcmp(val[KEY_CATEGORY], "unstable") != 0)
+            ret = sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
+                                "store %s: unknown category '%.40s' (format %d keeps unstable "
+                                "resolutions)",
+                                st->path, val[KEY_CATEGORY], st->format);
         else if (parse_prime(val[2], st->format, &st->prime))
             ret = sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
                                 "store %s is for the prime '%.40s'; this adams reads stores of "
@@ -315,6 +323,9 @@ static int read_meta(sq_store_t *st, char *err, size_t errlen)
         b = bi;
         st->bottom = b;
         st->engine = strcmp(val[8], "nassau") == 0 ? RESOL_NASSAU : RESOL_CLASSICAL;
+        /* A `category` key in a store of format <= 3 is not one of its keys
+         * (section 7): ignored, as any unknown key. */
+        st->unstable = st->format >= SQ_STORE_FORMAT_UNSTABLE;
     }
     if (!ret) {
         st->program = val[1], val[1] = NULL;
@@ -440,8 +451,10 @@ static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char
     new_store_id(id);
     int rc = exec(st, "BEGIN IMMEDIATE");
     if (rc == SQLITE_OK)
+        rc = exec(st, b->unstable ? "PRAGMA user_version = " SQ_STORE_FORMAT_UNSTABLE_TEXT
+                                  : "PRAGMA user_version = " SQ_STORE_FORMAT_TEXT);
+    if (rc == SQLITE_OK)
         rc = exec(st, "PRAGMA application_id = 1094995283;" /* 0x41444D53, "ADMS" */
-                      "PRAGMA user_version = " SQ_STORE_FORMAT_TEXT ";"
                       "CREATE TABLE meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, "
                       "crc INTEGER NOT NULL) WITHOUT ROWID;"
                       "CREATE TABLE step (s INTEGER NOT NULL, t INTEGER NOT NULL, "
@@ -450,7 +463,8 @@ static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char
                       "PRIMARY KEY (s, t)) WITHOUT ROWID;"
                       "CREATE VIEW ext AS SELECT t - s AS n, s, ngens AS dim FROM step "
                       "ORDER BY n, s;");
-    snprintf(format, sizeof format, "%d", SQ_STORE_FORMAT);
+    snprintf(format, sizeof format, "%d",
+             b->unstable ? SQ_STORE_FORMAT_UNSTABLE : SQ_STORE_FORMAT);
     snprintf(prime, sizeof prime, "%u", (unsigned)fdmod_prime(b->module));
     snprintf(bottom, sizeof bottom, "%d", (int)fdmod_bottom(b->module));
     /* program and region: written by the caller, as for an existing store */
@@ -468,6 +482,8 @@ static int create_schema(sq_store_t *st, const sq_store_binding_t *b, const char
     };
     for (size_t i = 0; rc == SQLITE_OK && i < sizeof meta / sizeof *meta; i++)
         rc = sq_store_meta_put(st, meta[i][0], meta[i][1]);
+    if (rc == SQLITE_OK && b->unstable) /* format 4 (docs/save-format.md section 7) */
+        rc = sq_store_meta_put(st, "category", "unstable");
     return rc;
 }
 
@@ -499,10 +515,10 @@ static int open_db(sq_store_t *st, int flags, int *fresh, char *err, size_t errl
                              "%s is not an adams store (an SQLite database with application id "
                              "%lld)",
                              st->path, (long long)app);
-    if (ver > SQ_STORE_FORMAT)
+    if (ver > SQ_STORE_FORMAT_MAX)
         return sq_store_fail(err, errlen, SQ_STORE_E_FORMAT,
                              "store %s has store format %lld; this adams reads formats 1 to %d",
-                             st->path, (long long)ver, SQ_STORE_FORMAT);
+                             st->path, (long long)ver, SQ_STORE_FORMAT_MAX);
     if (ver < 1)
         return sq_store_fail(err, errlen, SQ_STORE_E_DAMAGED,
                              "store %s: its format number is damaged (user_version %lld)",
@@ -516,6 +532,14 @@ static int check_binding(const sq_store_t *st, const sq_store_binding_t *b, cons
                          const char *hash, const char *profile, char *err, size_t errlen)
 {
     const char *name = b->module_name ? b->module_name : fdmod_name(b->module);
+    if (st->unstable != (b->unstable != 0))
+        return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
+                             "store %s keeps the %s resolution of %s; this run is %s (%s)",
+                             st->path, st->unstable ? "unstable" : "stable", st->module_name,
+                             b->unstable ? "unstable" : "stable",
+                             st->unstable ? "resolve S^n or give --unstable to resume it"
+                                          : "omit S^n and --unstable to resume it, or save "
+                                            "the unstable run into another store");
     if (st->prime != fdmod_prime(b->module))
         return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
                              "store %s is for module %s at the prime %u, not %s at the prime %u",
@@ -561,6 +585,10 @@ int sq_store_open(sq_store_t **out, const char *path, const sq_store_binding_t *
     *out = NULL;
     if (!path || !*path || !b || !b->module || b->max_s < 0)
         return sq_store_fail(err, errlen, SQ_E_INVAL, "sq_store_open: bad arguments");
+    if (b->unstable && b->engine == RESOL_NASSAU)
+        return sq_store_fail(err, errlen, SQ_E_INVAL,
+                             "sq_store_open: an unstable resolution is classical (Nassau's "
+                             "algorithm is stable)");
     int exists, rc;
     if ((rc = check_place(path, &exists, err, errlen)))
         return rc;
@@ -601,8 +629,9 @@ int sq_store_open(sq_store_t **out, const char *path, const sq_store_binding_t *
         if (src == SQLITE_OK)
             src = exec(st, "PRAGMA synchronous=NORMAL");
         if (src == SQLITE_OK && fresh) {
-            st->engine = b->engine == RESOL_AUTO ? resol_auto_engine(b->module, b->max_n)
-                                                 : b->engine;
+            st->engine = b->unstable              ? RESOL_CLASSICAL
+                         : b->engine == RESOL_AUTO ? resol_auto_engine(b->module, b->max_n)
+                                                   : b->engine;
             src = create_schema(st, b, text, hash, profile);
         } else if (src == SQLITE_OK) {
             src = exec(st, "BEGIN IMMEDIATE");
@@ -621,7 +650,7 @@ int sq_store_open(sq_store_t **out, const char *path, const sq_store_binding_t *
         }
     }
     if (!rc && fresh) {
-        st->header_format = SQ_STORE_FORMAT;
+        st->header_format = b->unstable ? SQ_STORE_FORMAT_UNSTABLE : SQ_STORE_FORMAT;
         rc = read_meta(st, err, errlen); /* what was written, read back as any store */
     }
     if (!rc) {
@@ -731,6 +760,7 @@ int sq_store_info(sq_store_t *st, sq_store_info_t *info, char *err, size_t errle
     memset(info, 0, sizeof *info);
     info->format = st->format;
     info->prime = st->prime;
+    info->unstable = st->unstable;
     info->engine = st->engine;
     info->bottom = st->bottom;
     info->region_s = st->region_s;

@@ -56,13 +56,22 @@
 extern "C" {
 #endif
 
-/* The store format this library writes (docs/save-format.md): 3 records
- * the prime and keeps resolutions at every prime (p = 2 rows as in format
- * 2, odd-prime rows one residue a byte).  It reads formats 1 to 3; a
- * format-2 store (p = 2) is resumed and extended in place and stays
- * format 2 (its rows are those format 3 writes at p = 2). */
+/* The store format this library writes for a stable resolution
+ * (docs/save-format.md): 3 records the prime and keeps resolutions at
+ * every prime (p = 2 rows as in format 2, odd-prime rows one residue a
+ * byte).  It reads formats 1 to SQ_STORE_FORMAT_MAX; a format-2 store
+ * (p = 2) is resumed and extended in place and stays format 2 (its rows
+ * are those format 3 writes at p = 2). */
 #define SQ_STORE_FORMAT 3
 #define SQ_STORE_FORMAT_TEXT "3"
+/* The format of a store of an unstable resolution (resol_new_unstable):
+ * format 3 with the required metadata key `category` = `unstable`, so that
+ * an adams that reads formats 1 to 3 refuses it rather than read its rows
+ * as a stable resolution's.  SQ_STORE_FORMAT_MAX: the highest format this
+ * library reads. */
+#define SQ_STORE_FORMAT_UNSTABLE 4
+#define SQ_STORE_FORMAT_UNSTABLE_TEXT "4"
+#define SQ_STORE_FORMAT_MAX 4
 
 /* Error codes of the store, besides SQ_E_IO and SQ_E_INVAL. */
 enum {
@@ -91,12 +100,16 @@ typedef struct {
     resol_algo_t engine;     /* RESOL_CLASSICAL, RESOL_NASSAU, or RESOL_AUTO: the store's engine,
                               * or for a new store resol_auto_engine(module, max_n) */
     int32_t max_s, max_n;    /* the region of the run (recorded as `region`) */
+    int unstable;            /* 1: the run is an unstable resolution (resol_new_unstable, the
+                              * classical engine); its store has format 4 and category
+                              * `unstable`, and a stable run is refused by it (and the reverse) */
 } sq_store_binding_t;
 
 /* Opens the store at path for a run, creating it when the file does not
  * exist, and takes the single-writer lock.  An existing store must have the
- * same prime, profile, module text and engine as b (engine RESOL_AUTO takes
- * the store's); otherwise SQ_STORE_E_BINDING with one line naming both.
+ * same category (stable or unstable: b->unstable), prime, profile, module
+ * text and engine as b (engine RESOL_AUTO takes the store's); otherwise
+ * SQ_STORE_E_BINDING with one line naming both.
  * Sets the metadata `region` to b's region.  Also refused: another process
  * writing it (SQ_STORE_E_BUSY), a file that is not a store or has a newer
  * format (SQ_STORE_E_FORMAT), damaged metadata (SQ_STORE_E_DAMAGED), a
@@ -127,7 +140,8 @@ const char *sq_store_stored_module_text(const sq_store_t *st);
 
 /* What a store holds, from its metadata and the step table. */
 typedef struct {
-    int format;                  /* the store's format: 1, 2 or SQ_STORE_FORMAT */
+    int format;                  /* the store's format: 1, 2, SQ_STORE_FORMAT or
+                                  * SQ_STORE_FORMAT_UNSTABLE */
     uint32_t prime;              /* 2, or an odd prime (format 3) */
     resol_algo_t engine;         /* RESOL_CLASSICAL or RESOL_NASSAU */
     int32_t bottom;              /* bottom degree of the module (lowest stem) */
@@ -142,6 +156,7 @@ typedef struct {
     char module_hash[17];        /* 16 hex digits */
     char profile[128];           /* "[]" or e.g. "[3,2,1]" */
     char program[64];            /* the program that last opened it for writing */
+    int unstable;                /* 1: an unstable resolution (category `unstable`, format 4) */
 } sq_store_info_t;
 
 /* Fills *info.  Returns 0 or an error (SQ_E_IO, SQ_STORE_E_DAMAGED). */
@@ -168,7 +183,8 @@ enum {
  * increasing (t, s) order, each checked first (checksum, lengths, padding,
  * vector size); a step whose load predecessors are missing is skipped (and
  * will be recomputed by the run).  R must be new (nothing run) and resolve
- * the store's module.  Without SQ_STORE_REPAIR a damaged step is an error
+ * the store's module, unstable (resol_is_unstable) exactly when the store
+ * is (else SQ_STORE_E_BINDING, nothing loaded).  Without SQ_STORE_REPAIR a damaged step is an error
  * (SQ_STORE_E_DAMAGED) naming its bidegree, and R then holds the steps
  * before it; with it, warnings go to warn (may be NULL).  stats may be
  * NULL.  Cost: reads and decompresses the region's rows once. */

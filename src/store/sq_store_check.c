@@ -23,6 +23,7 @@
 #include "fmat.h"
 #include "fhom.h"
 #include "internal.h"
+#include "resol_unstable.h"
 #include "sq_core.h"
 
 #define MAX_LINES 20 /* findings printed per kind; the rest are counted */
@@ -343,10 +344,11 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
         say(out, "note: format %d: its rows are not bound to their store (a row copied from "
                  "another store is not detected by the checksums); a new run writes format %d\n",
             st->format, SQ_STORE_FORMAT);
-    say(out, "module %s (hash %s, profile %s), engine %s, prime %u\n",
+    say(out, "module %s (hash %s, profile %s), engine %s, prime %u%s\n",
         clean(c1, sizeof c1, st->module_name), clean(c2, sizeof c2, st->module_hash),
         clean(c3, sizeof c3, st->profile), sq_store_engine_name(st->engine),
-        (unsigned)st->prime);
+        (unsigned)st->prime,
+        st->unstable ? "; unstable: Ext in the category of unstable modules" : "");
     if (st->done_s >= 0)
         say(out, "region: last run s <= %d, n <= %d; done s <= %d, n <= %d\n", (int)st->region_s,
             (int)st->region_n, (int)st->done_s, (int)st->done_n);
@@ -406,8 +408,20 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
         rep->steps_damaged++;
         M = NULL;
     }
+    resol_t *R = NULL;
+    if (M && max_s >= 0 && st->unstable &&
+        resol_try_new_unstable(&R, M, max_s, max_n, rerr, sizeof rerr) != 0) {
+        say(out, "damaged: the store keeps an unstable resolution, but its module is not one "
+                 "(%s)\n",
+            rerr);
+        rep->steps_damaged++;
+        M = NULL;
+    }
     if (M && max_s >= 0) {
-        resol_t *R = resol_new(M, max_s, max_n);
+        /* An unstable store's free modules are the unstable ones, so the
+         * checks below multiply in F(n) (fhom's unstable tiles). */
+        if (!R)
+            R = resol_new(M, max_s, max_n);
         sq_store_load_stats_t ls;
         char lerr[512];
         rc = sq_store_load(st, R, SQ_STORE_REPAIR, NULL, &ls, lerr, sizeof lerr);

@@ -11,6 +11,7 @@
 #include "f2mat.h"
 #include "fhom.h"
 #include "internal.h"
+#include "resol_unstable.h"
 #include "sq_core.h"
 
 /* Columns of the row queries below. */
@@ -161,6 +162,11 @@ int sq_store_load(sq_store_t *st, resol_t *R, int flags, FILE *warn, sq_store_lo
         return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
                              "store %s is for the prime %u, not %u", st->path,
                              (unsigned)st->prime, (unsigned)resol_prime(R));
+    if (resol_is_unstable(R) != st->unstable)
+        return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
+                             "store %s keeps %s resolution, not %s one", st->path,
+                             st->unstable ? "an unstable" : "a stable",
+                             st->unstable ? "a stable" : "an unstable");
     if (resol_min_n(R) != st->bottom)
         return sq_store_fail(err, errlen, SQ_STORE_E_BINDING,
                              "store %s is for a module with bottom degree %d, not %d", st->path,

@@ -1132,13 +1132,46 @@ TEST(audit_d2)
     scratch_remove();
 }
 
+/* --save on an unstable run of kind k (args, its plain chart base): the
+ * same chart; ext, check and chart --from read the store; a stable run and
+ * products --from refused by it naming the category, and the unstable run
+ * by the kind's stable store. */
+static void audit_unstable_store(int k, const char *args, const run_t *base)
+{
+    char f[128];
+    snprintf(f, sizeof f, "%s/u%d.db", scratch, k);
+    run_t sv = run("%s --save %s --quiet", args, f), again = run("%s --save %s --quiet", args, f);
+    run_t ex = run("ext %s", f), ck = run("check %s", f);
+    run_t cf = run("chart --from %s --format json", f);
+    if (sv.rc || strcmp(sv.out, base->out) || again.rc || strcmp(again.out, base->out) ||
+        ex.rc || strcmp(ex.out, base->out) || ck.rc || cf.rc || !cf.out[0])
+        sq_test_fail(__FILE__, __LINE__,
+                     "adams %s --save: the store does not give the same chart (save %d, "
+                     "resume %d, ext %d, check %d, chart --from %d)",
+                     args, sv.rc, again.rc, ex.rc, ck.rc, cf.rc);
+    run_t st = run("resolve %s --stem %d --max-s 4 --save %s", kinds[k].module,
+                   kinds[k].bottom + 6, f);
+    expect_refused(__LINE__, "a stable run on an unstable store", &st,
+                   "keeps the unstable resolution", "this run is stable");
+    run_t pr = run("products --from %s", f);
+    expect_refused(__LINE__, "products --from an unstable store", &pr,
+                   "keeps an unstable resolution", "--from");
+    run_t us = run("%s --save %s", args, store_of(k));
+    expect_refused(__LINE__, "an unstable run on a stable store", &us,
+                   "keeps the stable resolution", "this run is unstable");
+    run_free(&sv), run_free(&again), run_free(&ex), run_free(&ck), run_free(&cf);
+    run_free(&st), run_free(&pr), run_free(&us);
+}
+
 /* resolve --unstable (and S^n) and suspension over every kind
  * (docs/cli.md, refusal 19): the unstable kinds (RP_inf, C2[2], S_3) run, the
  * same bytes under --threads, --max-memory, --progress (and resolve's
  * --algorithm classical), fewer under a smaller --stem; the rest and the
- * options an unstable run does not have are refused in one line. */
+ * options an unstable run does not have are refused in one line; --save
+ * keeps the run in an unstable store (audit_unstable_store). */
 TEST(audit_unstable)
 {
+    scratch_make();
     for (int k = 0; k < K_COUNT; k++) {
         const char *m = kinds[k].module;
         const char *why = k == K_COFIBER                           ? "cofiber"
@@ -1175,7 +1208,7 @@ TEST(audit_unstable)
                     sq_test_fail(__FILE__, __LINE__, "adams %s --format csv: no csv", args);
                 run_free(&c);
                 static const char *const refused[][2] = {
-                    {"--save x.db", "--save"}, {"--coefficients C2", "--coefficients"},
+                    {"--coefficients C2", "--coefficients"},
                     {"--format differentials", "--format differentials"},
                     {"--algorithm nassau", "--algorithm nassau"}};
                 for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
@@ -1183,6 +1216,7 @@ TEST(audit_unstable)
                     expect_refused(__LINE__, args, &r, refused[i][1], "unstable");
                     run_free(&r);
                 }
+                audit_unstable_store(k, args, &base);
             } else {
                 static const char *const unknown[] = {"--format csv", "--save x.db", "--gpu",
                                                       "--algorithm classical", "--unstable"};
@@ -1199,4 +1233,5 @@ TEST(audit_unstable)
     run_t r = run("chart S_2 --stem 4 --unstable");
     expect_refused(__LINE__, "chart --unstable", &r, "unknown option", "--unstable");
     run_free(&r);
+    scratch_remove();
 }

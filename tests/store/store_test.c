@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "milnor.h"
+#include "resol_unstable.h"
 #include "sq_core.h"
 #include "sq_pool.h"
 #include "sq_test.h"
@@ -100,15 +101,18 @@ static void stop_after(void *ctx, int64_t done, int64_t total, int32_t s, int32_
         resol_request_stop(S->R);
 }
 
-int st_run_flags(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s,
-                 int32_t max_n, int threads, int64_t stop, int flags, char *err, size_t errlen)
+/* st_run_flags, of the unstable resolution when unstable. */
+static int run_any(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s,
+                   int32_t max_n, int threads, int64_t stop, int flags, int unstable, char *err,
+                   size_t errlen)
 {
     sq_store_t *st;
-    sq_store_binding_t b = {.module = M, .engine = algo, .max_s = max_s, .max_n = max_n};
+    sq_store_binding_t b = {
+        .module = M, .engine = algo, .max_s = max_s, .max_n = max_n, .unstable = unstable};
     int rc = sq_store_open(&st, path, &b, err, errlen);
     if (rc)
         sq_test_fail(__FILE__, __LINE__, "open %s: %s", path, err);
-    resol_t *R = resol_new(M, max_s, max_n);
+    resol_t *R = unstable ? resol_new_unstable(M, max_s, max_n) : resol_new(M, max_s, max_n);
     sq_pool_t *pool = threads > 1 ? sq_pool_new(threads) : NULL;
     stopper_t S = {R, stop};
     resol_observer_t obs = {stop_after, &S};
@@ -117,6 +121,18 @@ int st_run_flags(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t 
     resol_free(R);
     sq_store_close(st);
     return rc;
+}
+
+int st_run_flags(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s,
+                 int32_t max_n, int threads, int64_t stop, int flags, char *err, size_t errlen)
+{
+    return run_any(path, M, algo, max_s, max_n, threads, stop, flags, 0, err, errlen);
+}
+
+int st_run_unstable(const char *path, const fdmod_t *M, int32_t max_s, int32_t max_n,
+                    int threads, int64_t stop, char *err, size_t errlen)
+{
+    return run_any(path, M, RESOL_CLASSICAL, max_s, max_n, threads, stop, 0, 1, err, errlen);
 }
 
 int st_run(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t max_n,

@@ -38,6 +38,10 @@ int st_run(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s,
 int st_run_flags(const char *path, const fdmod_t *M, resol_algo_t algo, int32_t max_s,
                  int32_t max_n, int threads, int64_t stop_after, int flags, char *err,
                  size_t errlen);
+/* st_run of M's unstable resolution (resol_new_unstable, classical), in a
+ * store of category unstable (format 4). */
+int st_run_unstable(const char *path, const fdmod_t *M, int32_t max_s, int32_t max_n,
+                    int threads, int64_t stop_after, char *err, size_t errlen);
 
 /* Fails the test unless the two stores hold the same steps of the region
  * (same generator counts, same vectors bit for bit) and all of them. */

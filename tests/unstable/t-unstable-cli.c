@@ -63,7 +63,6 @@ TEST(unstable_cli_refusals)
     snprintf(buf, sizeof buf, "resolve %s --unstable --stem 8",
              sq_test_data_path("unstable/cofiber-h0.json"));
     refused(buf, "is the cofiber of a class");
-    refused("resolve S^3 --save /tmp/adams-unstable-never.db", "--save: an unstable resolution");
     refused("resolve S^3 --algorithm nassau", "--algorithm nassau");
     refused("resolve S^3 --coefficients C2", "--coefficients");
     refused("resolve S^3 --format differentials", "--format differentials");
