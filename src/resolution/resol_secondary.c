@@ -13,7 +13,8 @@
  *      shared with the products' lifting (resol_map_internal.h);
  *   4. the d_2 coefficients: h_s(g) on the generators of F_{s-2}.
  * The composites of row s - 1 and the homotopies of row s - 1 are freed
- * when row s is done: only two rows are held at once.
+ * as soon as the intermediates of row s are done, before its lifts: the
+ * lifts hold one row of homotopies and one quasi-inverse per thread.
  */
 #include "resol_secondary.h"
 
@@ -272,6 +273,86 @@ typedef struct {
     int32_t e0; /* degrees e0 .. */
 } lift_ctx_t;
 
+/* Transposes the 64 x 64 bit block a in place: bit j of a[i] (entry (i, j))
+ * goes to bit i of a[j]; one swap of the off-diagonal halves per bit of the
+ * index. */
+static void transpose64(uint64_t a[64])
+{
+    uint64_t m = 0x00000000FFFFFFFFULL;
+    for (int j = 32; j; j >>= 1, m ^= m << j)
+        for (int k = 0; k < 64; k = ((k | j) + 1) & ~j) {
+            uint64_t t = ((a[k] >> j) ^ a[k | j]) & m;
+            a[k] ^= t << j;
+            a[k | j] ^= t;
+        }
+}
+
+/* The rows row0 .. row0 + 63 (those below rows) of the matrix D of d_k in
+ * degree e, transposed into the columns row0 .. of M (M has D's columns as
+ * its rows): built 64 rows at a time, so D itself is never held. */
+static void put_dt_chunk(const resol_t *R, int32_t k, int32_t e, int64_t row0, int64_t rows,
+                         fmat_t *tmp, fmat_t *M)
+{
+    int64_t idx[64], nr = rows - row0 < 64 ? rows - row0 : 64, cols = fmat_rows(M);
+    for (int64_t i = 0; i < nr; i++)
+        idx[i] = row0 + i;
+    fmat_zero(tmp);
+    fhom_build_rows_fm(R->d[k], tmp, 0, e, e + 1, idx, nr, NULL);
+    uint64_t a[64];
+    for (int64_t cb = 0; cb * 64 < cols; cb++) {
+        for (int64_t i = 0; i < 64; i++)
+            a[i] = i < nr ? fmat_row(tmp, i).limbs[cb] : 0;
+        transpose64(a);
+        for (int64_t j = 0; j < 64 && cb * 64 + j < cols; j++)
+            fmat_row(M, cb * 64 + j).limbs[row0 / 64] |= a[j];
+    }
+}
+
+/* Preimages under d_k (p = 2) in degree e of the n vectors v[0 .. n) over
+ * F_{k-1}: out[j] over F_k with d(out[j]) = v[j], a zero-length vector when
+ * v[j] is zero.  The system D^T x = v^T is reduced as [D^T | v^T] (D's
+ * columns by D's rows plus n): no identity block beside D, so about half
+ * the memory of a quasi-inverse [D | I] (the preimage chosen may differ
+ * from resol_qis_lift's by a cycle; the d_2 coefficients do not, see
+ * resol_secondary.h).  Returns 0, or 1 when some v[j] is not a boundary. */
+static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, int64_t n,
+                     fvec_t *out)
+{
+    int64_t rows = fmod_dim(R->F[k], e), cols = fhom_target_dim(R->d[k], e);
+    fmat_t M, tmp;
+    fmat_init(&M, cols, rows + n, 2);
+    fmat_init(&tmp, 64, cols, 2);
+    for (int64_t r0 = 0; r0 < rows; r0 += 64)
+        put_dt_chunk(R, k, e, r0, rows, &tmp, &M);
+    fmat_clear(&tmp);
+    for (int64_t j = 0; j < n; j++)
+        for (int64_t c = 0; c < cols && c < v[j].len; c++)
+            if (fvec_get(v[j], c))
+                fvec_set(fmat_row(&M, c), rows + j, 1);
+    int64_t *piv = sq_malloc(sq_mul_size((size_t)(rows + n) + 1, sizeof *piv));
+    int64_t rank = fmat_rref(&M, piv);
+    int bad = 0;
+    for (int64_t j = 0; j < n; j++) {
+        memset(&out[j], 0, sizeof out[j]);
+        if (fvec_is_zero(v[j]))
+            continue;
+        fvec_init(&out[j], rows, 2);
+        for (int64_t c = 0; c < rows + n; c++) {
+            int64_t i = piv[c];
+            if (i < 0 || !fvec_get(fmat_row(&M, i), rows + j))
+                continue;
+            if (c < rows)
+                fvec_set(out[j], c, 1);
+            else
+                bad = 1; /* a row 0 = 1: v[j] is not in the image */
+        }
+    }
+    (void)rank;
+    sq_free(piv);
+    fmat_clear(&M);
+    return bad;
+}
+
 static void lift_degree(void *ctx, int64_t i)
 {
     lift_ctx_t *L = ctx;
@@ -282,17 +363,15 @@ static void lift_degree(void *ctx, int64_t i)
     int64_t n = fmod_num_gens(F, e);
     if (n == 0)
         return;
-    resol_qis_t Q;
-    resol_qis_init(&Q, R, s - 2, e - 1, e - 1);
-    for (int64_t j = 0; j < n; j++) {
-        int64_t g = fmod_gen_global(F, e, j);
-        fvec_t h = resol_qis_lift(&Q, s - 2, e - 1, J->v[g]);
-        fvec_clear(&J->v[g]);
-        J->v[g] = h;
-    }
-    if (Q.bad)
+    int64_t g0 = fmod_gen_global(F, e, 0);
+    fvec_t *h = sq_malloc((size_t)n * sizeof *h);
+    if (sec_solve(R, s - 2, e - 1, J->v + g0, n, h))
         atomic_store(&J->bad, 1);
-    resol_qis_clear(&Q);
+    for (int64_t j = 0; j < n; j++) {
+        fvec_clear(&J->v[g0 + j]);
+        J->v[g0 + j] = h[j];
+    }
+    sq_free(h);
 }
 
 /* ---- The driver ------------------------------------------------------------------- */
@@ -365,6 +444,9 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
         row_job_t J = {R, P, s, comps, nc, &H, H.vals[s - 2], ng, 0};
         sq_pool_parallel_for(pool, ng, inter_one, &J);
         comps_clear(comps, nc);
+        if (s >= 4) /* h_{s-1} was needed by the intermediates only: freed before the lifts */
+            for (int64_t g = 0; g < fmod_total_gens(R->F[s - 1]); g++)
+                fvec_clear(&H.vals[s - 3][g]);
         int32_t e0 = fmod_min_degree(R->F[s]);
         lift_ctx_t L = {&J, e0};
         if (em >= e0)
@@ -378,9 +460,6 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
             rc = s == 3 ? SQ_E_INVAL : SQ_E_RANGE;
         }
         keep_d2(X, s, J.v, ng);
-        if (s >= 4) /* h_{s-1} is no longer needed */
-            for (int64_t g = 0; g < fmod_total_gens(R->F[s - 1]); g++)
-                fvec_clear(&H.vals[s - 3][g]);
         if (prog)
             prog(pctx, s, X->max_s);
     }
