@@ -116,3 +116,21 @@ fvec_t stalg_chi(const stalg_chi_t *X, int32_t deg, int64_t idx)
              "stalg_chi: (%d, %lld) outside the table", (int)deg, (long long)idx);
     return X->v[deg][idx];
 }
+
+void stalg_chi_gen(const stalg_t *S, int32_t deg, fvec_t out)
+{
+    SQ_CHECK(stalg_gen_index(S, deg) >= 0, "stalg_chi_gen: no generator in degree %d", (int)deg);
+    uint32_t p = stalg_prime(S);
+    if (p != 2 && deg == 1) { /* chi(beta) = -beta */
+        fvec_set(out, stalg_gen_index(S, 1), p - 1);
+        return;
+    }
+    int32_t n = p == 2 ? deg : deg / (2 * ((int32_t)p - 1));
+    uint32_t c = p != 2 && (n & 1) ? p - 1 : 1;
+    for (int64_t k = 0; k < stalg_dim(S, deg); k++) {
+        stalg_elt_t e;
+        stalg_get(S, deg, k, &e);
+        if (e.q == 0)
+            fvec_set(out, k, c);
+    }
+}

@@ -50,6 +50,18 @@ int32_t stalg_chi_max_degree(const stalg_chi_t *X);
  * stalg_chi_max_degree(X), 0 <= idx < stalg_dim(S, deg). */
 fvec_t stalg_chi(const stalg_chi_t *X, int32_t deg, int64_t idx);
 
+/* out (zeroed by the caller, at S's prime, stalg_dim(S, deg) entries) =
+ * chi of the algebra generator of degree deg, by Milnor's closed form
+ * (Milnor 1958, Cor. 6; checked against the recursion above in
+ * tests/algebra/t-stalg-chi.c): chi(Sq^n) = sum of every Sq(R) of degree
+ * n; at odd p chi(beta) = -beta and chi(P^n) = (-1)^n sum of every P(R) of
+ * degree |P^n| (no Q(E)).  Under a profile every such element lies in S
+ * when the generator does (chi maps S to S).  Preconditions (SQ_CHECK):
+ * stalg_gen_index(S, deg) >= 0.  Cost O(dim S_deg) reads of the basis: for
+ * a module's dual (fdmod_dual.h), where the table would cost sum_d dim
+ * A_d^2 and more. */
+void stalg_chi_gen(const stalg_t *S, int32_t deg, fvec_t out);
+
 #ifdef __cplusplus
 }
 #endif

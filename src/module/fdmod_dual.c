@@ -117,13 +117,16 @@ int fdmod_dual(fdmod_t **out, const fdmod_t *N, const char *name, char *err, siz
             sq_free(nm);
         }
     stalg_t *S = fdmod_new_algebra(N, top - bot);
-    stalg_chi_t *X = stalg_chi_new(S, top - bot);
     int32_t gd[32];
     int64_t gi[32];
     int ng = stalg_gens(S, top - bot, gd, gi, 32);
-    for (int g = 0; g < ng && g < 32; g++)
-        set_generator(D, N, S, gd[g], stalg_chi(X, gd[g], gi[g]));
-    stalg_chi_free(X);
+    for (int g = 0; g < ng && g < 32; g++) {
+        fvec_t c;
+        fvec_init(&c, stalg_dim(S, gd[g]), p);
+        stalg_chi_gen(S, gd[g], c);
+        set_generator(D, N, S, gd[g], c);
+        fvec_clear(&c);
+    }
     int rc = fdmod_complete_alg(D, S, err, errlen);
     stalg_free(S);
     if (rc)

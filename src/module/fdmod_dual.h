@@ -47,8 +47,10 @@ extern "C" {
  * action set, as the module reader and fdmod_complete_alg leave it).
  * Returns 0 with *out set (the caller frees it), or a negative code with
  * *out NULL and one line in err (errlen bytes): SQ_E_INVAL (N has no
- * cells).  Cost: chi through degree top - bottom (stalg_chi_new), then for
- * each generator and degree the products chi(a) z, then fdmod_complete_alg;
+ * cells).  Cost: chi of each generator (stalg_chi_gen, Milnor's closed
+ * form), then for each generator and degree the products chi(a) z (one
+ * action per basis element of A in the generator's degree), then
+ * fdmod_complete_alg;
  * DN's tables are as large as N's.  N is only read. */
 int fdmod_dual(fdmod_t **out, const fdmod_t *N, const char *name, char *err,
                size_t errlen) SQ_WARN_UNUSED;

@@ -109,6 +109,38 @@ static void check_powers(uint32_t p, int32_t nmax)
     stalg_free(S);
 }
 
+/* stalg_chi_gen (the closed form) is the table's chi of each generator,
+ * over A and over profiles (A(2) at p = 2, a profile at p = 3). */
+static void check_gen(uint32_t p, int32_t D, const stalg_profile_t *prof)
+{
+    stalg_t *S = stalg_new(p, D, prof);
+    stalg_chi_t *X = stalg_chi_new(S, D);
+    int32_t gd[32];
+    int64_t gi[32];
+    int ng = stalg_gens(S, D, gd, gi, 32);
+    ASSERT(ng >= 2);
+    for (int g = 0; g < ng && g < 32; g++) {
+        fvec_t v;
+        fvec_init(&v, stalg_dim(S, gd[g]), p);
+        stalg_chi_gen(S, gd[g], v);
+        ASSERT(fvec_equal(v, stalg_chi(X, gd[g], gi[g])));
+        fvec_clear(&v);
+    }
+    stalg_chi_free(X);
+    stalg_free(S);
+}
+
+TEST(chi_of_generators_closed_form)
+{
+    check_gen(2, 48, NULL);
+    check_gen(3, 90, NULL);
+    check_gen(5, 100, NULL);
+    stalg_profile_t a2 = {.truncated = 1, .q_part = ~0u, .len = 3, .p_part = {3, 2, 1}};
+    check_gen(2, 23, &a2);
+    stalg_profile_t p3 = {.truncated = 1, .q_part = 7u, .len = 2, .p_part = {2, 1}};
+    check_gen(3, 60, &p3);
+}
+
 TEST(chi_of_powers_recursion_and_milnor)
 {
     check_powers(2, 48);

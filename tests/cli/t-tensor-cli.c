@@ -223,6 +223,24 @@ TEST(dual_files_and_names)
     rmdir(dir);
 }
 
+TEST(dual_far_cells)
+{
+    /* Cells 300 apart: chi of the generators only (the table through degree
+     * 300 ran for over ten minutes). */
+    const char *far = "/tmp/adams-dual-far.json";
+    FILE *f = fopen(far, "w");
+    ASSERT(f != NULL);
+    fputs("{\"gens\": {\"x0\": 0, \"x1\": 1, \"x2\": 300, \"x3\": 301}, \"actions\": "
+          "[\"Sq1 x0 = x1\", \"Sq1 x2 = x3\"]}",
+          f);
+    ASSERT_EQ(fclose(f), 0);
+    sq_test_run_t d = sq_test_runf("dual %s", far);
+    ASSERT_EQ(d.rc, 0);
+    ASSERT(strstr(d.out, "\"Sq1 x3* = x2*\"") && strstr(d.out, "\"x3*\": -301"));
+    sq_test_run_free(&d);
+    remove(far);
+}
+
 TEST(dual_refusals_one_line)
 {
     check_refusal("dual RP_inf", "infinite (its dual is not bounded below)");
