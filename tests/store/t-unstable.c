@@ -170,7 +170,8 @@ TEST(store_unstable_check_uses_unstable_basis)
     st_tmpdir_remove(dir);
 }
 
-/* A run stopped after 40 steps (the library's stop, as SIGINT does), then
+/* A run stopped after 40 steps (the library's stop, as SIGINT does; one
+ * thread, so that the count is exact -- the killed test below runs two), then
  * the same command through the program: it resumes, prints the plain
  * chart, and the store holds the rows of an uninterrupted run. */
 TEST(store_unstable_stopped_resumes)
@@ -180,13 +181,15 @@ TEST(store_unstable_stopped_resumes)
     fdmod_t *S = fdmod_sphere();
     fdmod_t *M = fdmod_new_shifted(S, 5, "S_2[5]");
     char err[1024];
-    ASSERT_EQ(st_run_unstable(f, M, 12, 40, 2, 40, err, sizeof err), 1);
+    ASSERT_EQ(st_run_unstable(f, M, 12, 40, 1, 40, err, sizeof err), 1);
     sq_store_info_t si;
     sq_store_t *st;
     ASSERT_EQ(sq_store_open_read(&st, f, err, sizeof err), 0);
     ASSERT_EQ(sq_store_info(st, &si, err, sizeof err), 0);
     ASSERT(si.unstable && si.format == SQ_STORE_FORMAT_UNSTABLE && si.done_s < 0);
-    ASSERT(si.steps >= 40 && si.steps < 13 * 36);
+    if (si.steps < 40 || si.steps >= 13 * 36)
+        sq_test_fail(__FILE__, __LINE__, "%lld steps stored, not 40 .. %d", (long long)si.steps,
+                     13 * 36 - 1);
     sq_store_close(st);
     sq_test_run_t ref = sq_test_runf("resolve S^5 --stem 40 --max-s 12 --quiet --save %s", g);
     sq_test_run_t res = sq_test_runf("resolve S^5 --stem 40 --max-s 12 --save %s", f);
@@ -336,6 +339,54 @@ TEST(store_unstable_refusals)
     sq_test_run_free(&a), sq_test_run_free(&b), sq_test_run_free(&x);
     fdmod_free(M);
     fdmod_free(S);
+    st_tmpdir_remove(dir);
+}
+
+/* 64-bit FNV-1a as 16 hex digits (the module hash, docs/save-format.md 4.3). */
+static void fnv_hex(char out[17], const char *text)
+{
+    uint64_t h = 0xcbf29ce484222325ull;
+    for (const unsigned char *c = (const unsigned char *)text; *c; c++)
+        h = (h ^ *c) * 0x100000001b3ull;
+    snprintf(out, 17, "%016llx", (unsigned long long)h);
+}
+
+/* A forged store: an unstable store whose module text (with its hash and
+ * every row's checksum recomputed) is a module that is not unstable (Sq^4
+ * on a class of degree 3).  check reports it damaged, naming the
+ * operation, and chart --from refuses it in one line: no abort. */
+TEST(store_unstable_forged_module)
+{
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "f.db");
+    sq_test_run_t a = sq_test_runf("resolve S^3 --stem 12 --max-s 4 --quiet --save %s", f);
+    ASSERT_EQ(a.rc, 0);
+    const char *text = "{\"p\":2,\"profile\":[],\"degrees\":[3,7],\"actions\":{\"Sq(4)\":[[0,[1]]]}}";
+    char hash[17];
+    fnv_hex(hash, text);
+    put_meta(f, "module", text);
+    put_meta(f, "module_hash", hash);
+    int rows = 0;
+    for (int32_t s = 0; s <= 4; s++)
+        for (int32_t t = s + 3; t <= s + 12; t++) {
+            st_row_t r;
+            if (!st_get_row(f, s, t, &r))
+                continue;
+            ASSERT_EQ(r.codec, 0);
+            uint32_t crc = st_row_crc(f, s, t, r.ngens, r.nbits, r.data, r.len);
+            st_put_row(f, s, t, r.ngens, r.nbits, 0, r.rawlen, r.data, r.len, crc);
+            sq_free(r.data);
+            rows++;
+        }
+    ASSERT_EQ(rows, 50);
+    sq_test_run_t c = sq_test_runf("check %s", f);
+    ASSERT_EQ(c.rc, 1);
+    ASSERT(strstr(c.out, "keeps an unstable resolution, but its module is not one") &&
+           strstr(c.out, "Sq4 x0 != 0") && strstr(c.out, "DAMAGED\n"));
+    sq_test_run_t d = sq_test_runf("chart --from %s --format json", f);
+    ASSERT_EQ(d.rc, 2);
+    ASSERT(strstr(d.err, "is not unstable: Sq4 x0 != 0") && sq_test_count_lines(d.err) == 1);
+    sq_test_run_free(&a), sq_test_run_free(&c), sq_test_run_free(&d);
     st_tmpdir_remove(dir);
 }
 
