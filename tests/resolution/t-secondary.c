@@ -292,7 +292,7 @@ static void check_claim(const resol_t *R, const resol_sec_t *X, char *line, int 
     fvec_clear(&d.v);
 }
 
-TEST(secondary_sphere_literature)
+TEST(secondary_sphere_literature_slow) /* (61, 15): about 90 s under ASan */
 {
     fdmod_t *M;
     resol_t *R = sphere(RESOL_CLASSICAL, 61, 15, &M);
