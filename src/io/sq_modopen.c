@@ -169,6 +169,19 @@ int sq_modref_find(sq_modref_t *ref, const char *spec, sq_modref_note_fn note, v
         return find_tensor(ref, spec, note, ctx, err, errlen);
     if (is_dual(spec) && !names_file(spec))
         return find_dual(ref, spec, note, ctx, err, errlen);
+    if (strncmp(spec, "D(", 2) == 0 && !names_file(spec)) { /* "D(N)[k]": the dual shifted */
+        char *dual = sq_malloc(strlen(spec) + 1);
+        int32_t shift = 0;
+        int rc = 0, found = sq_modspec_split_shift(dual, strlen(spec) + 1, spec, &shift) == 0 &&
+                            strcmp(dual, spec) != 0 && is_dual(dual);
+        if (found) {
+            rc = find_dual(ref, dual, note, ctx, err, errlen);
+            ref->shift = shift;
+        }
+        sq_free(dual);
+        if (found)
+            return rc;
+    }
     if (sq_modname_split_basis(named, sizeof named, spec, &ref->adem, why, sizeof why) ||
         sq_modspec_parse_name(ref->base, sizeof ref->base, named, &ref->shift, why, sizeof why)) {
         snprintf(err, errlen, "module '%s': %s", show(spec).s, why);
@@ -317,6 +330,15 @@ static int open_dual(fdmod_t **D, const sq_modref_t *ref, int32_t max_degree,
     }
     if (rc == 0 && (rc = fdmod_dual(D, N, NULL, why, sizeof why)) != 0)
         snprintf(err, errlen, "module '%s': %s", show(ref->base).s, show(why).s);
+    if (rc == 0 && ref->shift != 0) { /* "D(N)[k]" */
+        size_t n = strlen(fdmod_name(*D)) + 16;
+        char *name = sq_malloc(n);
+        snprintf(name, n, "%s[%d]", fdmod_name(*D), (int)ref->shift);
+        fdmod_t *shifted = fdmod_new_shifted(*D, ref->shift, name);
+        sq_free(name);
+        fdmod_free(*D);
+        *D = shifted;
+    }
     if (rc == 0) {
         memset(info, 0, sizeof *info);
         info->kind = SQ_MODSPEC_FINITE;

@@ -45,7 +45,8 @@ typedef void (*sq_modref_note_fn)(void *ctx, const char *note);
  * with '*' outside parentheses that names no existing file is the tensor
  * product of its factors (split at the last such '*': "a*b*c" = (a*b)*c,
  * at most SQ_MODREF_MAX_FACTORS), each found now; else a spec "D(N)" that
- * names no existing file is the dual of N (fdmod_dual.h), N found now.  Notes (a ./NAME.json shadowing
+ * names no existing file is the dual of N (fdmod_dual.h), N found now, and
+ * "D(N)[k]" that dual shifted by k (in shift).  Notes (a ./NAME.json shadowing
  * a shipped module, @adem) go to note(ctx, ...) unless note is NULL.
  * Returns 0, or SQ_E_INVAL with one line in err (errlen bytes). */
 int sq_modref_find(sq_modref_t *ref, const char *spec, sq_modref_note_fn note, void *ctx,

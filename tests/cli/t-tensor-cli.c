@@ -199,6 +199,9 @@ TEST(dual_ext_mn_is_ext_of_m_tensor_dn)
 TEST(dual_files_and_names)
 {
     same_ext(ext_csv("D(C2)", 30, 15), ext_csv("C2[-1]", 30, 15), "D(C2)", "C2[-1]");
+    same_ext(ext_csv("D(C2)[1]", 30, 15), ext_csv("C2", 30, 15), "D(C2)[1]", "C2");
+    same_ext(ext_csv("D(Csigma)[8]", 30, 15), ext_csv("Csigma", 30, 15), "D(Csigma)[8]", "Csigma");
+    same_ext(ext_csv("C2*D(C2)[1]", 30, 15), ext_csv("C2*C2", 30, 15), "C2*D(C2)[1]", "C2*C2");
     same_ext(ext_csv("D(Joker)", 30, 15),
              ext_csv(SQ_TEST_DATA_DIR "/modules/DJoker.json", 30, 15), "D(Joker)", "DJoker");
     same_ext(ext_csv("D(D(Joker))", 30, 15), ext_csv("Joker", 30, 15), "D(D(Joker))", "Joker");
@@ -253,6 +256,7 @@ TEST(dual_refusals_one_line)
     check_refusal("resolve 'D(RP_inf)' --stem 5", "infinite");
     check_refusal("resolve 'C2*D(C3)' --stem 5", "a tensor product needs one prime");
     check_refusal("resolve 'D(D(D(D(D(D(D(D(D(C2)))))))))' --stem 5", "at most 8 nested");
+    check_refusal("resolve 'D(C2)[x]' --stem 5", "k an integer");
     char deep[8200] = "resolve '"; /* 1300 nested duals: refused, not a stack overflow */
     for (int i = 0; i < 1300; i++)
         strcat(deep, "D(");
