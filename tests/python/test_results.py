@@ -8,9 +8,10 @@ from conftest import cli, csv_of, products_text
 
 # (module as named on the command line, stem): the sphere, a finite module,
 # a shifted one, a module over a subalgebra (ko: a profile), an infinite one
-# (truncated), the sphere at p = 3, names with a basis, tensor products.
+# (truncated), the sphere at p = 3, names with a basis, tensor products, duals.
 MODULES = [("S_2", 30), ("C2", 20), ("C2[2]", 16), ("ko", 30), ("RP_inf", 16), ("S_3", 40),
-           ("Ceta[2]@adem", 18), ("Joker@milnor", 20), ("C2*Ceta", 16), ("C2[1]*Ceta", 16)]
+           ("Ceta[2]@adem", 18), ("Joker@milnor", 20), ("C2*Ceta", 16), ("C2[1]*Ceta", 16),
+           ("C2*D(C2)", 16), ("D(Joker)[4]", 16)]
 
 
 @pytest.mark.parametrize("module,stem", MODULES)
