@@ -11,12 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "milnor.h"
 #include "resol_unstable.h"
 #include "sq_core.h"
 #include "sq_pool.h"
 #include "sq_test.h"
-#include <sqlite3.h>
 
 char *st_tmpdir_new(void)
 {
@@ -316,4 +317,34 @@ int st_get_row(const char *path, int32_t s, int32_t t, st_row_t *r)
     sqlite3_finalize(q);
     sqlite3_close(db);
     return found;
+}
+
+/* The rows of a store as one text, in (s, t) order. */
+static char *rows_text(const char *path)
+{
+    sqlite3 *db;
+    sqlite3_stmt *q;
+    ASSERT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
+    ASSERT_EQ(sqlite3_prepare_v2(db,
+                                 "SELECT group_concat(s || ',' || t || ',' || ngens || ',' || nbits "
+                                 "|| ',' || codec || ',' || rawlen || ',' || hex(data), ';') FROM "
+                                 "(SELECT * FROM step ORDER BY s, t)",
+                                 -1, &q, NULL),
+              SQLITE_OK);
+    ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
+    const char *v = (const char *)sqlite3_column_text(q, 0);
+    char *r = sq_strdup(v ? v : "");
+    sqlite3_finalize(q);
+    sqlite3_close(db);
+    return r;
+}
+
+void st_same_rows(const char *a, const char *b)
+{
+    char *ra = rows_text(a), *rb = rows_text(b);
+    if (strcmp(ra, rb) != 0)
+        sq_test_fail(__FILE__, __LINE__, "the stores %s and %s hold different rows", a, b);
+    ASSERT(strlen(ra) > 100);
+    sq_free(ra);
+    sq_free(rb);
 }

@@ -47,6 +47,11 @@ int st_run_unstable(const char *path, const fdmod_t *M, int32_t max_s, int32_t m
  * (same generator counts, same vectors bit for bit) and all of them. */
 void st_assert_same_steps(const char *a, const char *b, int32_t max_s, int32_t max_n);
 
+/* Fails the test unless the stores a and b hold the same rows (s, t,
+ * ngens, nbits, codec, rawlen, data: two stores of one run, whatever their
+ * store_id) and those rows are not trivially few. */
+void st_same_rows(const char *a, const char *b);
+
 /* The E2 page of the region from the store (the test fails on an error). */
 void st_read_ext(const char *path, int32_t max_s, int32_t max_n, int64_t *dims);
 

@@ -128,37 +128,6 @@ TEST(store_cli_usage)
 
 /* ---- p = 3 (format 3) through the program -------------------------------- */
 
-/* The rows of a store as text (s, t, ngens, nbits, codec, rawlen, data):
- * two stores of one run have the same rows, whatever their store_id. */
-static char *rows_text(const char *path)
-{
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    ASSERT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    ASSERT_EQ(sqlite3_prepare_v2(db,
-                                 "SELECT group_concat(s || ',' || t || ',' || ngens || ',' || nbits "
-                                 "|| ',' || codec || ',' || rawlen || ',' || hex(data), ';') FROM "
-                                 "(SELECT * FROM step ORDER BY s, t)",
-                                 -1, &q, NULL),
-              SQLITE_OK);
-    ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
-    const char *v = (const char *)sqlite3_column_text(q, 0);
-    char *r = sq_strdup(v ? v : "");
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return r;
-}
-
-static void same_rows(const char *a, const char *b)
-{
-    char *ra = rows_text(a), *rb = rows_text(b);
-    if (strcmp(ra, rb) != 0)
-        sq_test_fail(__FILE__, __LINE__, "the stores %s and %s hold different rows", a, b);
-    ASSERT(strlen(ra) > 100);
-    sq_free(ra);
-    sq_free(rb);
-}
-
 /* adams resolve S_3 --stem 60 --save F prints the plain run's chart, and
  * adams ext F prints it again (chart and csv); check passes, saying the
  * prime; a residue changed (with its checksum recomputed) makes check fail
@@ -229,7 +198,7 @@ TEST(store_cli_odd_extend)
     ASSERT(a.rc == 0 && b.rc == 0 && c.rc == 0 && d.rc == 0);
     ASSERT(strstr(b.err, "resumed from") != NULL);
     ASSERT_STR_EQ(b.out, d.out);
-    same_rows(f, g);
+    st_same_rows(f, g);
     sq_test_run_t e = sq_test_runf("ext %s", f);
     ASSERT_EQ(e.rc, 0);
     ASSERT_STR_EQ(e.out, d.out);
@@ -273,7 +242,7 @@ TEST(store_cli_odd_kill_resume)
     sq_test_run_t res = sq_test_runf("resolve S_3 --stem 140 --max-s 40 --quiet --save %s", f);
     ASSERT_EQ(res.rc, 0);
     ASSERT_STR_EQ(res.out, ref.out);
-    same_rows(f, g);
+    st_same_rows(f, g);
     sq_test_run_t chk = sq_test_runf("check %s", f);
     ASSERT_EQ(chk.rc, 0);
     sq_test_run_free(&ref), sq_test_run_free(&res), sq_test_run_free(&chk);

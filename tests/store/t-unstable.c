@@ -22,37 +22,6 @@
 #include "sq_test.h"
 #include "store_test.h"
 
-/* The rows of a store as text: two stores of one run have the same rows,
- * whatever their store_id. */
-static char *rows_text(const char *path)
-{
-    sqlite3 *db;
-    sqlite3_stmt *q;
-    ASSERT_EQ(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL), SQLITE_OK);
-    ASSERT_EQ(sqlite3_prepare_v2(db,
-                                 "SELECT group_concat(s || ',' || t || ',' || ngens || ',' || nbits "
-                                 "|| ',' || codec || ',' || rawlen || ',' || hex(data), ';') FROM "
-                                 "(SELECT * FROM step ORDER BY s, t)",
-                                 -1, &q, NULL),
-              SQLITE_OK);
-    ASSERT_EQ(sqlite3_step(q), SQLITE_ROW);
-    const char *v = (const char *)sqlite3_column_text(q, 0);
-    char *r = sq_strdup(v ? v : "");
-    sqlite3_finalize(q);
-    sqlite3_close(db);
-    return r;
-}
-
-static void same_rows(const char *a, const char *b)
-{
-    char *ra = rows_text(a), *rb = rows_text(b);
-    if (strcmp(ra, rb) != 0)
-        sq_test_fail(__FILE__, __LINE__, "the stores %s and %s hold different rows", a, b);
-    ASSERT(strlen(ra) > 100);
-    sq_free(ra);
-    sq_free(rb);
-}
-
 /* One value of the store at path (SQL returning one text or integer). */
 static char *sql_value(const char *path, const char *stmt)
 {
@@ -196,11 +165,11 @@ TEST(store_unstable_stopped_resumes)
     ASSERT(ref.rc == 0 && res.rc == 0);
     ASSERT(strstr(res.err, "resumed from") != NULL);
     ASSERT_STR_EQ(res.out, ref.out);
-    same_rows(f, g);
+    st_same_rows(f, g);
     /* The library's own run of the same region: the same rows too. */
     const char *h = st_path(dir, "h.db");
     ASSERT_EQ(st_run_unstable(h, M, 12, 40, 1, -1, err, sizeof err), 0);
-    same_rows(h, g);
+    st_same_rows(h, g);
     sq_test_run_free(&ref), sq_test_run_free(&res);
     fdmod_free(M);
     fdmod_free(S);
@@ -241,7 +210,7 @@ TEST(store_unstable_killed_resumes)
     sq_test_run_t res = sq_test_runf("resolve S^5 --stem 60 --max-s 18 --quiet --save %s", f);
     ASSERT_EQ(res.rc, 0);
     ASSERT_STR_EQ(res.out, ref.out);
-    same_rows(f, g);
+    st_same_rows(f, g);
     sq_test_run_t chk = sq_test_runf("check %s", f);
     ASSERT_EQ(chk.rc, 0);
     sq_test_run_free(&ref), sq_test_run_free(&res), sq_test_run_free(&chk);
@@ -262,7 +231,7 @@ TEST(store_unstable_extends)
     ASSERT(a.rc == 0 && b.rc == 0 && c.rc == 0 && d.rc == 0 && e.rc == 0);
     ASSERT(strstr(b.err, "resumed from") && strstr(c.err, "resumed from"));
     ASSERT_STR_EQ(c.out, d.out);
-    same_rows(f, g);
+    st_same_rows(f, g);
     assert_value(f, "SELECT value FROM meta WHERE key = 'done'", "12 36");
     sq_test_run_t x = sq_test_runf("ext %s", f);
     ASSERT_EQ(x.rc, 0);
