@@ -6,9 +6,12 @@
 #include "store_test.h"
 
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <sqlite3.h>
@@ -347,4 +350,47 @@ void st_same_rows(const char *a, const char *b)
     ASSERT(strlen(ra) > 100);
     sq_free(ra);
     sq_free(rb);
+}
+
+void st_kill_resume(const char *module, int stem, int max_s, const long delays_us[4])
+{
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "k.db"), *g = st_path(dir, "g.db");
+    char stem_s[16], maxs_s[16];
+    snprintf(stem_s, sizeof stem_s, "%d", stem);
+    snprintf(maxs_s, sizeof maxs_s, "%d", max_s);
+    sq_test_run_t ref = sq_test_runf("resolve %s --stem %d --max-s %d --quiet --save %s", module,
+                                     stem, max_s, g);
+    ASSERT_EQ(ref.rc, 0);
+    int kills = 0;
+    for (int i = 0; i < 4; i++) {
+        fflush(stdout);
+        pid_t pid = fork();
+        ASSERT(pid >= 0);
+        if (pid == 0) {
+            if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
+                _exit(126);
+            execl(SQ_ADAMS_BIN, "adams", "resolve", module, "--stem", stem_s, "--max-s", maxs_s,
+                  "--threads", "2", "--quiet", "--save", f, (char *)NULL);
+            _exit(127);
+        }
+        struct timespec ts = {0, delays_us[i] * 1000};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int status;
+        ASSERT_EQ(waitpid(pid, &status, 0), pid);
+        ASSERT(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
+        kills += WIFSIGNALED(status);
+    }
+    printf("%d of 4 runs killed\n", kills);
+    ASSERT(kills >= 1);
+    sq_test_run_t res = sq_test_runf("resolve %s --stem %d --max-s %d --quiet --save %s", module,
+                                     stem, max_s, f);
+    ASSERT_EQ(res.rc, 0);
+    ASSERT_STR_EQ(res.out, ref.out);
+    st_same_rows(f, g);
+    sq_test_run_t chk = sq_test_runf("check %s", f);
+    ASSERT_EQ(chk.rc, 0);
+    sq_test_run_free(&ref), sq_test_run_free(&res), sq_test_run_free(&chk);
+    st_tmpdir_remove(dir);
 }

@@ -52,6 +52,13 @@ void st_assert_same_steps(const char *a, const char *b, int32_t max_s, int32_t m
  * store_id) and those rows are not trivially few. */
 void st_same_rows(const char *a, const char *b);
 
+/* `adams resolve MODULE --stem N --max-s S --threads 2 --save F` killed by
+ * SIGKILL after each of the four delays (at least one run must be killed),
+ * then the same command once more: the test fails unless it prints the
+ * chart of an uninterrupted run, holds that run's rows (st_same_rows) and
+ * passes `adams check`.  Forks the program SQ_ADAMS_BIN. */
+void st_kill_resume(const char *module, int stem, int max_s, const long delays_us[4]);
+
 /* The E2 page of the region from the store (the test fails on an error). */
 void st_read_ext(const char *path, int32_t max_s, int32_t max_n, int64_t *dims);
 

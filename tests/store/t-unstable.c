@@ -180,41 +180,8 @@ TEST(store_unstable_stopped_resumes)
  * same command: the rows of an uninterrupted run, byte for byte. */
 TEST(store_unstable_killed_resumes)
 {
-    char *dir = st_tmpdir_new();
-    const char *f = st_path(dir, "k.db"), *g = st_path(dir, "g.db");
-    sq_test_run_t ref = sq_test_runf("resolve S^5 --stem 60 --max-s 18 --quiet --save %s", g);
-    ASSERT_EQ(ref.rc, 0);
-    static const long delays_us[] = {5000, 40000, 120000, 250000};
-    int kills = 0;
-    for (size_t i = 0; i < sizeof delays_us / sizeof *delays_us; i++) {
-        fflush(stdout);
-        pid_t pid = fork();
-        ASSERT(pid >= 0);
-        if (pid == 0) {
-            if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
-                _exit(126);
-            execl(SQ_ADAMS_BIN, "adams", "resolve", "S^5", "--stem", "60", "--max-s", "18",
-                  "--threads", "2", "--quiet", "--save", f, (char *)NULL);
-            _exit(127);
-        }
-        struct timespec ts = {0, delays_us[i] * 1000};
-        nanosleep(&ts, NULL);
-        kill(pid, SIGKILL);
-        int status;
-        ASSERT_EQ(waitpid(pid, &status, 0), pid);
-        ASSERT(WIFSIGNALED(status) || (WIFEXITED(status) && WEXITSTATUS(status) == 0));
-        kills += WIFSIGNALED(status);
-    }
-    printf("%d of 4 runs killed\n", kills);
-    ASSERT(kills >= 1);
-    sq_test_run_t res = sq_test_runf("resolve S^5 --stem 60 --max-s 18 --quiet --save %s", f);
-    ASSERT_EQ(res.rc, 0);
-    ASSERT_STR_EQ(res.out, ref.out);
-    st_same_rows(f, g);
-    sq_test_run_t chk = sq_test_runf("check %s", f);
-    ASSERT_EQ(chk.rc, 0);
-    sq_test_run_free(&ref), sq_test_run_free(&res), sq_test_run_free(&chk);
-    st_tmpdir_remove(dir);
+    static const long delays_us[4] = {5000, 40000, 120000, 250000};
+    st_kill_resume("S^5", 60, 18, delays_us);
 }
 
 /* A larger --stem, then a larger --max-s, extend the store: the plain
