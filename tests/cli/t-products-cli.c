@@ -28,10 +28,8 @@ static void run_is(int line, const char *args, int rc, const char *out_want, con
 
 TEST(cli_products_peer_lines)
 {
-    char *want = sq_test_slurp(sq_test_data_path("filtration-one-C2-n10-s5.txt"));
+    char *want = sq_test_data_body("filtration-one-C2-n10-s5.txt");
     char *body = want;
-    while (*body == '#')
-        body = strchr(body, '\n') + 1;
     run_is(__LINE__, "products C2 --stem 10 --max-s 5 --quiet", 0, body, "");
     run_is(__LINE__, "products C2 --stem 10 --max-s 5 --quiet --algorithm nassau", 0, body, "");
     sq_free(want);
@@ -92,10 +90,8 @@ TEST(cli_products_from_store)
     ASSERT_EQ(sq_test_run_adams(args, &out, &err), 0);
     sq_free(out);
     sq_free(err);
-    char *want = sq_test_slurp(sq_test_data_path("filtration-one-C2-n10-s5.txt"));
+    char *want = sq_test_data_body("filtration-one-C2-n10-s5.txt");
     char *body = want;
-    while (*body == '#')
-        body = strchr(body, '\n') + 1;
     snprintf(args, sizeof args, "products --from %s --quiet", db);
     run_is(__LINE__, args, 0, body, "");
     snprintf(args, sizeof args, "products --from %s --stem 20 --quiet", db);

@@ -16,21 +16,9 @@
 /* adams args exits with rc printing out and err (NULL: not compared). */
 #define run_is(line, args, rc, out, err) sq_test_expect_run(__FILE__, line, args, rc, out, err)
 
-/* The body of a tests/data file after its '#' lines (a new string). */
-static char *data_body(const char *file)
-{
-    char *all = sq_test_slurp(sq_test_data_path(file));
-    char *body = all;
-    while (*body == '#')
-        body = strchr(body, '\n') + 1;
-    char *copy = sq_strdup(body);
-    sq_free(all);
-    return copy;
-}
-
 TEST(cli_sq0_peer_lines)
 {
-    char *want = data_body("sq0-S2-n30-s7.txt");
+    char *want = sq_test_data_body("sq0-S2-n30-s7.txt");
     run_is(__LINE__, "sq0 --stem 30 --max-s 7 --quiet", 0, want, "");
     run_is(__LINE__, "sq0 S_2@adem --stem 30 --max-s 7 --quiet --threads 2", 0, want, "");
     run_is(__LINE__, "sq0 --stem 30 --max-s 7 --quiet --algorithm nassau", 0, want, "");
@@ -80,7 +68,7 @@ TEST(cli_sq0_refusals)
 
 TEST(cli_mahowald_peer_sample)
 {
-    char *want = data_body("mahowald-S2-k7.txt");
+    char *want = sq_test_data_body("mahowald-S2-k7.txt");
     run_is(__LINE__, "mahowald --stem 6 --quiet", 0, want, "");
     run_is(__LINE__, "mahowald S_2 --stem 6 --quiet --threads 2", 0, want, "");
     sq_free(want);
@@ -111,7 +99,7 @@ TEST(cli_mahowald_refusals)
 
 TEST(cli_steenrod_peer_lines)
 {
-    char *want = data_body("steenrod-c0-S2.txt");
+    char *want = sq_test_data_body("steenrod-c0-S2.txt");
     run_is(__LINE__, "steenrod --class 8,3,[1] --quiet", 0, want, "");
     run_is(__LINE__, "steenrod --class 8,3,0 --quiet --threads 2", 0, want, "");
     run_is(__LINE__, "steenrod S_2@adem --class 8,3,[1] --quiet --algorithm nassau", 0, want, "");

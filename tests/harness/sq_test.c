@@ -87,6 +87,19 @@ char *sq_test_slurp(const char *path)
     return buf;
 }
 
+char *sq_test_data_body(const char *file)
+{
+    char *all = sq_test_slurp(sq_test_data_path(file));
+    const char *body = all;
+    while (*body == '#') {
+        const char *nl = strchr(body, '\n');
+        body = nl ? nl + 1 : body + strlen(body);
+    }
+    char *copy = sq_strdup(body);
+    sq_free(all);
+    return copy;
+}
+
 int sq_test_run_adams(const char *args, char **out, char **err)
 {
 #ifdef SQ_ADAMS_BIN

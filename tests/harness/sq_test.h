@@ -38,6 +38,10 @@ const char *sq_test_data_path(const char *file);
 /* The contents of a file as a NUL-terminated string ("" if unreadable);
  * free with sq_free. */
 char *sq_test_slurp(const char *path);
+/* The tests/data file's contents after its leading '#' lines (the source
+ * and citation lines of a reference output), as a new string ("" if
+ * unreadable); free with sq_free. */
+char *sq_test_data_body(const char *file);
 /* Runs "adams <args>" (args are shell words; the adams built with the
  * tests), capturing stdout and stderr into new strings; returns the exit
  * code (the test fails if adams did not exit normally). */
