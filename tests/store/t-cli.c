@@ -207,6 +207,29 @@ TEST(store_cli_odd_extend)
     st_tmpdir_remove(dir);
 }
 
+/* The progress line of a resumed run counts the stored steps: when the
+ * extension is done, every stem of the region is done and the bar is full.
+ * It used to say "no stem done yet" with a bar short by the stored part
+ * and an ETA of minutes at the end of the stem-200 run. */
+TEST(store_cli_progress_counts_stored_steps)
+{
+    need_store_commands();
+    char *dir = st_tmpdir_new();
+    const char *f = st_path(dir, "p.db");
+    sq_test_run_t a = sq_test_runf("resolve --stem 30 --max-s 12 --quiet --save %s", f);
+    sq_test_run_t b = sq_test_runf("resolve --stem 45 --max-s 12 --progress --save %s", f);
+    ASSERT(a.rc == 0 && b.rc == 0);
+    ASSERT(strstr(b.err, "resumed from") != NULL);
+    const char *last = NULL;
+    for (const char *q = b.err; (q = strstr(q, "bidegrees")) != NULL; q++)
+        last = q;
+    ASSERT(last != NULL);
+    ASSERT(strncmp(last, "bidegrees  stems <= 45 done", 27) == 0);
+    ASSERT(strstr(b.err, "[####################]") != NULL);
+    sq_test_run_free(&a), sq_test_run_free(&b);
+    st_tmpdir_remove(dir);
+}
+
 /* adams resolve S_3 --save killed (SIGKILL) at several moments, then the
  * same command: the rows of an uninterrupted run, byte for byte. */
 TEST(store_cli_odd_kill_resume)
