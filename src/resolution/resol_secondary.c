@@ -224,12 +224,14 @@ typedef struct {
     const resol_cmap_t *H; /* h_k = H->vals[k - 2] */
     fvec_t *v;             /* [g]: the intermediate, then h_s(g) */
     int64_t ngen;          /* generators of F_s handled: 0 .. ngen - 1 */
+    int64_t g0;            /* the first not kept (resol_sec_keep_t): computed from it on */
     atomic_int bad;
 } row_job_t;
 
-static void inter_one(void *ctx, int64_t g)
+static void inter_one(void *ctx, int64_t i)
 {
     row_job_t *J = ctx;
+    int64_t g = J->g0 + i;
     const resol_t *R = J->R;
     int32_t s = J->s, e = fmod_gen_degree(R->F[s], g);
     const fmod_t *F1 = R->F[s - 1], *F3 = R->F[s - 3];
@@ -429,7 +431,8 @@ static void keep_d2(resol_sec_t *X, int32_t s, const fvec_t *v, int64_t n)
 }
 
 static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
-                    resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
+                    const resol_sec_keep_t *keep, resol_sec_progress_fn prog, void *pctx,
+                    char *err, size_t errlen)
 {
     const resol_t *R = X->R;
     resol_cmap_t H;
@@ -438,16 +441,23 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
     for (int32_t s = 3; s <= X->max_s && rc == 0; s++) {
         int32_t em = X->emax[s];
         int64_t nc = gens_through(R->F[s - 1], em - 1), ng = gens_through(R->F[s], em);
-        int failed = 0;
-        comp_t *comps = row_composites(R, P, s - 1, nc, pool, &failed);
-        SQ_CHECK(!failed, "secondary: d d is not zero mod 2 in row %d", (int)(s - 1));
-        row_job_t J = {R, P, s, comps, nc, &H, H.vals[s - 2], ng, 0};
-        sq_pool_parallel_for(pool, ng, inter_one, &J);
-        comps_clear(comps, nc);
+        int64_t n0 = 0; /* h_s kept on 0 .. n0 - 1 */
+        if (keep && keep->load && (rc = keep->load(keep->ctx, s, H.vals[s - 2], ng, &n0, err,
+                                                   errlen)) != 0)
+            break;
+        row_job_t J = {R, P, s, NULL, nc, &H, H.vals[s - 2], ng, n0, 0};
+        if (n0 < ng) {
+            int failed = 0;
+            comp_t *comps = row_composites(R, P, s - 1, nc, pool, &failed);
+            SQ_CHECK(!failed, "secondary: d d is not zero mod 2 in row %d", (int)(s - 1));
+            J.comps = comps;
+            sq_pool_parallel_for(pool, ng - n0, inter_one, &J);
+            comps_clear(comps, nc);
+        }
         if (s >= 4) /* h_{s-1} was needed by the intermediates only: freed before the lifts */
             for (int64_t g = 0; g < fmod_total_gens(R->F[s - 1]); g++)
                 fvec_clear(&H.vals[s - 3][g]);
-        int32_t e0 = fmod_min_degree(R->F[s]);
+        int32_t e0 = n0 < ng ? fmod_gen_degree(R->F[s], n0) : em + 1;
         lift_ctx_t L = {&J, e0};
         if (em >= e0)
             sq_pool_parallel_for(pool, em - e0 + 1, lift_degree, &L);
@@ -460,7 +470,9 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
             rc = s == 3 ? SQ_E_INVAL : SQ_E_RANGE;
         }
         keep_d2(X, s, J.v, ng);
-        if (prog)
+        if (rc == 0 && keep && keep->save)
+            rc = keep->save(keep->ctx, s, em, J.v, n0, ng, err, errlen);
+        if (prog && rc == 0)
             prog(pctx, s, X->max_s);
     }
     resol_cmap_clear(&H);
@@ -469,6 +481,13 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
 
 int resol_sec_new(resol_sec_t **out, const resol_t *R, sq_pool_t *pool,
                   resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
+{
+    return resol_sec_new_kept(out, R, pool, NULL, prog, pctx, err, errlen);
+}
+
+int resol_sec_new_kept(resol_sec_t **out, const resol_t *R, sq_pool_t *pool,
+                       const resol_sec_keep_t *keep, resol_sec_progress_fn prog, void *pctx,
+                       char *err, size_t errlen)
 {
     *out = NULL;
     int rc = resol_sec_check(R, err, errlen);
@@ -484,7 +503,7 @@ int resol_sec_new(resol_sec_t **out, const resol_t *R, sq_pool_t *pool,
         X->emax[s] = a < b ? a : b;
     }
     pairalg_t *P = pairalg_new(R->A);
-    rc = run_rows(X, P, pool, prog, pctx, err, errlen);
+    rc = run_rows(X, P, pool, keep, prog, pctx, err, errlen);
     pairalg_free(P);
     if (rc) {
         resol_sec_free(X);

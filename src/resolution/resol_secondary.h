@@ -72,6 +72,36 @@ int resol_sec_new(resol_sec_t **out, const resol_t *R, sq_pool_t *pool,
 /* Frees X; NULL is a no-op. */
 void resol_sec_free(resol_sec_t *X);
 
+/* Keeping the lift (a store: sq_store_secondary.h).  The homotopies h_s
+ * are all that a later run needs of row s: with them it resumes at row
+ * s + 1, extends row s to new generators, and reads the d_2 off.  Both
+ * functions are called from the calling thread, row by row (s = 3 ..
+ * max_s); either may be NULL. */
+typedef struct {
+    void *ctx;
+    /* Before row s: fills h[g] = h_s(g) for the generators g = 0 .. *n - 1
+     * of F_s that it keeps, a prefix of the global order made of whole
+     * degrees (*n <= ngen, the generators of the row): vectors over F_{s-2}
+     * in degree |g| - 1 (fmod_dim entries), zero-length when zero.  The
+     * rest of the row is computed.  Returns 0, or a negative code with
+     * the reason in err. */
+    int (*load)(void *ctx, int32_t s, fvec_t *h, int64_t ngen, int64_t *n, char *err,
+                size_t errlen);
+    /* After row s: h[0 .. ngen), the generators of degree <= emax (the
+     * row's bound), of which the first n0 are load's.  Returns 0 to go
+     * on, 1 to stop (resol_sec_new_kept then returns 1), or a negative
+     * code with the reason in err. */
+    int (*save)(void *ctx, int32_t s, int32_t emax, const fvec_t *h, int64_t n0, int64_t ngen,
+                char *err, size_t errlen);
+} resol_sec_keep_t;
+
+/* resol_sec_new with the rows kept by keep (NULL: resol_sec_new).
+ * Returns as resol_sec_new, or 1 (*out NULL) when keep->save asked to
+ * stop, or keep's negative code. */
+int resol_sec_new_kept(resol_sec_t **out, const resol_t *R, sq_pool_t *pool,
+                       const resol_sec_keep_t *keep, resol_sec_progress_fn prog, void *pctx,
+                       char *err, size_t errlen);
+
 /* The matrix of d_2 from Ext^{s, n+s} to Ext^{s+2, n+s+1} (stem n - 1):
  * *m initialised here (F_2; the caller fmat_clears it) with one row per
  * class x_(n, s, i) and one column per class x_(n - 1, s + 2, j); row i is
