@@ -4,6 +4,7 @@
 #include "sq_test_resol.h"
 
 #include <stdio.h>
+#include <string.h>
 
 #include "sq_test.h"
 
@@ -33,6 +34,43 @@ void sq_test_check_s2_table(const resol_t *R, int32_t max_n, int32_t max_s)
     if (checked != (int64_t)(max_n + 1) * (max_s + 1))
         sq_test_fail(__FILE__, __LINE__, "compared %lld cells, want %lld", (long long)checked,
                      (long long)(max_n + 1) * (max_s + 1));
+}
+
+int64_t sq_test_check_s2_sseqcpp(const resol_t *R, int32_t max_n, int32_t max_s)
+{
+    enum { T_MAX = 236 };
+    FILE *f = fopen(sq_test_data_path("ext-S2-t236-sseqcpp.csv"), "r");
+    if (!f)
+        sq_test_fail(__FILE__, __LINE__, "cannot open SSeqCpp's table");
+    /* dim[n][s] for the cells the table lists; the rest are zero. */
+    int64_t *want = sq_calloc((size_t)(T_MAX + 1) * (T_MAX + 1), sizeof *want);
+    char line[256];
+    int rows = 0;
+    while (fgets(line, sizeof line, f)) {
+        int n, s, t;
+        long long dim;
+        if (line[0] == '#' || strncmp(line, "stem,", 5) == 0)
+            continue;
+        if (sscanf(line, "%d,%d,%d,%lld", &n, &s, &t, &dim) != 4 || n < 0 || s < 0 ||
+            t != n + s || t > T_MAX)
+            sq_test_fail(__FILE__, __LINE__, "bad SSeqCpp line: %s", line);
+        want[(size_t)n * (T_MAX + 1) + (size_t)s] = dim;
+        rows++;
+    }
+    fclose(f);
+    if (rows < 6000)
+        sq_test_fail(__FILE__, __LINE__, "SSeqCpp's table has %d rows", rows);
+    int64_t checked = 0;
+    for (int32_t n = 0; n <= max_n; n++)
+        for (int32_t s = 0; s <= max_s && n + s <= T_MAX; s++) {
+            int64_t got = resol_ext_dim(R, s, n), w = want[(size_t)n * (T_MAX + 1) + (size_t)s];
+            if (got != w)
+                sq_test_fail(__FILE__, __LINE__, "Ext^{%d,%d} (stem %d): adams %lld, SSeqCpp %lld",
+                             s, s + n, n, (long long)got, (long long)w);
+            checked++;
+        }
+    sq_free(want);
+    return checked;
 }
 
 int64_t sq_test_engines_agree(const fdmod_t *M, int32_t max_n, int32_t max_s, resol_t **nassau)

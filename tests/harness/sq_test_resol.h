@@ -11,6 +11,11 @@
  * (max_n + 1) * (max_s + 1) cells were compared (max_n <= 60, max_s <= 40). */
 void sq_test_check_s2_table(const resol_t *R, int32_t max_n, int32_t max_s);
 
+/* Fails the test unless every cell (n, s) of R with n <= max_n, s <= max_s
+ * and n + s <= 236 equals SSeqCpp's table tests/data/ext-S2-t236-sseqcpp.csv
+ * (cells it omits are zero).  Returns the number of cells compared. */
+int64_t sq_test_check_s2_sseqcpp(const resol_t *R, int32_t max_n, int32_t max_s);
+
 /* Resolves M (borrowed) through (max_n, max_s) with the classical engine and
  * with Nassau's algorithm and fails the test unless they agree on every
  * cell.  Returns the number of nonzero cells; the Nassau resolution goes to

@@ -362,6 +362,30 @@ TEST(nassau_diagonal_blocks)
     fdmod_free(M);
 }
 
+/* Against a table from outside adams: SSeqCpp (Weinan Lin's program,
+ * Groebner bases over A; tests/data/ext-S2-t236-sseqcpp.csv) for every cell
+ * of the region.  The stem-200 run (docs/benchmarks.md) equals the whole
+ * table, 18,626 cells with t <= 236; these keep the engine to it. */
+TEST(nassau_S2_equals_sseqcpp_n70_s36)
+{
+    fdmod_t *M = fdmod_sphere();
+    resol_t *R = resol_new(M, 36, 70);
+    resol_run(R, RESOL_NASSAU);
+    ASSERT_EQ(sq_test_check_s2_sseqcpp(R, 70, 36), 71 * 37);
+    resol_free(R);
+    fdmod_free(M);
+}
+
+TEST(nassau_S2_equals_sseqcpp_n120_s62_slow)
+{
+    fdmod_t *M = fdmod_sphere();
+    resol_t *R = resol_new(M, 62, 120);
+    resol_run(R, RESOL_NASSAU);
+    ASSERT_EQ(sq_test_check_s2_sseqcpp(R, 120, 62), 121 * 63);
+    resol_free(R);
+    fdmod_free(M);
+}
+
 TEST(nassau_S2_n80_s43_slow)
 {
     /* Issue 3's acceptance run: S_2 through (80, 43) with Nassau's
