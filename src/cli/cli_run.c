@@ -171,7 +171,10 @@ static int refuse_estimate(const cli_opts_t *o, const resol_estimate_t *e, int32
                   o->max_memory > 0 ? "" : ", or raise the limit with --max-memory");
         return CLI_NOMEM;
     }
-    if (!quiet && e->seconds > 60)
+    /* The time is the resolution's: reading a store (--from, check) does
+     * not resolve, so only the memory part applies there. */
+    int reads = cli_given(o, CLI_OPT_FROM) || strcmp(o->verb->name, "check") == 0;
+    if (!quiet && e->seconds > 60 && !reads)
         cli_note("this run is estimated at about %.0f minutes and %s of memory (docs/limits.md)",
                  e->seconds / 60, need);
     return 0;
