@@ -12,6 +12,7 @@
 #include "cli_from.h"
 #include "cli_opts.h"
 #include "cli_run.h"
+#include "cmd_store.h"
 #include "fdmod.h"
 #include "milnor.h"
 #include "resol.h"
@@ -19,6 +20,7 @@
 #include "sq_chart.h"
 #include "sq_moddef.h"
 #include "sq_store.h"
+#include "sq_store_secondary.h"
 #include "sq_secondary.h"
 
 static const char d2_usage[] =
@@ -39,8 +41,10 @@ static const char d2_usage[] =
     "\n"
     "Options: --stem N, --max-s S (default (N - bottom)/2 + 3 + span), --algorithm\n"
     "auto|nassau|classical, --threads K, --progress, --quiet, --max-memory SIZE,\n"
-    "-h/--help (as for 'adams resolve'); --from FILE reads the resolution from a store\n"
-    "(adams resolve --save FILE) instead of computing it.\n"
+    "-h/--help (as for 'adams resolve'); --save FILE keeps the resolution and the\n"
+    "secondary lift in a store (the same command resumes after a kill and extends to a\n"
+    "larger stem; docs/save-format.md); --from FILE reads them from a store (adams\n"
+    "resolve --save or adams d2 --save) instead of computing them.\n"
     "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument or a module refused, 3 the\n"
     "region does not fit in memory, 4 the threads cannot be started.\n";
@@ -49,7 +53,7 @@ static const cli_verb_t d2_verb = {
     "d2", d2_usage,
     CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS) | CLI_BIT(CLI_OPT_ALGO) |
         CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_PROGRESS) | CLI_BIT(CLI_OPT_QUIET) |
-        CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_FROM),
+        CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_FROM) | CLI_BIT(CLI_OPT_SAVE),
     NULL, "module"};
 
 /* Refuses (one line, CLI_USAGE) the kinds the d_2 is not computed for. */
@@ -86,14 +90,15 @@ static void progress(void *ctx, int32_t s, int32_t max_s)
         fprintf(stderr, "\rd2: row %d of %d%s", (int)s, (int)max_s, s == max_s ? "\n" : "");
 }
 
-/* Lifts R and prints its d_2 through (stem, max_s); the exit code. */
+/* Lifts R (with the rows keep holds, NULL: none) and prints its d_2
+ * through (stem, max_s); the exit code. */
 static int run(const resol_t *R, const fdmod_t *M, sq_pool_t *pool, int show, int32_t stem,
-               int32_t max_s)
+               int32_t max_s, const resol_sec_keep_t *keep)
 {
     resol_sec_t *X = NULL;
     char err[512];
     prog_t p = {show};
-    int rc = resol_sec_new(&X, R, pool, progress, &p, err, sizeof err);
+    int rc = resol_sec_new_kept(&X, R, pool, keep, progress, &p, err, sizeof err);
     if (rc == SQ_E_INVAL) {
         cli_error("d2: %s: %s", cli_str(fdmod_name(M)), err);
         return CLI_USAGE;
@@ -136,11 +141,22 @@ static int run_from(const cli_opts_t *o)
     if (rc != CLI_OK)
         return rc;
     sq_pool_t *pool = NULL;
-    if (o->threads > 1 && sq_pool_create(&pool, (int)o->threads) != 0) {
+    sq_store_t *st = NULL;
+    sq_store_sec_t *K = NULL;
+    char err[512];
+    if (sq_store_open_read(&st, o->from, err, sizeof err) != 0 ||
+        sq_store_sec_attach(&K, st, R, 0, err, sizeof err) != 0) {
+        cli_error("d2: %s", err);
+        rc = CLI_FAIL;
+    } else if (o->threads > 1 && sq_pool_create(&pool, (int)o->threads) != 0) {
         cli_error("d2: the %lld threads could not be started", (long long)o->threads);
         rc = CLI_NOTHREAD;
-    } else
-        rc = run(R, M, pool, o->progress > 0, (int32_t)stem, (int32_t)max_s);
+    } else {
+        resol_sec_keep_t keep = sq_store_sec_keep(K); /* the kept rows; the rest computed */
+        rc = run(R, M, pool, o->progress > 0, (int32_t)stem, (int32_t)max_s, &keep);
+    }
+    sq_store_sec_detach(K);
+    sq_store_close(st);
     sq_pool_free(pool);
     resol_free(R);
     fdmod_free(M);
@@ -177,12 +193,75 @@ static int prepare(cli_run_t *r, const cli_opts_t *o, int64_t stem, int64_t max_
     return rc;
 }
 
+/* The primary resolution and the secondary lift of r kept in the store
+ * o->save (created, resumed or extended), on SIGINT/SIGTERM stopped after
+ * the row in flight is committed.  CLI_OK with *R and *X (the caller
+ * frees both), or the exit code after one line. */
+static int lift_saved(cli_run_t *r, resol_t **R, resol_sec_t **X)
+{
+    const cli_opts_t *o = r->o;
+    const char *verb = o->verb->name, *path = o->save;
+    resol_algo_t a = o->algo == RESOL_AUTO ? RESOL_AUTO : (resol_algo_t)r->algo;
+    sq_store_t *st = NULL;
+    *X = NULL;
+    int rc = cli_store_resolve_open(R, &st, path, r->M, fdmod_name(r->M), NULL, &a, r->max_s,
+                                    r->stem, r->pool, r->show, r->quiet, r->cache_budget, 0);
+    if (rc != CLI_OK)
+        return rc;
+    char err[1024];
+    sq_store_sec_t *K = NULL;
+    int e = sq_store_sec_attach(&K, st, *R, 1, err, sizeof err);
+    if (e == 0 && sq_store_signals_install(*R) != 0)
+        e = (snprintf(err, sizeof err, "cannot handle signals for the run saved in %s", path),
+             SQ_E_IO);
+    if (e == 0) {
+        resol_sec_keep_t keep = sq_store_sec_keep(K);
+        prog_t p = {r->show};
+        e = resol_sec_new_kept(X, *R, r->pool, &keep, progress, &p, err, sizeof err);
+        int sig = sq_store_signals_caught();
+        sq_store_signals_restore();
+        sq_store_sec_stats_t ss;
+        sq_store_sec_stats(K, &ss);
+        if (!r->quiet && ss.gens_loaded > 0)
+            cli_note("%s: the secondary lift resumed from %s: %lld rows whole, %lld generators "
+                     "read, %lld computed",
+                     verb, path, (long long)ss.rows_whole, (long long)ss.gens_loaded,
+                     (long long)ss.gens_computed);
+        if (e == 1) {
+            cli_error("interrupted: %lld rows of the secondary lift are saved in %s; run the "
+                      "same command again to resume",
+                      (long long)(ss.rows_saved + ss.rows_whole), path);
+            rc = 128 + (sig ? sig : 2);
+        }
+    }
+    if (e < 0) {
+        cli_error("%s: %s", verb, err);
+        if (e == SQ_STORE_E_DAMAGED)
+            cli_error("run 'adams check %s' to see what is damaged", path);
+        rc = e == SQ_E_INVAL ? CLI_USAGE : CLI_FAIL;
+    }
+    sq_store_sec_detach(K);
+    sq_store_close(st);
+    if (rc != CLI_OK) {
+        resol_sec_free(*X);
+        resol_free(*R);
+        *X = NULL;
+        *R = NULL;
+    }
+    return rc;
+}
+
 int cmd_d2(int argc, char **argv)
 {
     cli_opts_t o;
     int rc;
     if (cli_parse_opts(&o, &d2_verb, argc, argv, &rc))
         return rc;
+    if (o.from && o.save) {
+        cli_error("d2: --save and --from: --from reads a store, --save writes one (the same "
+                  "file resumes with --save alone); omit one of them");
+        return CLI_USAGE;
+    }
     if (o.from)
         return run_from(&o);
     if (!cli_given(&o, CLI_OPT_STEM)) {
@@ -192,9 +271,17 @@ int cmd_d2(int argc, char **argv)
     cli_run_t r;
     int32_t out_s = 0;
     rc = prepare(&r, &o, o.stem, cli_given(&o, CLI_OPT_MAXS) ? o.max_s : -1, 0, 0, &out_s);
-    if (rc == CLI_OK) {
+    if (rc == CLI_OK && o.save) {
+        resol_t *R = NULL;
+        resol_sec_t *X = NULL;
+        rc = lift_saved(&r, &R, &X);
+        if (rc == CLI_OK)
+            rc = cli_finish_output(sq_d2_write(stdout, R, X, (int32_t)o.stem, out_s));
+        resol_sec_free(X);
+        resol_free(R);
+    } else if (rc == CLI_OK) {
         resol_t *R = cli_run_resolve(&r);
-        rc = run(R, r.M, r.pool, r.show, (int32_t)o.stem, out_s);
+        rc = run(R, r.M, r.pool, r.show, (int32_t)o.stem, out_s, NULL);
         resol_free(R);
     }
     cli_run_release(&r);

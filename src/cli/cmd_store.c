@@ -21,7 +21,18 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
                       sq_pool_t *pool, int progress, int quiet, int64_t cache_budget,
                       int unstable)
 {
+    return cli_store_resolve_open(out, NULL, path, M, module_name, module_text, algo, max_s,
+                                  max_n, pool, progress, quiet, cache_budget, unstable);
+}
+
+int cli_store_resolve_open(resol_t **out, sq_store_t **keep, const char *path, const fdmod_t *M,
+                           const char *module_name, const char *module_text, resol_algo_t *algo,
+                           int32_t max_s, int32_t max_n, sq_pool_t *pool, int progress,
+                           int quiet, int64_t cache_budget, int unstable)
+{
     *out = NULL;
+    if (keep)
+        *keep = NULL;
     char err[1024];
     sq_store_t *st;
     sq_store_binding_t b = {.module = M,
@@ -74,7 +85,10 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
                   (long long)res.stored, (long long)res.total, path);
         ret = 128 + (sig ? sig : SIGINT);
     }
-    sq_store_close(st);
+    if (ret == CLI_OK && keep)
+        *keep = st;
+    else
+        sq_store_close(st);
     if (ret != CLI_OK) {
         resol_free(R);
         return ret;

@@ -49,6 +49,16 @@ int cli_store_resolve(resol_t **out, const char *path, const fdmod_t *M, const c
                       sq_pool_t *pool, int progress, int quiet, int64_t cache_budget,
                       int unstable);
 
+struct sq_store;
+/* cli_store_resolve that leaves the store open for writing in *keep on
+ * CLI_OK (keep NULL: closed, as cli_store_resolve): the secondary lift of
+ * `adams d2 --save` goes into the same store (sq_store_secondary.h); the
+ * caller sq_store_closes it. */
+int cli_store_resolve_open(resol_t **out, struct sq_store **keep, const char *path,
+                           const fdmod_t *M, const char *module_name, const char *module_text,
+                           resol_algo_t *algo, int32_t max_s, int32_t max_n, sq_pool_t *pool,
+                           int progress, int quiet, int64_t cache_budget, int unstable);
+
 /* The module of a store rebuilt from its identity text, truncated for
  * stems <= max_n: the canonical text of a finite module
  * (sq_store_module_from_text), or the definition that `adams resolve

@@ -312,6 +312,8 @@ typedef struct {
                               * checked too), 0 when not (a caller-supplied text and no
                               * module_for): then only the checksums were checked */
     int sqlite_ok;           /* PRAGMA quick_check said ok */
+    int64_t sec_damaged;     /* secondary rows and records (sq_store_secondary.h) damaged */
+    int64_t sec_d2_failed;   /* cells where the kept d_2 d_2 is not zero */
 } sq_store_check_report_t;
 
 /* Verifies a store: SQLite's quick_check, the checksum of every metadata
@@ -321,7 +323,8 @@ typedef struct {
  * rebuilt from its canonical text), and, at a sample of bidegrees (every one with
  * full), minimality and exactness: the new generators' images are
  * independent modulo the image of the older ones and together they span
- * ker d_{s-1} (onto M_t in row 0).  Writes one line per finding, then a
+ * ker d_{s-1} (onto M_t in row 0); a kept secondary lift as
+ * sq_store_sec_check says.  Writes one line per finding, then a
  * summary, to out (may be NULL).  Returns 0 when all is well,
  * SQ_STORE_E_DAMAGED when anything failed (rep says what), or SQ_E_IO.
  * Cost: about that of computing the stored region once, with the classical

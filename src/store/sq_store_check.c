@@ -23,6 +23,7 @@
 #include "fmat.h"
 #include "fhom.h"
 #include "internal.h"
+#include "sq_store_secondary.h"
 #include "resol_unstable.h"
 #include "sq_core.h"
 
@@ -313,6 +314,26 @@ static void check_spots(const resol_t *R, const sq_store_check_opts_t *o, sq_poo
 static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *out,
                           sq_store_check_report_t *rep, char *err, size_t errlen);
 
+/* The secondary lift kept beside R (stable p = 2 stores with the tables
+ * only: others print nothing more). */
+static void check_secondary(sq_store_t *st, const resol_t *R, FILE *out,
+                            sq_store_check_report_t *rep)
+{
+    int64_t rows = 0;
+    char serr[512];
+    if (st->unstable || st->prime != 2 || sq_store_sec_rows(st, &rows, serr, sizeof serr) != 0 ||
+        rows == 0)
+        return;
+    sq_store_sec_report_t sr;
+    int rc = sq_store_sec_check(st, R, out, &sr, serr, sizeof serr);
+    if (rc && rc != SQ_STORE_E_DAMAGED) {
+        say(out, "damaged: %s\n", serr);
+        rep->sec_damaged++;
+    }
+    rep->sec_damaged += sr.damaged;
+    rep->sec_d2_failed += sr.d2_failed;
+}
+
 int sq_store_check(sq_store_t *st, const sq_store_check_opts_t *o, FILE *out,
                    sq_store_check_report_t *rep, char *err, size_t errlen)
 {
@@ -454,6 +475,7 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
                 say(out, "minimality and exactness: ok at %lld bidegrees (%s)\n",
                     (long long)rep->spots_checked, o->full ? "all of them" : "a sample");
             sq_pool_free(pool);
+            check_secondary(st, R, out, rep);
         }
         resol_free(R);
     } else if (outside) {
@@ -464,7 +486,7 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
     }
     fdmod_free(own);
     int bad = !rep->sqlite_ok || rep->steps_damaged || rep->steps_unreachable || rep->dd_failed ||
-              rep->spots_failed;
+              rep->spots_failed || rep->sec_damaged || rep->sec_d2_failed;
     if (bad)
         say(out, "DAMAGED\n");
     else if (!rep->module_rebuilt && max_s >= 0)

@@ -1038,9 +1038,10 @@ TEST(audit_mpi)
 /* d2 (issue 22): the Adams d_2 of a finite module over A at p = 2 (fin,
  * shift, adem), every option as it says (the same bytes under --threads,
  * --algorithm, --max-memory, --from; fewer lines under a smaller --stem or
- * --max-s; nothing on stderr under --quiet); every other kind refused with
- * one line naming d2 and the kind; --format, --save, --gpu, -o unknown
- * options. */
+ * --max-s; nothing on stderr under --quiet; the same under --save, resumed
+ * and read back by --from: issue 22 item 2); every other kind refused with
+ * one line naming d2 and the kind, --save too (no store made); --save with
+ * --from refused; --format, --gpu, -o unknown options. */
 TEST(audit_d2)
 {
     scratch_make();
@@ -1050,11 +1051,29 @@ TEST(audit_d2)
         char args[512];
         snprintf(args, sizeof args, "d2 %s --stem 14 --max-s 6", m);
         run_t base = run("%s --quiet", args);
+        char sdb[160];
+        snprintf(sdb, sizeof sdb, "%s/d2-%d.db", scratch, k);
         if (!ok) {
             expect_refused(__LINE__, args, &base, "d2", kinds[k].words);
+            run_t r = run("%s --save %s", args, sdb);
+            expect_refused(__LINE__, args, &r, "d2", kinds[k].words);
+            if (access(sdb, F_OK) == 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s --save: a store was made", args);
+            run_free(&r);
             run_free(&base);
             continue;
         }
+        for (int i = 0; i < 3; i++) { /* made, resumed whole, then read back */
+            run_t r = i < 2 ? run("%s --save %s --quiet", args, sdb)
+                            : run("d2 --from %s --quiet", sdb);
+            if (r.rc != 0 || strcmp(r.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s --save (%d): not the same lines\n%s",
+                             args, i, r.err);
+            run_free(&r);
+        }
+        run_t sf = run("%s --save %s --from %s", args, sdb, sdb);
+        expect_refused(__LINE__, args, &sf, "--save", "--from");
+        run_free(&sf);
         expect_ok(__LINE__, args, &base);
         if (base.err[0])
             sq_test_fail(__FILE__, __LINE__, "adams %s --quiet: stderr %s", args, base.err);
@@ -1077,8 +1096,7 @@ TEST(audit_d2)
             run_free(&r);
         }
         static const char *const unknown[][2] = {
-            {"--format csv", "'--format'"}, {"--save x.db", "'--save'"}, {"--gpu", "'--gpu'"},
-            {"-o x", "'-o'"}};
+            {"--format csv", "'--format'"}, {"--gpu", "'--gpu'"}, {"-o x", "'-o'"}};
         for (size_t i = 0; i < sizeof unknown / sizeof *unknown; i++) {
             run_t r = run("%s %s", args, unknown[i][0]);
             expect_refused(__LINE__, args, &r, "unknown option", unknown[i][1]);
