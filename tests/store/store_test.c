@@ -354,13 +354,19 @@ void st_same_rows(const char *a, const char *b)
 
 void st_kill_resume(const char *module, int stem, int max_s, const long delays_us[4])
 {
+    st_kill_resume_verb("resolve", module, stem, max_s, delays_us);
+}
+
+void st_kill_resume_verb(const char *verb, const char *module, int stem, int max_s,
+                         const long delays_us[4])
+{
     char *dir = st_tmpdir_new();
     const char *f = st_path(dir, "k.db"), *g = st_path(dir, "g.db");
     char stem_s[16], maxs_s[16];
     snprintf(stem_s, sizeof stem_s, "%d", stem);
     snprintf(maxs_s, sizeof maxs_s, "%d", max_s);
-    sq_test_run_t ref = sq_test_runf("resolve %s --stem %d --max-s %d --quiet --save %s", module,
-                                     stem, max_s, g);
+    sq_test_run_t ref = sq_test_runf("%s %s --stem %d --max-s %d --quiet --save %s", verb,
+                                     module, stem, max_s, g);
     ASSERT_EQ(ref.rc, 0);
     int kills = 0;
     for (int i = 0; i < 4; i++) {
@@ -370,7 +376,7 @@ void st_kill_resume(const char *module, int stem, int max_s, const long delays_u
         if (pid == 0) {
             if (!freopen("/dev/null", "w", stdout) || !freopen("/dev/null", "w", stderr))
                 _exit(126);
-            execl(SQ_ADAMS_BIN, "adams", "resolve", module, "--stem", stem_s, "--max-s", maxs_s,
+            execl(SQ_ADAMS_BIN, "adams", verb, module, "--stem", stem_s, "--max-s", maxs_s,
                   "--threads", "2", "--quiet", "--save", f, (char *)NULL);
             _exit(127);
         }
@@ -384,8 +390,8 @@ void st_kill_resume(const char *module, int stem, int max_s, const long delays_u
     }
     printf("%d of 4 runs killed\n", kills);
     ASSERT(kills >= 1);
-    sq_test_run_t res = sq_test_runf("resolve %s --stem %d --max-s %d --quiet --save %s", module,
-                                     stem, max_s, f);
+    sq_test_run_t res = sq_test_runf("%s %s --stem %d --max-s %d --quiet --save %s", verb,
+                                     module, stem, max_s, f);
     ASSERT_EQ(res.rc, 0);
     ASSERT_STR_EQ(res.out, ref.out);
     st_same_rows(f, g);

@@ -58,6 +58,10 @@ void st_same_rows(const char *a, const char *b);
  * chart of an uninterrupted run, holds that run's rows (st_same_rows) and
  * passes `adams check`.  Forks the program SQ_ADAMS_BIN. */
 void st_kill_resume(const char *module, int stem, int max_s, const long delays_us[4]);
+/* st_kill_resume of another verb that saves (`adams d2 ... --save F`: the
+ * same output, step rows and check after the kills). */
+void st_kill_resume_verb(const char *verb, const char *module, int stem, int max_s,
+                         const long delays_us[4]);
 
 /* The E2 page of the region from the store (the test fails on an error). */
 void st_read_ext(const char *path, int32_t max_s, int32_t max_n, int64_t *dims);
