@@ -23,6 +23,8 @@ typedef struct section {
     int64_t trace_id;        /* event=chunk section id; 0: not traced */
     int32_t trace_s, trace_t; /* the issuing step's bidegree */
     int64_t trace_sig;
+    int cpu;                 /* measure chunks' CPU time (the phase trace is on) */
+    double work;             /* CPU seconds of its chunks, summed (under the lock) */
 } section_t;
 
 struct sq_pool {
@@ -38,6 +40,15 @@ struct sq_pool {
 };
 
 static _Thread_local int thread_index;
+/* sq_pool_section_totals: over the split sections this thread opened, the
+ * CPU seconds of all their chunks and of those it ran itself. */
+static _Thread_local double sect_work, sect_own;
+
+void sq_pool_section_totals(double *work, double *own)
+{
+    *work = sect_work;
+    *own = sect_own;
+}
 
 int sq_pool_thread_index(void)
 {
@@ -90,10 +101,12 @@ static double run_traced(section_t *s, int64_t i)
     return dt;
 }
 
-/* Runs one chunk with the lock released; lock held on entry and exit. */
-static void run_chunk(sq_pool_t *p, section_t *s, int64_t i)
+/* Runs one chunk with the lock released; lock held on entry and exit.
+ * Returns its CPU seconds when the section measures them, else 0. */
+static double run_chunk(sq_pool_t *p, section_t *s, int64_t i)
 {
     pthread_mutex_unlock(&p->lock);
+    double c0 = s->cpu ? sq_thread_cputime() : 0, dc = 0;
     double dt;
     if (SQ_UNLIKELY(s->trace_id != 0)) {
         dt = run_traced(s, i);
@@ -102,10 +115,14 @@ static void run_chunk(sq_pool_t *p, section_t *s, int64_t i)
         s->fn(s->ctx, i);
         dt = sq_wtime() - t0;
     }
+    if (s->cpu)
+        dc = sq_thread_cputime() - c0;
     pthread_mutex_lock(&p->lock);
     p->busy += dt;
+    s->work += dc;
     if (++s->finished == s->n)
         pthread_cond_broadcast(&p->work);
+    return dc;
 }
 
 /* Takes and runs one job if the source has one; lock held.  Returns 1 if
@@ -263,7 +280,7 @@ void sq_pool_parallel_for(sq_pool_t *p, int64_t n, void (*fn)(void *ctx, int64_t
 {
     if (n <= 0)
         return;
-    section_t s = {NULL, n, 0, 0, fn, ctx, 0, -1, -1, -1};
+    section_t s = {NULL, n, 0, 0, fn, ctx, 0, -1, -1, -1, 0, 0.0};
     trace_open(&s);
     if (!p || p->nthreads == 1 || n == 1) {
         if (SQ_UNLIKELY(s.trace_id != 0))
@@ -274,6 +291,8 @@ void sq_pool_parallel_for(sq_pool_t *p, int64_t n, void (*fn)(void *ctx, int64_t
                 fn(ctx, i);
         return;
     }
+    s.cpu = sq_trace_on(SQ_TRACE_PHASE);
+    double own = 0;
     pthread_mutex_lock(&p->lock);
     s.next_open = p->open;
     p->open = &s;
@@ -289,9 +308,11 @@ void sq_pool_parallel_for(sq_pool_t *p, int64_t n, void (*fn)(void *ctx, int64_t
             if (*q)
                 *q = s.next_open;
         }
-        run_chunk(p, &s, i);
+        own += run_chunk(p, &s, i);
     }
     while (s.finished < s.n)
         pthread_cond_wait(&p->work, &p->lock);
     pthread_mutex_unlock(&p->lock);
+    sect_work += s.work;
+    sect_own += own;
 }

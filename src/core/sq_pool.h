@@ -80,6 +80,16 @@ void sq_pool_parallel_for(sq_pool_t *pool, int64_t n, void (*fn)(void *ctx, int6
  * over threads (for the average number of busy cores). */
 double sq_pool_busy_seconds(const sq_pool_t *pool);
 
+/* The calling thread's totals, since it started, over the sections it
+ * opened and ran split (sq_pool_parallel_for with 2 or more threads and
+ * n >= 2), counted while the phase trace (SQ_TRACE_PHASE) is on: *work, CPU
+ * seconds of their chunks summed over the threads that ran them; *own, CPU
+ * seconds of the chunks it ran itself.  A section run in order on the caller
+ * counts in neither.  For the phase trace: over a stretch of a job, the
+ * thread's CPU time less the change of *own is its serial time, the change
+ * of *work its parallel work. */
+void sq_pool_section_totals(double *work, double *own);
+
 /* The index (0 .. size - 1) of the calling thread within the pool running
  * it; 0 for the caller of sq_pool_run and for threads outside any pool. */
 int sq_pool_thread_index(void);

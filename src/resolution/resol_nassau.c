@@ -123,15 +123,29 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     const resol_profile_t *P = &R->prof[prof];
     const fhom_t *dS = R->d[s];
     /* event=phase: wall times of steps 1 (build, reduce), 2 (build,
-     * reduce and extend), the provisional boundaries, and step 3. */
+     * reduce and extend), the provisional boundaries, and step 3; and per
+     * phase ser[k], its serial CPU time (this thread's, outside the chunks
+     * of split sections), and par[k], its sections' CPU work summed over
+     * threads (sq_pool_section_totals). */
     int trace = sq_trace_on(SQ_TRACE_PHASE);
-    double ph[6] = {0}, tp = trace ? sq_wtime() : 0;
+    double ph[6] = {0}, ser[6] = {0}, par[6] = {0}, tp = 0, cp = 0, sw0 = 0, so0 = 0;
+    if (trace) {
+        tp = sq_wtime();
+        cp = sq_thread_cputime();
+        sq_pool_section_totals(&sw0, &so0);
+    }
 #define PHASE(k)                                                                                   \
     do {                                                                                           \
         if (trace) {                                                                               \
-            double now_ = sq_wtime();                                                              \
+            double now_ = sq_wtime(), cpu_ = sq_thread_cputime(), sw_, so_;                        \
+            sq_pool_section_totals(&sw_, &so_);                                                    \
             ph[k] += 1e3 * (now_ - tp);                                                            \
+            ser[k] += 1e3 * ((cpu_ - cp) - (so_ - so0));                                           \
+            par[k] += 1e3 * (sw_ - sw0);                                                           \
             tp = now_;                                                                             \
+            cp = cpu_;                                                                             \
+            sw0 = sw_;                                                                             \
+            so0 = so_;                                                                             \
         }                                                                                          \
     } while (0)
     sigclass_t Sc, Tc, Nc;
@@ -209,13 +223,15 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
         sq_trace_emit("event=phase s=%d t=%d prof=%d zT=%lld zN=%lld zS=%lld gens=%lld "
                       "build1=%.3f rref1=%.3f build2=%.3f rref2=%.3f boundaries=%.3f "
                       "correct=%.3f zblock=%.3f apply=%.3f sigs=%lld kills=%lld ybits=%lld "
-                      "zcache_mb=%.1f row_mb=%.1f hand_mb=%.1f",
+                      "zcache_mb=%.1f row_mb=%.1f hand_mb=%.1f "
+                      "serial=%.3f,%.3f,%.3f,%.3f,%.3f,%.3f sections=%.3f,%.3f,%.3f,%.3f,%.3f,%.3f",
                       (int)s, (int)t, P->len, (long long)zT, (long long)zN, (long long)zS,
                       (long long)k, ph[0], ph[1], ph[2], ph[3], ph[4], ph[5], ct.zblock, ct.apply,
                       (long long)ct.sigs, (long long)ct.kills, (long long)ct.ybits,
                       (double)atomic_load(&R->zbytes) / 1048576.0,
                       (double)nassau_zcache_row_bytes(R, s) / 1048576.0,
-                      (double)atomic_load(&R->hbytes) / 1048576.0);
+                      (double)atomic_load(&R->hbytes) / 1048576.0, ser[0], ser[1], ser[2], ser[3],
+                      ser[4], ser[5], par[0], par[1], par[2], par[3], par[4], par[5]);
     for (int64_t i = 0; i < k; i++) {
         int64_t b = f2_first_bit(f2mat_row(&dx, i), Nc.dim);
         if (b >= 0)

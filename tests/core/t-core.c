@@ -300,3 +300,48 @@ TEST(core_trace_chunk_event_to_file)
     ASSERT(!sq_trace_on(SQ_TRACE_CHUNK));
     unlink(path);
 }
+
+/* A chunk that burns about a millisecond of CPU (a loop the compiler keeps). */
+static void chunk_burn(void *ctx, int64_t i)
+{
+    volatile uint64_t x = (uint64_t)i;
+    for (int k = 0; k < 2000000; k++)
+        x = x * 6364136223846793005u + 1442695040888963407u;
+    atomic_fetch_add((_Atomic int64_t *)ctx, 1);
+}
+
+/* sq_pool_section_totals: with the phase trace on, a split section's chunks
+ * add their CPU to the opener's work (all of them) and own (those it ran);
+ * a serial section and a section with the trace off add nothing. */
+TEST(core_pool_section_totals_threads)
+{
+    setenv("ADAMS_LOG", "phase", 1);
+    setenv("ADAMS_LOG_FILE", "/dev/null", 1);
+    sq_trace_reset();
+    ASSERT(sq_trace_on(SQ_TRACE_PHASE));
+    sq_pool_t *p = sq_pool_new(2);
+    _Atomic int64_t n = 0;
+    double w0, o0, w1, o1, w2, o2;
+    sq_pool_section_totals(&w0, &o0);
+    double c0 = sq_thread_cputime();
+    sq_pool_parallel_for(p, 8, chunk_burn, &n);
+    double c1 = sq_thread_cputime();
+    sq_pool_section_totals(&w1, &o1);
+    ASSERT_EQ(atomic_load(&n), 8);
+    ASSERT(w1 - w0 > 0);
+    ASSERT(o1 - o0 > 0 && o1 - o0 <= w1 - w0 + 1e-9);
+    /* The chunks this thread ran are inside its CPU time. */
+    ASSERT(o1 - o0 <= (c1 - c0) + 1e-3);
+    sq_pool_parallel_for(NULL, 4, chunk_burn, &n); /* in order on the caller */
+    sq_pool_parallel_for(p, 1, chunk_burn, &n);    /* one chunk: in order too */
+    sq_pool_section_totals(&w2, &o2);
+    ASSERT(w2 == w1 && o2 == o1);
+    unsetenv("ADAMS_LOG");
+    unsetenv("ADAMS_LOG_FILE");
+    sq_trace_reset();
+    sq_pool_parallel_for(p, 8, chunk_burn, &n); /* trace off: not measured */
+    sq_pool_section_totals(&w2, &o2);
+    ASSERT(w2 == w1 && o2 == o1);
+    ASSERT_EQ(atomic_load(&n), 8 + 4 + 1 + 8);
+    sq_pool_free(p);
+}
