@@ -297,7 +297,7 @@ static int64_t e3_dim(const void *X, int32_t s, int32_t n)
 
 int cli_resolve_page3(const cli_opts_t *o)
 {
-    static const cli_opt_t no[] = {CLI_OPT_SAVE, CLI_OPT_COEFF, CLI_OPT_MPI, CLI_OPT_GPU};
+    static const cli_opt_t no[] = {CLI_OPT_COEFF, CLI_OPT_MPI, CLI_OPT_GPU};
     for (size_t i = 0; i < sizeof no / sizeof *no; i++)
         if (cli_given(o, no[i])) {
             cli_error("resolve: --page 3: %s: the E_3 page is computed from one fresh "
@@ -315,12 +315,19 @@ int cli_resolve_page3(const cli_opts_t *o)
     /* E_3 at (n, s) reads d_2 from (n + 1, s - 2) and into (n - 1, s + 2) */
     int rc = prepare(&r, o, o->stem, cli_given(o, CLI_OPT_MAXS) ? o->max_s : -1, 1, 2, &out_s);
     if (rc == CLI_OK) {
-        resol_t *R = cli_run_resolve(&r);
+        resol_t *R = NULL;
         resol_sec_t *X = NULL;
         char err[512];
         prog_t p = {r.show};
-        rc = resol_sec_new(&X, R, r.pool, progress, &p, err, sizeof err);
-        if (rc != 0) {
+        if (o->save) /* kept in the store as d2 --save keeps it */
+            rc = lift_saved(&r, &R, &X);
+        else {
+            R = cli_run_resolve(&r);
+            rc = resol_sec_new(&X, R, r.pool, progress, &p, err, sizeof err);
+        }
+        if (rc != 0 && o->save) {
+            /* lift_saved has said why */
+        } else if (rc != 0) {
             cli_error("resolve: --page 3: %s: %s", cli_str(fdmod_name(r.M)), err);
             rc = rc == SQ_E_INVAL ? CLI_USAGE : CLI_FAIL;
         } else {

@@ -115,7 +115,7 @@ TEST(cli_d2_refusals)
     refused(__LINE__, "d2 A_mod_A1 --stem 12", "finite module");
     refused(__LINE__, "d2 Ceta2 --stem 12", "two resolutions");
     refused(__LINE__, "d2 S_2", "--stem is required");
-    refused(__LINE__, "resolve --stem 12 --page 3 --save x.db", "--save");
+    refused(__LINE__, "resolve --stem 12 --page 3 --coefficients C2", "--coefficients");
     refused(__LINE__, "resolve --stem 12 --page 3 --format differentials", "--format differentials");
     refused(__LINE__, "resolve Joker --stem 12 --page 3 --quiet", "does not lift");
     refused(__LINE__, "resolve --stem 12 --page 4", "--page");

@@ -197,3 +197,27 @@ TEST(store_secondary_format_unchanged)
     sq_test_run_free(&d), sq_test_run_free(&q), sq_test_run_free(&cp);
     st_tmpdir_remove(dir);
 }
+
+/* resolve --page 3 --save keeps the lift as d2 --save does: the E_3 csv
+ * of a run without a store, the same after a resume that computes nothing
+ * of the lift, and the kept rows read by d2 --from. */
+TEST(store_secondary_page3)
+{
+    char *dir = st_tmpdir_new();
+    const char *a = st_path(dir, "a.db");
+    const char *m = "resolve S_2 --page 3 --format csv --stem 24 --max-s 8";
+    sq_test_run_t ref = sq_test_runf("%s --quiet", m);
+    ASSERT_EQ(ref.rc, 0);
+    sq_test_run_t r1 = sq_test_runf("%s --quiet --save %s", m, a);
+    ASSERT_EQ(r1.rc, 0);
+    ASSERT_STR_EQ(r1.out, ref.out);
+    sq_test_run_t r2 = sq_test_runf("%s --save %s", m, a);
+    ASSERT_EQ(r2.rc, 0);
+    ASSERT_STR_EQ(r2.out, ref.out);
+    ASSERT(strstr(r2.err, " 0 computed") != NULL);
+    sq_test_run_t c = sq_test_runf("check %s", a);
+    ASSERT_EQ(c.rc, 0);
+    ASSERT(strstr(c.out, "secondary lift: 8 rows") != NULL);
+    sq_test_run_free(&ref), sq_test_run_free(&r1), sq_test_run_free(&r2), sq_test_run_free(&c);
+    st_tmpdir_remove(dir);
+}
