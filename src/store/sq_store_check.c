@@ -316,7 +316,7 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
 
 /* The secondary lift kept beside R (stable p = 2 stores with the tables
  * only: others print nothing more). */
-static void check_secondary(sq_store_t *st, const resol_t *R, FILE *out,
+static void check_secondary(sq_store_t *st, const resol_t *R, uint64_t seed, FILE *out,
                             sq_store_check_report_t *rep)
 {
     int64_t rows = 0;
@@ -325,13 +325,13 @@ static void check_secondary(sq_store_t *st, const resol_t *R, FILE *out,
         rows == 0)
         return;
     sq_store_sec_report_t sr;
-    int rc = sq_store_sec_check(st, R, out, &sr, serr, sizeof serr);
+    int rc = sq_store_sec_check(st, R, seed, out, &sr, serr, sizeof serr);
     if (rc && rc != SQ_STORE_E_DAMAGED) {
         say(out, "damaged: %s\n", serr);
         rep->sec_damaged++;
     }
     rep->sec_damaged += sr.damaged;
-    rep->sec_d2_failed += sr.d2_failed;
+    rep->sec_d2_failed += sr.d2_failed + sr.lift_failed;
 }
 
 int sq_store_check(sq_store_t *st, const sq_store_check_opts_t *o, FILE *out,
@@ -475,7 +475,7 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
                 say(out, "minimality and exactness: ok at %lld bidegrees (%s)\n",
                     (long long)rep->spots_checked, o->full ? "all of them" : "a sample");
             sq_pool_free(pool);
-            check_secondary(st, R, out, rep);
+            check_secondary(st, R, o->seed, out, rep);
         }
         resol_free(R);
     } else if (outside) {

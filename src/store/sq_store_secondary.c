@@ -16,6 +16,7 @@
 #include <zstd.h>
 
 #include "f2mat.h"
+#include "fhom.h"
 #include "fmat.h"
 #include "internal.h"
 #include "sq_core.h"
@@ -524,8 +525,168 @@ static int d2d2_fails(const resol_t *R, const coef_row_t *rows, int32_t s, int32
     return 0;
 }
 
-int sq_store_sec_check(sq_store_t *st, const resol_t *R, FILE *out, sq_store_sec_report_t *rep,
-                       char *err, size_t errlen)
+/* ---- A fresh lift at a sample ----------------------------------------------------- */
+
+/* One sample: the resolution R' through (s, n) loaded from the store, rows
+ * 3 .. s - 1 read whole, row s read below its top SAMPLE_DEGREES degrees
+ * (the top is n + s - 1) and those lifted afresh from the kept h_{s-1}:
+ * each fresh h_s(g) is a preimage of g's intermediate, so the defining
+ * equation of the kept h_s(g) holds exactly when d h_s(g) is the same
+ * (whatever preimages either run chose). */
+#define SAMPLE_DEGREES 4
+typedef struct {
+    sq_store_sec_t *K;
+    int32_t s;
+    int64_t checked, failed;
+    int error;
+} sample_t;
+
+static int sample_load(void *ctx, int32_t r, fvec_t *h, int64_t ngen, int64_t *n, char *err,
+                       size_t errlen)
+{
+    sample_t *S = ctx;
+    int rc = sec_load(S->K, r, h, ngen, n, err, errlen);
+    if (rc || r < S->s || *n == 0)
+        return rc;
+    const fmod_t *F = resol_free_module(S->K->R, r);
+    int32_t top = fmod_gen_degree(F, ngen - 1);
+    while (*n > 0 && fmod_gen_degree(F, *n - 1) > top - SAMPLE_DEGREES)
+        fvec_clear(&h[--*n]);
+    return 0;
+}
+
+/* Whether d(a) = d(b) for a and b over F_{r-2} in degree e (zero-length:
+ * zero): the fresh and the kept h_r(g). */
+static int same_boundary(const resol_t *R, int32_t r, int32_t e, fvec_t a, fvec_t b)
+{
+    const fhom_t *d = resol_differential(R, r - 2);
+    int64_t bits = fhom_target_dim(d, e);
+    uint64_t *out = sq_calloc((size_t)f2_limbs(bits) + 1, sizeof *out);
+    if (a.len)
+        fhom_apply_add(d, out, e, e + 1, a.limbs);
+    if (b.len)
+        fhom_apply_add(d, out, e, e + 1, b.limbs);
+    int zero = 1;
+    for (int64_t l = 0; l < f2_limbs(bits) && zero; l++)
+        zero = out[l] == 0;
+    sq_free(out);
+    return zero;
+}
+
+static int sample_save(void *ctx, int32_t r, int32_t emax, const fvec_t *h, int64_t n0,
+                       int64_t ngen, char *err, size_t errlen)
+{
+    (void)emax;
+    sample_t *S = ctx;
+    if (r < S->s)
+        return 0;
+    const resol_t *R = S->K->R;
+    const fmod_t *F = resol_free_module(R, r), *F2 = resol_free_module(R, r - 2);
+    sqlite3_stmt *q = NULL;
+    int rc = sqlite3_prepare_v2(S->K->st->db,
+                                "SELECT ngens, nbits, codec, rawlen, data, crc FROM sec_hom "
+                                "WHERE s = ? AND t = ?",
+                                -1, &q, NULL);
+    for (int64_t g = n0; g < ngen && !S->error;) {
+        int32_t t = fmod_gen_degree(F, g);
+        int64_t k = fmod_num_gens(F, t);
+        fvec_t *kept = sq_calloc((size_t)k + 1, sizeof *kept);
+        if (rc == SQLITE_OK) {
+            sqlite3_bind_int(q, 1, r);
+            sqlite3_bind_int(q, 2, t);
+        }
+        if (rc != SQLITE_OK || sqlite3_step(q) != SQLITE_ROW ||
+            decode(S->K, q, r, t, k, fmod_dim(F2, t - 1), kept, err, errlen) != 0)
+            S->error = 1;
+        if (rc == SQLITE_OK)
+            sqlite3_reset(q);
+        for (int64_t i = 0; i < k && !S->error; i++) {
+            S->checked++;
+            S->failed += !same_boundary(R, r, t - 1, h[g + i], kept[i]);
+        }
+        for (int64_t i = 0; i < k; i++)
+            fvec_clear(&kept[i]);
+        sq_free(kept);
+        g += k;
+    }
+    sqlite3_finalize(q);
+    return 1; /* the sampled row is done: stop */
+}
+
+/* Lifts row s through stem n afresh at its top degree (see sample_t);
+ * returns the generators compared and adds the mismatches to *failed
+ * (-1: the sample could not be set up, err says why). */
+static int64_t check_sample(sq_store_t *st, const resol_t *R, int32_t s, int32_t n,
+                            int64_t *failed, char *err, size_t errlen)
+{
+    int32_t ms, mn;
+    if (sq_store_region_missing(st, s, n, &ms, &mn, err, errlen) != 0)
+        return -1;
+    resol_t *Rs = resol_new(resol_input(R), s, n);
+    sq_store_load_stats_t ls;
+    int64_t got = -1;
+    sq_store_sec_t *K = NULL;
+    if (sq_store_load(st, Rs, 0, NULL, &ls, err, errlen) == 0 && ls.dropped == 0 &&
+        sq_store_sec_attach(&K, st, Rs, 0, err, errlen) == 0) {
+        sample_t S = {K, s, 0, 0, 0};
+        resol_sec_keep_t keep = {&S, sample_load, sample_save};
+        resol_sec_t *X = NULL;
+        int rc = resol_sec_new_kept(&X, Rs, NULL, &keep, NULL, NULL, err, errlen);
+        resol_sec_free(X);
+        if (rc == 1 && !S.error) {
+            got = S.checked;
+            *failed += S.failed;
+        } else if (rc == SQ_E_RANGE || rc == SQ_E_INVAL) { /* a kept row below does not lift */
+            got = 1;
+            *failed += 1;
+            snprintf(err, errlen, "the kept rows below s=%d give intermediates with no preimage",
+                     (int)s);
+        } else if (rc == 0 || rc == 1)
+            snprintf(err, errlen, "the row s=%d could not be read at stem %d", (int)s, (int)n);
+    }
+    sq_store_sec_detach(K);
+    resol_free(Rs);
+    return got;
+}
+
+/* Up to six samples (s, n) where rows 3 .. s keep stem n (seeded). */
+static void check_samples(sq_store_t *st, const resol_t *R, const coef_row_t *rows, int32_t S,
+                          uint64_t seed, FILE *out, sq_store_sec_report_t *rep)
+{
+    sq_rand_t rng;
+    sq_rand_init(&rng, seed ? seed : 17);
+    int32_t bottom = resol_min_n(R);
+    for (int k = 0; k < 6; k++) {
+        int32_t s = 3 + (int32_t)sq_rand_below(&rng, (uint64_t)(S >= 3 ? S - 2 : 1));
+        int64_t reach = INT64_MAX; /* the largest stem every row 3 .. s keeps */
+        for (int32_t r = 3; r <= s && r <= S; r++)
+            if (rows[r].emax - r + 1 < reach)
+                reach = rows[r].emax < 0 ? -1 : rows[r].emax - r + 1;
+        if (s > S || reach < bottom || reach > resol_max_n(R))
+            continue;
+        int32_t n = bottom + (int32_t)sq_rand_below(&rng, (uint64_t)(reach - bottom + 1));
+        char err[512] = "";
+        int64_t f = 0, c = check_sample(st, R, s, n, &f, err, sizeof err);
+        if (c < 0) {
+            if (rep->damaged++ < MAX_LINES && out)
+                fprintf(out, "damaged: %s\n", err);
+            continue;
+        }
+        rep->lift_gens += c;
+        rep->lift_failed += f;
+        if (f && out && strncmp(err, "the kept rows", 13) == 0)
+            fprintf(out, "the defining equation of the kept homotopies FAILED: %s (lifting "
+                         "row s=%d through stem %d)\n",
+                    err, (int)s, (int)n);
+        else if (f && out)
+            fprintf(out, "the defining equation of the kept h_%d (row s=%d through stem %d, "
+                         "its top %d degrees): FAILED on %lld of %lld generators\n",
+                    (int)s, (int)s, (int)n, SAMPLE_DEGREES, (long long)f, (long long)c);
+    }
+}
+
+int sq_store_sec_check(sq_store_t *st, const resol_t *R, uint64_t seed, FILE *out,
+                       sq_store_sec_report_t *rep, char *err, size_t errlen)
 {
     memset(rep, 0, sizeof *rep);
     sq_store_sec_t *K = NULL;
@@ -576,6 +737,8 @@ int sq_store_sec_check(sq_store_t *st, const resol_t *R, FILE *out, sq_store_sec
             }
         }
     }
+    if (src == 0 && !rep->damaged)
+        check_samples(st, R, rows, S, seed, out, rep);
     for (int32_t s = 0; s <= S + 4; s++) {
         for (int64_t g = 0; rows[s].cf && g < rows[s].n; g++)
             fvec_clear(&rows[s].cf[g]);
@@ -588,8 +751,9 @@ int sq_store_sec_check(sq_store_t *st, const resol_t *R, FILE *out, sq_store_sec
     if (out)
         fprintf(out,
                 "secondary lift: %lld rows, %lld records, %lld damaged; d_2 d_2 = 0 %s on %lld "
-                "cells (the defining equation of the homotopies is not checked)\n",
+                "cells; the defining equation %s on %lld generators (a sample)\n",
                 (long long)rep->rows, (long long)rep->records, (long long)rep->damaged,
-                rep->d2_failed ? "FAILED" : "ok", (long long)rep->d2_cells);
-    return rep->damaged || rep->d2_failed ? SQ_STORE_E_DAMAGED : 0;
+                rep->d2_failed ? "FAILED" : "ok", (long long)rep->d2_cells,
+                rep->lift_failed ? "FAILED" : "ok", (long long)rep->lift_gens);
+    return rep->damaged || rep->d2_failed || rep->lift_failed ? SQ_STORE_E_DAMAGED : 0;
 }

@@ -69,17 +69,23 @@ int sq_store_sec_rows(sq_store_t *st, int64_t *rows, char *err, size_t errlen) S
 typedef struct {
     int64_t rows, records, damaged; /* rows, records, and the damaged among both */
     int64_t d2_cells, d2_failed;    /* cells (n, s) where d_2 d_2 = 0 was checked; failed */
+    int64_t lift_gens, lift_failed; /* generators lifted afresh at the sample; disagreeing */
 } sq_store_sec_report_t;
 
 /* `adams check` of the secondary tables against R (the store's resolution,
  * loaded): every row's and record's checksum, that the records fit R
  * (generator counts, vector lengths, padding), that each row holds every
- * degree it claims and lies within R, and d_2 d_2 = 0 wherever both d_2
- * are kept (read off the homotopies, as resol_secondary does).  One line
- * per finding and a summary line to out (may be NULL).  Returns 0 when all
- * is well, SQ_STORE_E_DAMAGED when not (rep says what), or SQ_E_IO. */
-int sq_store_sec_check(sq_store_t *st, const resol_t *R, FILE *out, sq_store_sec_report_t *rep,
-                       char *err, size_t errlen) SQ_WARN_UNUSED;
+ * degree it claims and lies within R, d_2 d_2 = 0 wherever both d_2 are
+ * kept (read off the homotopies, as resol_secondary does), and at up to
+ * six samples (s, n) (seed: the sample's, 0: 17) the defining equation
+ * of the kept h_s on the generators of the top four degrees of row s
+ * through stem n: d h_s(g) equals d of a fresh lift from the kept h_{s-1}.  One line per
+ * finding and a summary line to out (may be NULL).  Returns 0 when all is
+ * well, SQ_STORE_E_DAMAGED when not (rep says what), or SQ_E_IO.  Cost:
+ * the records read once, and at each sample the composites of one row
+ * through stem n. */
+int sq_store_sec_check(sq_store_t *st, const resol_t *R, uint64_t seed, FILE *out,
+                       sq_store_sec_report_t *rep, char *err, size_t errlen) SQ_WARN_UNUSED;
 
 #ifdef __cplusplus
 }
