@@ -624,3 +624,80 @@ TEST(secondary_isaksen_chart_slow)
     check_chart(RESOL_CLASSICAL);
     check_chart(RESOL_NASSAU); /* names, not bases: the same checks hold */
 }
+
+/* The command of issue 22's "done when", `adams d2 S_2 --stem 60` (filtrations through 33,
+ * its default there), against the chart with no basis of adams's library involved: in
+ * every bidegree of stem <= 60 whose d_2 lands in a nonzero group of filtration <= 33,
+ * one line per class of the chart there, each with one entry per class of the chart at
+ * the target; the lines' rank is the chart's number of classes supporting an arrow; and
+ * where source and target are one-dimensional (the lines that cannot depend on a basis)
+ * the entry is whether the chart has the arrow. */
+TEST(secondary_isaksen_cli_slow)
+{
+    static chart_t ch;
+    load_chart(&ch);
+    static int dim[MAX_N + 1][MAX_S + 1], src[MAX_N + 1][MAX_S + 1];
+    memset(dim, 0, sizeof dim);
+    memset(src, 0, sizeof src);
+    for (int i = 0; i < ch.nc; i++)
+        dim[ch.c[i].n][ch.c[i].s]++;
+    for (int i = 0; i < ch.nc; i++) {
+        int has = 0;
+        for (int a = 0; a < ch.na; a++)
+            has |= ch.src[a] == i;
+        src[ch.c[i].n][ch.c[i].s] += has;
+    }
+    sq_test_run_t r = sq_test_runf("d2 S_2 --stem 60");
+    ASSERT_EQ(r.rc, 0);
+    /* rows[n][s]: the lines of (n, s) as bit masks, in order of i */
+    static uint32_t rows[MAX_N + 1][MAX_S + 1][8];
+    static int nrows[MAX_N + 1][MAX_S + 1];
+    memset(nrows, 0, sizeof nrows);
+    int lines = 0;
+    for (char *line = r.out; line && *line;) {
+        char *nl = strchr(line, '\n');
+        if (nl)
+            *nl = 0;
+        int n, s, i, off = 0;
+        ASSERT(sscanf(line, "d_2 x_(%d, %d, %d) = [%n", &n, &s, &i, &off) == 3 && off > 0);
+        ASSERT(n >= 1 && n <= 60 && s >= 1 && s + 2 <= MAX_S);
+        ASSERT(nrows[n][s] == i && i < 8);
+        uint32_t m = 0;
+        int cols = 0;
+        for (char *p = line + off; *p && *p != ']'; p++)
+            if (*p == '0' || *p == '1')
+                m |= (uint32_t)(*p - '0') << cols++;
+        if (cols != dim[n - 1][s + 2])
+            sq_test_fail(__FILE__, __LINE__, "%s: %d entries, the chart has %d classes at (%d, %d)",
+                         line, cols, dim[n - 1][s + 2], n - 1, s + 2);
+        rows[n][s][nrows[n][s]++] = m;
+        lines++;
+        line = nl ? nl + 1 : NULL;
+    }
+    int basis_free = 0;
+    for (int n = 1; n <= 60; n++)
+        for (int s = 1; s + 2 <= MAX_S; s++) {
+            if (!dim[n][s] || !dim[n - 1][s + 2]) {
+                ASSERT_EQ(nrows[n][s], 0);
+                continue;
+            }
+            if (nrows[n][s] != dim[n][s])
+                sq_test_fail(__FILE__, __LINE__, "(%d, %d): %d lines, the chart has %d classes", n,
+                             s, nrows[n][s], dim[n][s]);
+            uint32_t b[32];
+            int nb = 0;
+            for (int i = 0; i < nrows[n][s]; i++)
+                basis_add(b, &nb, rows[n][s][i]);
+            if (nb != src[n][s])
+                sq_test_fail(__FILE__, __LINE__, "(%d, %d): d_2 of rank %d, the chart %d", n, s, nb,
+                             src[n][s]);
+            if (dim[n][s] == 1 && dim[n - 1][s + 2] == 1) {
+                ASSERT_EQ((int)rows[n][s][0], src[n][s]);
+                basis_free++;
+            }
+        }
+    fprintf(stderr, "adams d2 S_2 --stem 60: %d lines, %d of them basis-free, as the chart\n",
+            lines, basis_free);
+    ASSERT(lines == 230 && basis_free == 170);
+    sq_test_run_free(&r);
+}
