@@ -43,10 +43,12 @@ struct resol {
     resol_profile_t prof[RESOL_MAX_PROFILES];
     sq_pool_t *pool;        /* threads for parallel sections inside steps, or NULL */
     struct nassau_zblock **zcache; /* [s][t0]: reduced zero-signature blocks (nassau_correct.c) */
+    atomic_int *zlock;             /* [s]: 1 while a thread reads or frees row s's blocks */
     _Atomic int64_t zbytes;        /* bytes held by zcache now */
-    _Atomic int64_t zpeak;         /* and at most, over the run */
-    int64_t zbudget;               /* bytes the blocks' kept rows may use (resol_set_cache_budget) */
-    _Atomic int64_t zmiss;         /* corrections whose block had no rows kept */
+    _Atomic int64_t zpeak;         /* most bytes of zcache and zhand together, over the run */
+    _Atomic int64_t zlargest;      /* largest single block or handed matrix, over the run */
+    int64_t zbudget;               /* bytes zcache and zhand may hold (resol_set_cache_budget) */
+    _Atomic int64_t zmiss;         /* blocks and handed matrices evicted for the budget */
     _Atomic(struct nassau_hand *) *zhand; /* [s][t]: step-1 matrices handed to (s, t) */
     _Atomic int64_t hbytes, hpeak;        /* bytes they hold now, and at most */
     atomic_int stop;        /* resol_request_stop: no new step starts */
@@ -163,9 +165,12 @@ void nassau_mul_blocks_par(const milnor_ws_t *W, uint64_t *out, const blocks_t *
 /* Frees row s's cached zero-signature blocks. */
 void nassau_zcache_clear(resol_t *R, int32_t s);
 /* Frees row s's blocks that no step from degree t on reads with profile P
- * (degrees below t - top(P)).  Called by the step (s, t); the steps of a
- * row form a chain, so no lock. */
+ * (degrees below t - top(P)), then evicts (nassau_correct.c, cache_fit) to the
+ * budget.  Called by the step (s, t). */
 void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P);
+/* Notes the bytes of the cache (blocks and handed matrices) now, and a new
+ * entry of `bytes`, for resol_cache_stats. */
+void nassau_cache_note(resol_t *R, int64_t bytes);
 /* Seeds row s's block of degree t with the rows of D1, step (s, t)'s step-1
  * matrix (d_{s-1} on T's zero-signature basis below generators of degree t,
  * for profile P; copied, limb-sparse), so that a later step completes the
@@ -189,6 +194,10 @@ void nassau_hand_offer(resol_t *R, int32_t s, int32_t t, const int64_t *pos, f2m
  * whether or not anything was handed. */
 void nassau_step1_rows(resol_t *R, int32_t s, int32_t t, const int64_t *pos, int64_t n,
                        int64_t cols, f2mat_t *D1);
+/* Frees handed matrices (any consumer's; those consumers build their
+ * matrices themselves) until the blocks and the handed matrices together
+ * are within the cache budget or none is left. */
+void nassau_hand_evict(resol_t *R);
 /* Frees every handed matrix and the slots (resol_nassau_clear). */
 void nassau_hand_clear(resol_t *R);
 

@@ -26,6 +26,7 @@
  * The blocks are much smaller than the sigma-blocks of degree t, and one
  * serves every sigma of the same degree.
  */
+#include <sched.h>
 #include <string.h>
 
 #include "internal.h"
@@ -129,18 +130,6 @@ static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
     z->nrows += full->rows;
     z->rstart[z->nrows] = k;
     return nz;
-}
-
-/* Frees the kept rows. */
-static void zblock_drop_rows(zblock_t *z)
-{
-    sq_free(z->rstart);
-    sq_free(z->lidx);
-    sq_free(z->lval);
-    z->rstart = NULL;
-    z->lidx = NULL;
-    z->lval = NULL;
-    z->nrows = 0;
 }
 
 /* dst ^= kept row r restricted to the columns z->npos, by its set bits
@@ -446,18 +435,51 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
 
 /*
  * The cache.  The steps of one row s form a chain ((s, t) needs (s, t - 1)),
- * so row s's blocks are only ever touched by one step at a time and need no
- * lock.  A step in degree t with subalgebra B uses blocks of degrees
- * t - top(B) .. t - 1; older ones, and ones built for another subalgebra,
- * are dropped as the row moves on.
+ * so row s's blocks are only ever read by one step at a time.  A step in
+ * degree t with subalgebra B uses blocks of degrees t - top(B) .. t - 1;
+ * older ones, and ones built for another subalgebra, are dropped as the row
+ * moves on.  The blocks and the handed matrices (nassau_handoff.c) share
+ * one budget (resol_set_cache_budget): after every addition, whatever
+ * passes it is evicted (cache_fit), so they hold at most the budget plus
+ * the block each running step is reading.  Eviction frees whole blocks: a
+ * block's rows are what it costs to build (the reduction is a few percent),
+ * so keeping the reduced matrix without them would save little.  Row s's
+ * lock (R->zlock[s]) is held by its step while it reads or changes its
+ * blocks, and by an evictor of another row (which only tries it, never
+ * waits: no deadlock).
  */
-/* Adds delta to the bytes held by the cache, keeping the peak. */
-static void zcache_account(resol_t *R, int64_t delta)
+static void row_lock(resol_t *R, int32_t s)
 {
-    int64_t now = atomic_fetch_add(&R->zbytes, delta) + delta;
+    while (atomic_exchange_explicit(&R->zlock[s], 1, memory_order_acquire))
+        sched_yield(); /* an evictor: it frees a few blocks and leaves */
+}
+
+static int row_trylock(resol_t *R, int32_t s)
+{
+    return !atomic_exchange_explicit(&R->zlock[s], 1, memory_order_acquire);
+}
+
+static void row_unlock(resol_t *R, int32_t s)
+{
+    atomic_store_explicit(&R->zlock[s], 0, memory_order_release);
+}
+
+void nassau_cache_note(resol_t *R, int64_t bytes)
+{
+    int64_t now = atomic_load(&R->zbytes) + atomic_load(&R->hbytes);
     int64_t peak = atomic_load(&R->zpeak);
     while (now > peak && !atomic_compare_exchange_weak(&R->zpeak, &peak, now))
         ;
+    int64_t big = atomic_load(&R->zlargest);
+    while (bytes > big && !atomic_compare_exchange_weak(&R->zlargest, &big, bytes))
+        ;
+}
+
+/* Adds delta to the bytes held by the cache, keeping the peak. */
+static void zcache_account(resol_t *R, int64_t delta, int64_t block_bytes)
+{
+    atomic_fetch_add(&R->zbytes, delta);
+    nassau_cache_note(R, block_bytes);
 }
 
 /* Frees the block in slot *z (if any) and empties the slot. */
@@ -471,25 +493,71 @@ static void zcache_drop(resol_t *R, zblock_t **z)
     *z = NULL;
 }
 
-int64_t nassau_zcache_row_bytes(const resol_t *R, int32_t s)
+static int cache_over(resol_t *R)
+{
+    return atomic_load(&R->zbytes) + atomic_load(&R->hbytes) > R->zbudget;
+}
+
+/* Evicts row r's blocks, oldest first, except degree keep, while the cache
+ * is over its budget (row r's lock held). */
+static void row_evict(resol_t *R, int32_t r, int32_t keep)
 {
     int32_t nt = R->t_max - R->t_min + 1;
+    for (int32_t k = 0; k < nt && cache_over(R); k++) {
+        zblock_t **z = &R->zcache[(int64_t)r * nt + k];
+        if (*z && k != keep - R->t_min) {
+            zcache_drop(R, z);
+            atomic_fetch_add(&R->zmiss, 1);
+        }
+    }
+}
+
+/* Brings the cache within its budget, if it can: handed matrices first
+ * (each saves one build of one step), then the blocks of rows whose steps
+ * are not running (from the highest row down: the lowest run first), then
+ * row s's own, oldest first, except its block of degree keep (the one
+ * being read; keep < t_min: none).  Row s's lock held. */
+static void cache_fit(resol_t *R, int32_t s, int32_t keep)
+{
+    if (!cache_over(R))
+        return;
+    nassau_hand_evict(R);
+    for (int32_t r = R->max_s; r >= 0 && cache_over(R); r--) {
+        if (r == s || !row_trylock(R, r))
+            continue;
+        row_evict(R, r, R->t_min - 1);
+        row_unlock(R, r);
+    }
+    row_evict(R, s, keep);
+}
+
+int64_t nassau_zcache_row_bytes(const resol_t *R, int32_t s)
+{
+    resol_t *W = (resol_t *)R; /* the lock is not const */
+    int32_t nt = R->t_max - R->t_min + 1;
     int64_t b = 0;
+    row_lock(W, s);
     for (int32_t k = 0; k < nt; k++) {
         zblock_t *z = R->zcache[(int64_t)s * nt + k];
         if (z)
             b += (int64_t)z->bytes;
     }
+    row_unlock(W, s);
     return b;
 }
 
 void nassau_zcache_clear(resol_t *R, int32_t s)
 {
     int32_t nt = R->t_max - R->t_min + 1;
+    row_lock(R, s);
     for (int32_t k = 0; k < nt; k++)
         zcache_drop(R, &R->zcache[(int64_t)s * nt + k]);
+    row_unlock(R, s);
 }
 
+/* Row s's block of degree t0 for profile prof, built if need be (row s's
+ * lock held): the cache is brought within its budget before and after the
+ * build, this block excepted. */
 static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const resol_profile_t *P)
 {
     int32_t nt = R->t_max - R->t_min + 1;
@@ -501,39 +569,24 @@ static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const r
         (*z)->prof = prof;
     }
     if (!(*z)->built) {
+        cache_fit(R, s, t0); /* room first: only this block may pass the budget */
         size_t before = (*z)->bytes;
         zblock_build(*z, R, s, t0, P);
-        zcache_account(R, (int64_t)(*z)->bytes - (int64_t)before);
+        zcache_account(R, (int64_t)(*z)->bytes - (int64_t)before, (int64_t)(*z)->bytes);
+        cache_fit(R, s, t0);
     }
     return *z;
 }
-
-#define NASSAU_KEEP_NEWEST 16
 
 void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P)
 {
     int32_t nt = R->t_max - R->t_min + 1;
     int64_t lo = t - nassau_top_degree(P->h, P->len);
+    row_lock(R, s);
     for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++)
         zcache_drop(R, &R->zcache[(int64_t)s * nt + (t0 - R->t_min)]);
-    /* Over the budget: the row's oldest blocks (fewest later readers) lose
-     * their rows first, all but the newest NASSAU_KEEP_NEWEST degrees (most
-     * corrections have small |sigma|: at (110, 58), 70% of the corrections'
-     * basis elements come with |sigma| <= 12, 90% with <= 18). */
-    for (int64_t t0 = lo > R->t_min ? lo : R->t_min;
-         t0 < t - NASSAU_KEEP_NEWEST && atomic_load(&R->zbytes) > R->zbudget; t0++) {
-        zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
-        if (!*z || !(*z)->nrows)
-            continue;
-        if (!(*z)->built) {
-            zcache_drop(R, z);
-            continue;
-        }
-        size_t before = (*z)->bytes;
-        zblock_drop_rows(*z);
-        (*z)->bytes = zblock_bytes(*z);
-        zcache_account(R, (int64_t)(*z)->bytes - (int64_t)before);
-    }
+    cache_fit(R, s, R->t_min - 1);
+    row_unlock(R, s);
 }
 
 void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
@@ -542,13 +595,16 @@ void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
     if (t < R->t_min || t > R->t_max || t - s >= R->max_n)
         return; /* no later step of the row reads it */
     int32_t nt = R->t_max - R->t_min + 1;
+    row_lock(R, s);
     zblock_t **z = &R->zcache[(int64_t)s * nt + (t - R->t_min)];
     zcache_drop(R, z);
     *z = sq_calloc(1, sizeof **z);
     (*z)->prof = (int)(P - R->prof);
     zblock_append_rows(*z, D1);
     (*z)->bytes = zblock_bytes(*z);
-    zcache_account(R, (int64_t)(*z)->bytes);
+    zcache_account(R, (int64_t)(*z)->bytes, (int64_t)(*z)->bytes);
+    cache_fit(R, s, R->t_min - 1);
+    row_unlock(R, s);
 }
 
 void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
@@ -562,6 +618,7 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
     blocks_init(&Nbt, R->F[s - 2], t, t - 1);
     killbuf_t kb = {0};
     int32_t sig[NASSAU_MAX_LEN];
+    row_lock(R, s);
     for (uint32_t o = 1; o < P->nsig; o++) {
         if (class_size(Nc, o) == 0 || !class_hit(dx, Nc, o))
             continue;
@@ -579,6 +636,8 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
         kill_sigma(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, sdeg, x, dx, &kb, ct);
         sq_trace_set_context(s, t, -1);
     }
+    cache_fit(R, s, R->t_min - 1);
+    row_unlock(R, s);
     killbuf_clear(&kb);
     blocks_clear(&Tbt);
     blocks_clear(&Nbt);

@@ -11,7 +11,9 @@
  * matrix was built twice; now the first build is kept for the second step
  * when that step has not started yet, while the consumer's row trails by
  * at most HAND_LAG degrees and within the cache budget (resol_set_cache_budget),
- * which the handed matrices share with the cached blocks.  When the two
+ * which the handed matrices share with the cached blocks: they are the
+ * first evicted when the blocks grow past it (nassau_hand_evict; the
+ * consumer then builds its matrix, as if nothing had been handed).  When the two
  * steps chose different subalgebras, the later one's (smaller, so with
  * more zero-signature elements) rows include the earlier one's: those are
  * copied and only the others built.  The later step
@@ -89,6 +91,24 @@ void nassau_hand_offer(resol_t *R, int32_t s, int32_t t, const int64_t *pos, f2m
     int64_t peak = atomic_load(&R->hpeak);
     while (now > peak && !atomic_compare_exchange_weak(&R->hpeak, &peak, now))
         ;
+    nassau_cache_note(R, b);
+}
+
+void nassau_hand_evict(resol_t *R)
+{
+    if (!R->zhand)
+        return;
+    int64_t n = (int64_t)(R->max_s + 1) * (R->t_max - R->t_min + 1);
+    for (int64_t k = 0; k < n; k++) {
+        if (atomic_load(&R->hbytes) + atomic_load(&R->zbytes) <= R->zbudget)
+            return;
+        struct nassau_hand *h = atomic_load(&R->zhand[k]);
+        if (!h || h == TAKEN || !atomic_compare_exchange_strong(&R->zhand[k], &h, NULL))
+            continue; /* empty, taken, or taken meanwhile */
+        atomic_fetch_sub(&R->hbytes, (int64_t)h->bytes);
+        atomic_fetch_add(&R->zmiss, 1);
+        hand_free(h);
+    }
 }
 
 /* D1's rows from h where h has the same position (both lists increasing):

@@ -178,6 +178,7 @@ resol_t *resol_new_in(const fdmod_t *M, int32_t max_s, int32_t max_n, int unstab
     size_t nslots = sq_mul_size((size_t)max_s + 1, (size_t)(R->t_max - R->t_min + 1));
     R->K = sq_calloc(nslots, sizeof *R->K);
     R->K_set = sq_calloc(nslots, 1);
+    R->zlock = sq_calloc((size_t)max_s + 1, sizeof *R->zlock);
     return R;
 }
 
@@ -187,11 +188,13 @@ void resol_set_cache_budget(resol_t *R, int64_t bytes)
     R->zbudget = bytes;
 }
 
-void resol_cache_stats(const resol_t *R, int64_t *peak, int64_t *misses)
+void resol_cache_stats(const resol_t *R, int64_t *peak, int64_t *evicted, int64_t *largest)
 {
     resol_t *W = (resol_t *)R; /* atomic loads take a non-const pointer */
     *peak = atomic_load(&W->zpeak);
-    *misses = atomic_load(&W->zmiss);
+    *evicted = atomic_load(&W->zmiss);
+    if (largest)
+        *largest = atomic_load(&W->zlargest);
 }
 
 void resol_free(resol_t *R)
@@ -204,6 +207,7 @@ void resol_free(resol_t *R)
     sq_free(R->K);
     sq_free(R->K_set);
     resol_nassau_clear(R);
+    sq_free((void *)R->zlock);
     for (int32_t s = 0; s <= R->max_s; s++) {
         fhom_free(R->d[s]);
         fmod_free(R->F[s]);

@@ -123,20 +123,21 @@ resol_t *resol_new(const fdmod_t *M, int32_t max_s, int32_t max_n);
 void resol_free(resol_t *R);
 
 /* Nassau's corrections keep, per row, the zero-signature blocks of the
- * degrees a later step may read, with d's rows on them (nassau_correct.c).
- * While the cache holds more than this many bytes, each row's step drops
- * the rows of its blocks older than its newest 16 degrees; a correction
- * that then meets a block without rows computes d(y0) instead (~20x the
- * cost of that correction; same bits).  A soft bound: the newest blocks
- * of every row are kept.  S_2 through (150, 78) peaks at 542 MB of cache;
- * a 320 MB budget there costs 1.8x the time (docs/limits.md).  Default
- * RESOL_CACHE_BUDGET_DEFAULT; the CLI sets a third of --max-memory, or of
- * the available memory.  Call before running. */
+ * degrees a later step may read, with d's rows on them (nassau_correct.c),
+ * and a step's step-2 matrix may wait for the next row's step
+ * (nassau_handoff.c).  Together they hold at most this many bytes, plus the
+ * one block each running step is reading: whatever would pass it is evicted
+ * (handed matrices first, then the blocks of rows not running, then the
+ * running row's oldest), and a step that needs an evicted block builds it
+ * again (same bits, slower).  Default RESOL_CACHE_BUDGET_DEFAULT; the CLI
+ * sets a third of --max-memory, or of the available memory.  Call before
+ * running. */
 #define RESOL_CACHE_BUDGET_DEFAULT ((int64_t)1 << 30)
 void resol_set_cache_budget(resol_t *R, int64_t bytes);
-/* The most bytes the cache held at once so far, and the corrections that
- * met a block without rows (thread-safe reads). */
-void resol_cache_stats(const resol_t *R, int64_t *peak, int64_t *misses);
+/* The most bytes the blocks and handed matrices held at once so far, how
+ * many were evicted for the budget, and (largest: NULL to skip) the largest
+ * single block or matrix (thread-safe reads). */
+void resol_cache_stats(const resol_t *R, int64_t *peak, int64_t *evicted, int64_t *largest);
 
 /* The prime of R (its module's). */
 uint32_t resol_prime(const resol_t *R);

@@ -8,6 +8,7 @@
  * engine's time.
  */
 #define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -98,4 +99,54 @@ TEST(resolve_odd_primes)
                    "adams: --algorithm nassau works at the prime 2 only");
     one_line_error(__LINE__, "products S_3 --stem 20 --gpu", 2,
                    "adams: products: --gpu: S_3 is a module at the odd prime 3: the GPU path ");
+}
+
+/* The largest zcache_mb + hand_mb of the event=phase lines in err (the
+ * blocks and handed matrices of Nassau's cache after each step). */
+static double cache_mb_max(const char *err)
+{
+    double most = 0;
+    for (const char *p = err; (p = strstr(p, "event=phase ")) != NULL; p++) {
+        const char *z = strstr(p, " zcache_mb="), *h = strstr(p, " hand_mb=");
+        const char *eol = strchr(p, '\n');
+        if (!z || !h || (eol && (z > eol || h > eol)))
+            continue;
+        double mb = strtod(z + 11, NULL) + strtod(h + 9, NULL);
+        most = mb > most ? mb : most;
+    }
+    return most;
+}
+
+/* --max-memory 6M gives Nassau's cache (the blocks of the corrections and
+ * the handed step matrices) a budget of 2 MiB (a third): after every step
+ * they hold at most that (S_2 through (80, 30) needs 3.6 MiB unbounded; the
+ * old bound kept every row's newest blocks and reached that), and the
+ * answer is the unbudgeted one, on one thread and on two. */
+TEST(resolve_cache_budget_honored)
+{
+    char *ref, *rerr, *out, *err;
+    const char *region = "resolve --stem 80 --max-s 30 --format csv --quiet";
+    char args[160];
+    ASSERT_EQ(run(region, &ref, &rerr), 0);
+    setenv("ADAMS_LOG", "phase", 1);
+    snprintf(args, sizeof args, "%s --threads 1", region);
+    ASSERT_EQ(run(args, &out, &err), 0);
+    double unbounded = cache_mb_max(err);
+    ASSERT(unbounded > 3.0); /* the budget below binds */
+    sq_free(out);
+    sq_free(err);
+    for (int threads = 1; threads <= 2; threads++) {
+        snprintf(args, sizeof args, "%s --max-memory 6M --threads %d", region, threads);
+        ASSERT_EQ(run(args, &out, &err), 0);
+        ASSERT_STR_EQ(out, ref);
+        double most = cache_mb_max(err);
+        ASSERT(most > 0);
+        if (threads == 1 && most > 2.0 + 0.05)
+            sq_test_fail(__FILE__, __LINE__, "cache at %.1f MiB over its 2 MiB budget", most);
+        sq_free(out);
+        sq_free(err);
+    }
+    unsetenv("ADAMS_LOG");
+    sq_free(ref);
+    sq_free(rerr);
 }

@@ -93,18 +93,20 @@ TEST(sched_small_threads)
 }
 
 /* The cache budget of Nassau's corrections (none, a little, the default)
- * changes how d(y0) is computed, never the bits: serially and on 2 threads
- * the differentials equal the default serial run's, and with no budget
- * some corrections do meet blocks without rows. */
+ * changes what is built again, never the bits: serially and on 2 threads
+ * the differentials equal the default serial run's; under a budget below
+ * the run's need, blocks are evicted, and the blocks and handed matrices
+ * never hold more than the budget plus one block (or matrix) per thread. */
 TEST(nassau_cache_budget_threads)
 {
     fdmod_t *M = fdmod_sphere();
     resol_t *ref = resol_new(M, 30, 60);
     resol_run(ref, RESOL_NASSAU);
     int64_t peak, misses;
-    resol_cache_stats(ref, &peak, &misses);
+    resol_cache_stats(ref, &peak, &misses, NULL);
     ASSERT(peak > 0);
     ASSERT_EQ(misses, 0);
+    int64_t peak_default = peak;
     int64_t budgets[] = {0, 64 << 10, 1 << 20};
     for (size_t i = 0; i < sizeof budgets / sizeof budgets[0]; i++)
         for (int threads = 1; threads <= 2; threads++) {
@@ -118,9 +120,14 @@ TEST(nassau_cache_budget_threads)
                 sq_pool_free(pool);
             }
             assert_same(ref, R);
-            resol_cache_stats(R, &peak, &misses);
-            if (budgets[i] == 0)
+            int64_t largest;
+            resol_cache_stats(R, &peak, &misses, &largest);
+            if (budgets[i] < peak_default)
                 ASSERT(misses > 0);
+            if (peak > budgets[i] + threads * largest)
+                sq_test_fail(__FILE__, __LINE__,
+                             "%d threads: the cache held %lld bytes, budget %lld, largest %lld",
+                             threads, (long long)peak, (long long)budgets[i], (long long)largest);
             resol_free(R);
         }
     resol_free(ref);
