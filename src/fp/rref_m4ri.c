@@ -149,20 +149,30 @@ static void choose_k(const ws_t *ws, int P, int64_t nnz, int64_t width, int *k_o
 }
 
 /*
- * Parallel table application.  A panel update is split into one block of
- * rows per pool thread; each block runs the whole tile loop on its rows
- * with tables of its own, built from a private copy of the pivot segments
- * (the pivot rows are themselves among the rows updated).  Building the
- * tables once per block costs ~3 * 2^k * G per limb against
- * ~(G + 2) * rows per limb to apply them, a few percent at the sizes where
- * this path is taken.
+ * Parallel table application.  A panel update is cut into a grid of
+ * column ranges x row blocks, one chunk each.  Column ranges first: a chunk
+ * builds the tables of its own columns only (from a shared copy of the
+ * pivot segments, taken before any row changes, since the pivot rows are
+ * themselves among the rows updated) and applies them to its rows, so
+ * cutting columns adds no table building.  Ranges are whole tiles' worth
+ * of at least COL_MIN limbs (narrower tiles make the per-row index
+ * extraction dominate, see TABLE_BUDGET).  When the columns give fewer
+ * chunks than 2 per thread, the rows are cut too, into blocks of at least
+ * ROW_MIN rows: each row block builds the tables of its columns again
+ * (~3 * 2^k * G per limb against ~(G + 2) per row and limb to apply them,
+ * so at ROW_MIN rows the extra builds cost at most about a third).
+ * Every row limb gets the same table entries XORed in whichever chunk runs
+ * it: the bits are those of the serial path.
  *
  * PAR_MIN_WORK: the update must touch at least this many limbs (rows x
- * width) to be split: below ~1 ms of XORs, waking a thread (tens of us) and
- * the extra table builds eat the gain.  Measured with a 12000^2 reduction
- * on this 2-core machine (see the commit).
+ * width) to be split: below ~0.2 ms of XORs, waking threads (tens of us)
+ * eats the gain.  (Before the column ranges, every chunk built all the
+ * tables and the cutoff was 2^19 limbs, measured with a 12000^2 reduction
+ * on this 2-core machine.)
  */
-#define PAR_MIN_WORK (INT64_C(1) << 19)
+#define PAR_MIN_WORK (INT64_C(1) << 17)
+#define COL_MIN 16
+#define ROW_MIN 2048
 
 typedef struct {
     const ws_t *ws;
@@ -170,21 +180,30 @@ typedef struct {
     int64_t prs, width;
     int P, k, G;
     int64_t W;           /* tile width */
-    int64_t row0, nrows, a0, chunks;
+    int64_t row0, nrows, a0;
+    int64_t ccols, crows; /* column ranges, row blocks: chunks = ccols * crows */
+    int64_t nq;          /* 4-limb quads of the width */
 } par_apply_t;
 
 static void apply_block(void *ctx, int64_t c)
 {
     const par_apply_t *p = ctx;
     const ws_t *ws = p->ws;
-    int64_t r0 = p->row0 + c * p->nrows / p->chunks;
-    int64_t r1 = p->row0 + (c + 1) * p->nrows / p->chunks;
-    if (r0 == r1)
+    int64_t cc = c % p->ccols, rc = c / p->ccols;
+    int64_t r0 = p->row0 + rc * p->nrows / p->crows;
+    int64_t r1 = p->row0 + (rc + 1) * p->nrows / p->crows;
+    int64_t b0 = 4 * (cc * p->nq / p->ccols), b1 = 4 * ((cc + 1) * p->nq / p->ccols);
+    if (b1 > p->width)
+        b1 = p->width;
+    if (r0 == r1 || b0 >= b1)
         return;
-    int64_t es_max = round4(p->W);
-    uint64_t *tables = sq_aligned_calloc((size_t)(((int64_t)p->G << p->k) * es_max), 8);
-    for (int64_t a = 0; a < p->width; a += p->W) {
-        int64_t w = p->width - a < p->W ? p->width - a : p->W;
+    /* Not zeroed, 64-byte aligned by hand (as the serial path's scratch):
+     * table_build writes every entry it reads. */
+    int64_t es_max = round4(b1 - b0 < p->W ? b1 - b0 : p->W);
+    void *block = sq_malloc(sq_mul_size((size_t)(((int64_t)p->G << p->k) * es_max) + 8, 8));
+    uint64_t *tables = (uint64_t *)(((uintptr_t)block + 63) & ~(uintptr_t)63);
+    for (int64_t a = b0; a < b1; a += p->W) {
+        int64_t w = b1 - a < p->W ? b1 - a : p->W;
         int64_t es = round4(w);
         for (int g = 0; g < p->G; g++) {
             int kk = p->P - g * p->k < p->k ? p->P - g * p->k : p->k;
@@ -194,7 +213,7 @@ static void apply_block(void *ctx, int64_t c)
         ws->K->table_apply(row_of(ws, r0) + p->a0 + a, ws->m->stride, r1 - r0, ws->u + r0,
                            tables, es, p->k, p->G, w);
     }
-    sq_aligned_free(tables);
+    sq_free(block);
 }
 
 /* The parallel path of apply_range (see above). */
@@ -205,8 +224,16 @@ static void apply_range_par(ws_t *ws, const int64_t *prow_rows, int P, int64_t r
     uint64_t *pr = sq_malloc(sq_mul_size((size_t)(P * prs) + 4, sizeof(uint64_t)));
     for (int t = 0; t < P; t++)
         memcpy(pr + t * prs, row_of(ws, prow_rows[t]) + a0, (size_t)width * sizeof(uint64_t));
-    par_apply_t p = {ws, pr, prs, width, P, k, G, W, row0, nrows, a0, sq_pool_size(ws->pool)};
-    sq_pool_parallel_for(ws->pool, p.chunks, apply_block, &p);
+    int64_t want = 2 * (int64_t)sq_pool_size(ws->pool), nq = (width + 3) / 4;
+    int64_t ccols = width / COL_MIN;
+    ccols = ccols < 1 ? 1 : ccols > want ? want : ccols;
+    int64_t crows = (want + ccols - 1) / ccols;
+    if (crows > nrows / ROW_MIN)
+        crows = nrows / ROW_MIN;
+    if (crows < 1)
+        crows = 1;
+    par_apply_t p = {ws, pr, prs, width, P, k, G, W, row0, nrows, a0, ccols, crows, nq};
+    sq_pool_parallel_for(ws->pool, ccols * crows, apply_block, &p);
     sq_free(pr);
 }
 

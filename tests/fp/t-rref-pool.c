@@ -50,3 +50,47 @@ TEST(rref_pool_threads)
         sq_pool_free(pool);
     }
 }
+
+/* A sparse [A | I] as Nassau's steps reduce (rows x (f2_seg_start(acols) +
+ * rows), about 2% ones in A), from a fixed seed. */
+static void check_aug(int64_t rows, int64_t acols, uint64_t seed, sq_pool_t *pool)
+{
+    sq_rand_t r;
+    sq_rand_init(&r, seed);
+    f2mat_t a = {0}, b = {0};
+    f2mat_init_aug(&a, rows, acols);
+    for (int64_t i = 0; i < rows; i++)
+        for (int64_t j = 0; j < acols; j++)
+            if (sq_rand_below(&r, 50) == 0)
+                f2mat_flip(&a, i, j);
+    f2mat_init_set(&b, &a);
+    int64_t *pa = sq_malloc((size_t)a.cols * sizeof *pa), *pb = sq_malloc((size_t)a.cols * sizeof *pb);
+    int64_t ra = f2mat_rref_naive(&a, pa), rb = f2mat_rref_pool(&b, pb, pool);
+    ASSERT_EQ(ra, rb);
+    ASSERT(f2mat_equal(&a, &b));
+    for (int64_t c = 0; c < a.cols; c++)
+        ASSERT_EQ(pa[c], pb[c]);
+    sq_free(pa);
+    sq_free(pb);
+    f2mat_clear(&a);
+    f2mat_clear(&b);
+}
+
+/* The split of a panel update into column ranges and row blocks depends on
+ * the pool's size; the bits must not.  Shapes that take each cut: wide rows
+ * (column ranges only), tall narrow ones (row blocks only: 14000 rows of
+ * 10 limbs), both, and sparse [A | I] with a kernel (more rows than A has
+ * columns), against the naive reducer, on 1, 2, 3, 4 and 8 threads. */
+TEST(rref_pool_column_row_split_threads)
+{
+    int sizes[] = {1, 2, 3, 4, 8};
+    for (int k = 0; k < 5; k++) {
+        sq_pool_t *pool = sq_pool_new(sizes[k]);
+        check(14000, 640, 640, pool);
+        check(6000, 2600, 2600, pool);
+        check(700, 20000, 700, pool);
+        check_aug(2600, 2000, 23, pool);
+        check_aug(1500, 3400, 24, pool);
+        sq_pool_free(pool);
+    }
+}
