@@ -47,6 +47,7 @@ static const struct {
     [CLI_OPT_MPI] = {"mpi", 0, 1, 0},
     [CLI_OPT_PAGE] = {"page", 1, 2, 3},
     [CLI_OPT_D2] = {"d2", 0, 1, 0},
+    [CLI_OPT_SECONDARY] = {"secondary", 0, 1, 0},
 };
 
 /* getopt_long's value of option id (above every character). */
@@ -179,6 +180,7 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
     case CLI_OPT_MPI:
     case CLI_OPT_UNSTABLE:
     case CLI_OPT_D2:
+    case CLI_OPT_SECONDARY:
         return 0;
     case CLI_OPT_PAGE:
         return cli_parse_int("--page", v, opt_table[id].lo, opt_table[id].hi, &o->page);

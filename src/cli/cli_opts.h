@@ -46,6 +46,7 @@ typedef enum {
     CLI_OPT_MPI,      /* --mpi (resolve over MPI ranks, docs/mpi.md) */
     CLI_OPT_PAGE,     /* --page R (resolve, chart: the E_R page; R = 2 or 3) */
     CLI_OPT_D2,       /* --d2 (chart: the d_2 arrows) */
+    CLI_OPT_SECONDARY, /* --secondary (product: products in Mod_{C lambda^2}) */
     CLI_OPT_COUNT
 } cli_opt_t;
 

@@ -16,6 +16,7 @@
 #include "cli_opts.h"
 #include "cli_from.h"
 #include "cli_run.h"
+#include "cmd_secondary_prod.h"
 #include "resol_products.h"
 #include "sq_core.h"
 #include "sq_products.h"
@@ -59,6 +60,16 @@ static const char product_usage[] =
     "(Ext(MODULE) read from a store, as for 'adams products'; Ext(S_p) is computed),\n"
     "-h.\n"
     "\n"
+    "adams product [MODULE] --secondary --class N,S,V --stem N' [--max-s S'] (p = 2):\n"
+    "the products in Mod_{C lambda^2} of the class x (a d_2-cycle) with every class y\n"
+    "of the sphere that survives to E_3, y at (n, s) with n < N' - N and s < S' - S,\n"
+    "in the format of the peer's secondary_product (docs/secondary.md):\n"
+    "    [x_(N, S, I)] [x_(n, s, i) + ...] = [ext] + λ [lambda]\n"
+    "    [x_(N, S, I)] λ x_(n, s, i) = λ [v]       (y supports a d_2: x y)\n"
+    "ext is x y at (N + n, S + s); lambda is at (N + n, S + s + 1), modulo the image of\n"
+    "d_2.  The modules and refusals of 'adams d2'; --by, --from, --gpu and\n"
+    "--coefficients are refused with --secondary, --stem and --max-s without it.\n"
+    "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument, 3 the region does not\n"
     "fit in memory, 4 the threads cannot be started.\n";
 
@@ -73,7 +84,8 @@ static const char massey_usage[] =
     "    indeterminacy: [W1], [W2], ...     (or: indeterminacy: 0)\n"
     "At an odd prime the representative is a H for the null-homotopy d H + H d = B C\n"
     "of the lifts of b and c (docs/products.md: its sign convention).  Classes as for\n"
-    "'adams product'.  Options as for 'adams product'.\n"
+    "'adams product'.  Options as for 'adams product'; --secondary (the peer's\n"
+    "secondary_massey) is refused: not implemented.\n"
     "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument (including a b != 0 or\n"
     "b c != 0), 3 the region does not fit in memory, 4 the threads cannot be started.\n";
@@ -130,10 +142,14 @@ typedef cli_opts_t opts_t;
 static const cli_verb_t verbs[] = {
     {"products", products_usage, RUN_OPTS | CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS), NULL,
      "module"},
-    {"product", product_usage, RUN_OPTS | CLI_BIT(CLI_OPT_CLASS) | CLI_BIT(CLI_OPT_BY), NULL,
-     "module"},
+    {"product", product_usage,
+     RUN_OPTS | CLI_BIT(CLI_OPT_CLASS) | CLI_BIT(CLI_OPT_BY) | CLI_BIT(CLI_OPT_SECONDARY) |
+         CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS),
+     NULL, "module"},
     {"massey", massey_usage,
-     RUN_OPTS | CLI_BIT(CLI_OPT_A) | CLI_BIT(CLI_OPT_B) | CLI_BIT(CLI_OPT_C), NULL, "module"},
+     RUN_OPTS | CLI_BIT(CLI_OPT_A) | CLI_BIT(CLI_OPT_B) | CLI_BIT(CLI_OPT_C) |
+         CLI_BIT(CLI_OPT_SECONDARY),
+     NULL, "module"},
 };
 
 /* Parses argv for the verb named verb (cli_parse_opts).  Returns 0 when
@@ -255,6 +271,14 @@ int cmd_product(int argc, char **argv)
     int prc;
     if (parse(&o, argc, argv, "product", &prc))
         return prc;
+    if (cli_given(&o, CLI_OPT_SECONDARY))
+        return cli_product_secondary(&o);
+    if (cli_given(&o, CLI_OPT_STEM) || cli_given(&o, CLI_OPT_MAXS)) {
+        cli_error("product: %s: the region is the classes' own; --stem and --max-s go with "
+                  "--secondary",
+                  cli_opt_name(cli_given(&o, CLI_OPT_STEM) ? CLI_OPT_STEM : CLI_OPT_MAXS));
+        return CLI_USAGE;
+    }
     cli_class_t x, y;
     if (!o.cls[0] || !o.cls[1]) {
         cli_error("product: --class and --by are both required (try 'adams product --help')");
@@ -306,6 +330,12 @@ int cmd_massey(int argc, char **argv)
     int prc;
     if (parse(&o, argc, argv, "massey", &prc))
         return prc;
+    if (cli_given(&o, CLI_OPT_SECONDARY)) {
+        cli_error("massey: --secondary: Massey products in Mod_{C lambda^2} (the peer's "
+                  "secondary_massey) are not implemented; 'adams product --secondary' gives "
+                  "the secondary products");
+        return CLI_USAGE;
+    }
     cli_class_t a, b, c;
     if (!o.cls[0] || !o.cls[1] || !o.cls[2]) {
         cli_error("massey: --a, --b and --c are all required (try 'adams massey --help')");

@@ -126,7 +126,8 @@ static const char *const opt_names[O_COUNT] = {
 /* Which options each verb has. */
 static int verb_has(const char *verb, int o)
 {
-    int region = strcmp(verb, "product") != 0 && strcmp(verb, "massey") != 0;
+    /* product has --stem and --max-s for --secondary (refused without it) */
+    int region = strcmp(verb, "massey") != 0;
     switch (o) {
     case O_STEM:
     case O_MAXS: return region;
@@ -163,6 +164,10 @@ static const char *refusal(const char *verb, int o, int k, const char **what)
      * --gpu is refused (as for resolve), and --from while no store holds
      * the kind. */
     int odd_verb = !resolve && k == K_ODD;
+    if (strcmp(verb, "product") == 0 && (o == O_STEM || o == O_MAXS)) {
+        *what = opt_names[o]; /* product --stem/--max-s: only with --secondary */
+        return "--secondary";
+    }
     if (odd_verb && (o == O_GPU || (o == O_FROM && !storable(k)))) {
         *what = opt_names[o];
         return kinds[k].words;
@@ -1253,3 +1258,81 @@ TEST(audit_unstable)
     run_free(&r);
     scratch_remove();
 }
+
+/* product --secondary (issue 22 item 4): products in Mod_{C lambda^2} of a
+ * finite module over A at p = 2 (fin, shift, adem), the same lines under
+ * --threads 2, --max-memory, --progress; the same line set (the lambda
+ * parts may change: docs/secondary.md) under --algorithm; fewer lines under
+ * a smaller --stem or --max-s; every other kind refused naming product and
+ * the kind; --by, --from, --gpu, --coefficients refused naming the option;
+ * --save, --format, -o unknown options; a class at the top of the region
+ * refused; massey --secondary refused (not implemented). */
+TEST(audit_product_secondary)
+{
+    for (int k = 0; k < K_COUNT; k++) {
+        const char *m = kinds[k].module;
+        int ok = k == K_FINITE || k == K_SHIFTED || k == K_ADEM;
+        char args[512];
+        snprintf(args, sizeof args, "product %s --secondary --class %d,0,0 --stem 9 --max-s 5",
+                 m, kinds[k].bottom);
+        run_t base = run("%s --quiet", args);
+        if (!ok) {
+            expect_refused(__LINE__, args, &base, "product", kinds[k].words);
+            run_free(&base);
+            continue;
+        }
+        expect_ok(__LINE__, args, &base);
+        if (base.err[0])
+            sq_test_fail(__FILE__, __LINE__, "adams %s --quiet: stderr %s", args, base.err);
+        static const char *const same[] = {"--threads 2", "--max-memory 8G",
+                                           "--threads 1 --progress"};
+        for (size_t i = 0; i < sizeof same / sizeof *same; i++) {
+            run_t r = run("%s %s --quiet", args, same[i]);
+            if (r.rc != 0 || strcmp(r.out, base.out) != 0)
+                sq_test_fail(__FILE__, __LINE__, "adams %s %s: not the same lines", args,
+                             same[i]);
+            run_free(&r);
+        }
+        static const char *const algo[] = {"--algorithm classical", "--algorithm nassau"};
+        for (size_t i = 0; i < sizeof algo / sizeof *algo; i++) {
+            run_t r = run("%s %s --quiet", args, algo[i]);
+            if (r.rc != 0 || sq_test_count_lines(r.out) != sq_test_count_lines(base.out))
+                sq_test_fail(__FILE__, __LINE__, "adams %s %s: not the same lines", args,
+                             algo[i]);
+            run_free(&r);
+        }
+        static const char *const fewer[] = {"--stem 6 --max-s 5", "--stem 9 --max-s 2"};
+        for (size_t i = 0; i < sizeof fewer / sizeof *fewer; i++) {
+            run_t r = run("product %s --secondary --class %d,0,0 %s --quiet", m,
+                          kinds[k].bottom, fewer[i]);
+            if (r.rc != 0 || sq_test_count_lines(r.out) >= sq_test_count_lines(base.out))
+                sq_test_fail(__FILE__, __LINE__, "adams %s: not fewer lines", fewer[i]);
+            run_free(&r);
+        }
+        static const char *const no[][2] = {{"--by 1,1,0", "--by"},
+                                            {"--from x.db", "--from"},
+                                            {"--gpu", "--gpu"},
+                                            {"--coefficients C2", "--coefficients"},
+                                            {"--save x.db", "unknown option"},
+                                            {"--format csv", "unknown option"},
+                                            {"-o x", "unknown option"}};
+        for (size_t i = 0; i < sizeof no / sizeof *no; i++) {
+            run_t r = run("%s %s", args, no[i][0]);
+            expect_refused(__LINE__, args, &r, no[i][1], i < 4 ? "--secondary" : "");
+            run_free(&r);
+        }
+        run_t top = run("product %s --secondary --class %d,0,0 --stem 9 --max-s 1", m,
+                        kinds[k].bottom);
+        expect_refused(__LINE__, "product --secondary --max-s 1", &top, "--class", "--max-s");
+        run_free(&top);
+        run_free(&base);
+    }
+    run_t r = run("product --secondary --class 15,1,0 --stem 20 --max-s 6 --quiet");
+    expect_refused(__LINE__, "product --secondary --class 15,1,0", &r, "--secondary",
+                   "nonzero d_2");
+    run_free(&r);
+    r = run("massey --secondary --a 1,1,0 --b 0,1,0 --c 0,0,0");
+    expect_refused(__LINE__, "massey --secondary", &r, "--secondary", "not implemented");
+    run_free(&r);
+}
+
