@@ -501,8 +501,11 @@ int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t 
         resol_sec_prod_free(X);
         return sv < 0 ? SQ_E_RANGE : SQ_E_INVAL;
     }
-    /* f and H on the generators of F_{s0+k} of degree <= max_n + s0 + k - 1 */
-    int32_t emax = max_n + s0 + X->kmax - 1;
+    /* H on the generators of F_{s0+k} of degree <= max_n + s0 + k - 1; f on
+     * all of F_{s0+k} (through max_n + s0 + k): f_{k-2} is applied to
+     * h^F_{s0+k}(g), which has generators of F_{s0+k-2} of its degree (its
+     * d_2 coefficients) */
+    int32_t emax = max_n + s0 + X->kmax;
     resol_qis_t Q;
     resol_qis_init(&Q, RS, X->kmax, 0, emax - X->t0);
     resol_cmap_init(&X->f, RM, RS, s0, X->t0, X->kmax);
