@@ -32,8 +32,9 @@
  *            |  n=1 |G|  n=2  |G|  n=3  |G| n=4  |G| n=5 |G| n=6|G|n=7|G|n8|G|9|G|
  *
  * The configurations are built row by row (gen_row, combine), sorted by c_1
- * so that an S scans only those with c_1 <= s_1, and scanned 64 at a time
- * into a hit mask without branches.  Below CFG_MIN_BITS set bits in v, above
+ * so that an S scans only those with c_1 <= s_1, and scanned four S's at a
+ * time (the guard_scan4 kernel of f2_kernels.h; one S at a time, 64
+ * configurations into a branch-free hit mask, where S is not tabled).  Below CFG_MIN_BITS set bits in v, above
  * degree 511, or when the lists outgrow their stack buffers, each S gets its
  * own matrix walk (milnor_mul.c) instead.
  *
@@ -44,6 +45,7 @@
  */
 #include <string.h>
 
+#include "f2_kernels.h"
 #include "internal.h"
 
 #define PK_MAXDEG 511
@@ -71,24 +73,31 @@ static inline void flip_bit(uint64_t *out, int64_t bit)
     out[bit >> 6] ^= UINT64_C(1) << (bit & 63);
 }
 
-/* Index of the packed p-part T (degree <= 511) in its degree. */
+/* One field n of rank_packed: t = field n of T (r holds it at bit 0), the
+ * term cnt[n][D + t w_n] - cnt[n][D] (zero when t = 0: no branch), then r
+ * and cn move on to field n + 1, `width` bits up. */
+#define RANK_FIELD(n, width)                                                                           do {                                                                                                   if (!r)                                                                                                return idx;                                                                                    int32_t D2 = D + (int32_t)(r & pk_vmask[n]) * milnor_w(n);                                         idx += cn[D2] - cn[D];                                                                             D = D2;                                                                                            r >>= (width);                                                                                     cn += st;                                                                                      } while (0)
+
+/* Index of the packed p-part T (degree <= 511) in its degree: the ranking
+ * of internal.h, one field at a time up to the last nonzero one. */
 static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
 {
+    const int64_t st = A->stride;
+    const int64_t *cn = milnor_cnt(A, 2);
     int32_t D = (int32_t)(T & 511);
     int64_t idx = 0;
-    T >>= pk_shift[2];
-    for (int n = 2; T; n++) {
-        int32_t t = (int32_t)(T & pk_vmask[n]);
-        if (t) {
-            const int64_t *cn = milnor_cnt(A, n);
-            int32_t D2 = D + t * milnor_w(n);
-            idx += cn[D2] - cn[D];
-            D = D2;
-        }
-        T >>= pk_shift[n + 1] - pk_shift[n];
-    }
+    uint64_t r = T >> 10; /* field 2 */
+    RANK_FIELD(2, 9);
+    RANK_FIELD(3, 8);
+    RANK_FIELD(4, 7);
+    RANK_FIELD(5, 6);
+    RANK_FIELD(6, 5);
+    RANK_FIELD(7, 4);
+    RANK_FIELD(8, 3);
+    RANK_FIELD(9, 2);
     return idx;
 }
+#undef RANK_FIELD
 
 /*
  * Row vectors.  Row i of an R-configuration is (x_i1, ..., x_iq) with
@@ -451,22 +460,62 @@ static const uint64_t *pk_row(const milnor_t *A, int32_t deg)
     return row;
 }
 
+/* SCAN_CHUNK: configurations per call of the guard_scan4 kernel. */
+#define SCAN_CHUNK 256
+
+/* out ^= Sq(R) Sq(S_i) for the ns (1..4) S's packed with guards in
+ * sg[0..ns) (the other lanes are ignored) over the sorted configurations C:
+ * the kernel guard_scan4 (f2_kernels.h; AVX2 where the CPU has it) tests the
+ * four against each configuration at once, up to the longest of their
+ * c_1 <= s_1 prefixes (the test itself rejects c_1 > s_1). */
+static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const configs_t *C,
+                          const uint64_t *sg, int ns, uint64_t *out, int64_t off)
+{
+    int64_t n = 0;
+    for (int i = 0; i < ns; i++) {
+        int64_t ni = C->upto[(sg[i] & 511) + 1];
+        n = ni > n ? ni : n;
+    }
+    const uint32_t lanes = (1u << ns) - 1;
+    uint32_t hits[SCAN_CHUNK];
+    for (int64_t k0 = 0; k0 < n; k0 += SCAN_CHUNK) {
+        int64_t nb = n - k0 < SCAN_CHUNK ? n - k0 : SCAN_CHUNK;
+        const uint64_t *c = C->cfg.c + k0, *dg = C->cfg.d + k0;
+        int64_t h = K->guard_scan4(hits, c, dg, nb, sg, PK_GUARD);
+        for (int64_t j = 0; j < h; j++) {
+            int64_t k = hits[j] >> 4;
+            for (uint32_t m = hits[j] & lanes; m; m &= m - 1) {
+                uint64_t T = ((sg[__builtin_ctz(m)] - c[k]) | dg[k]) & ~PK_GUARD;
+                flip_bit(out, off + rank_packed(A, T));
+            }
+        }
+    }
+}
+
 /* out ^= Sq(R) * (the vector of it) over the sorted configurations C. */
 static void scan_vector(const milnor_t *A, const configs_t *C, siter_t *it, uint64_t *out,
                         int64_t off)
 {
     const uint64_t *pk = pk_row(A, it->deg);
     if (pk) {
-        /* s_1 is the low field, below the first guard (bit 9). */
+        /* Four S's at a time (s_1 is the low field, below the first guard). */
+        const f2_kernels_t *K = f2_kernels();
+        uint64_t sg[4] = {0, 0, 0, 0};
+        int ns = 0;
         for (int64_t l = 0; l < it->nlimbs; l++) {
             uint64_t w = it->v[l];
             if (l == it->nlimbs - 1 && (it->dim & 63))
                 w &= (UINT64_C(1) << (it->dim & 63)) - 1;
             for (; w; w &= w - 1) {
-                uint64_t sg = pk[64 * l + __builtin_ctzll(w)];
-                scan_configs(A, C, sg, (int32_t)(sg & 511), out, off);
+                sg[ns++] = pk[64 * l + __builtin_ctzll(w)];
+                if (ns == 4) {
+                    scan_configs4(A, K, C, sg, 4, out, off);
+                    ns = 0;
+                }
             }
         }
+        if (ns)
+            scan_configs4(A, K, C, sg, ns, out, off);
         return;
     }
     while (siter_next(it)) {

@@ -41,6 +41,14 @@ void f2_xor_raw(uint64_t *dst, const uint64_t *src, int64_t nlimbs);
  * group must be zero (table_build makes it so): the kernel may XOR it in
  * rather than test for it.  Rows with u[i] == 0 are not touched.  Tables must
  * not overlap the rows.
+ *
+ * guard_scan4: the packed-field test of milnor_op.c (Milnor products by
+ * configurations), four words sg[0..3] against n pairs (c[k], dg[k]): lane i
+ * of pair k passes iff ((sg[i] - c[k]) & dg[k]) == guard (with guard bits
+ * above packed fields: c[k] fits under sg[i] field by field and sg[i] - c[k]
+ * misses dg[k]).  Writes hits[j] = (k << 4) | m, m the 4-bit mask of the
+ * lanes that pass (bit i for lane i), for each k with m != 0, in increasing
+ * k, and returns their number.  hits has room for n entries; n < 2^28.
  */
 typedef struct {
     const char *name; /* "generic" or "avx2" */
@@ -49,6 +57,8 @@ typedef struct {
                         int64_t w);
     void (*table_apply)(uint64_t *rows, int64_t stride, int64_t nrows, const uint64_t *u,
                         const uint64_t *tables, int64_t estride, int k, int ngroups, int64_t w);
+    int64_t (*guard_scan4)(uint32_t *hits, const uint64_t *c, const uint64_t *dg, int64_t n,
+                           const uint64_t *sg, uint64_t guard);
 } f2_kernels_t;
 
 /* The kernels in use (chosen once; never NULL). */

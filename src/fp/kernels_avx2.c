@@ -180,11 +180,29 @@ static void table_apply_avx2(uint64_t *rows, int64_t stride, int64_t nrows, cons
         apply_rows(rows, stride, nrows, u, tables, estride, k, ngroups, w, 0);
 }
 
+/* The four lanes in one register: per pair, a subtraction, a mask, a
+ * comparison and the lanes' sign bits. */
+static int64_t guard_scan4_avx2(uint32_t *hits, const uint64_t *c, const uint64_t *dg, int64_t n,
+                                const uint64_t *sg, uint64_t guard)
+{
+    const __m256i S = LOAD(sg), G = _mm256_set1_epi64x((long long)guard);
+    int64_t h = 0;
+    for (int64_t k = 0; k < n; k++) {
+        __m256i x = _mm256_sub_epi64(S, _mm256_set1_epi64x((long long)c[k]));
+        x = _mm256_and_si256(x, _mm256_set1_epi64x((long long)dg[k]));
+        unsigned m = (unsigned)_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(x, G)));
+        if (m)
+            hits[h++] = ((uint32_t)k << 4) | m;
+    }
+    return h;
+}
+
 static const f2_kernels_t kernels_avx2 = {
     .name = "avx2",
     .xor_raw = xor_avx2,
     .table_build = table_build_avx2,
     .table_apply = table_apply_avx2,
+    .guard_scan4 = guard_scan4_avx2,
 };
 
 const f2_kernels_t *f2__kernels_avx2_compiled(void)

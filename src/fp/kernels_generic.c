@@ -59,9 +59,24 @@ static void table_apply_generic(uint64_t *rows, int64_t stride, int64_t nrows, c
     }
 }
 
+static int64_t guard_scan4_generic(uint32_t *hits, const uint64_t *c, const uint64_t *dg,
+                                   int64_t n, const uint64_t *sg, uint64_t guard)
+{
+    int64_t h = 0;
+    for (int64_t k = 0; k < n; k++) {
+        uint32_t m = 0;
+        for (int i = 0; i < 4; i++)
+            m |= (uint32_t)(((sg[i] - c[k]) & dg[k]) == guard) << i;
+        if (m)
+            hits[h++] = ((uint32_t)k << 4) | m;
+    }
+    return h;
+}
+
 const f2_kernels_t f2__kernels_generic = {
     .name = "generic",
     .xor_raw = xor_generic,
     .table_build = table_build_generic,
     .table_apply = table_apply_generic,
+    .guard_scan4 = guard_scan4_generic,
 };

@@ -158,3 +158,37 @@ TEST(kernels_table_apply)
             }
         }
 }
+
+/* guard_scan4 against its definition: one 8-bit field under a guard bit,
+ * so that about a third of the pairs pass in each lane. */
+TEST(kernels_guard_scan4)
+{
+    sq_rand_t *rng = sq_test_rand();
+    const f2_kernels_t *ks[2] = {f2_kernels_generic(), other()};
+    const uint64_t guard = 0x100;
+    uint64_t c[300], dg[300], sg[4];
+    uint32_t hits[300];
+    for (int64_t n = 0; n <= 300; n += n < 20 ? 1 : 37) {
+        for (int i = 0; i < 4; i++)
+            sg[i] = guard | sq_rand_below(rng, 256);
+        for (int64_t k = 0; k < n; k++) {
+            c[k] = sq_rand_below(rng, 256);
+            dg[k] = guard | (sq_rand_u64(rng) & sq_rand_u64(rng) & 0xff);
+        }
+        for (int w = 0; w < 2; w++) {
+            int64_t h = ks[w]->guard_scan4(hits, c, dg, n, sg, guard), j = 0;
+            for (int64_t k = 0; k < n; k++) {
+                uint32_t m = 0;
+                for (int i = 0; i < 4; i++)
+                    if ((sg[i] & 0xff) >= c[k] && (((sg[i] & 0xff) - c[k]) & dg[k]) == 0)
+                        m |= 1u << i;
+                if (m) {
+                    ASSERT(j < h);
+                    ASSERT(hits[j] == (((uint32_t)k << 4) | m));
+                    j++;
+                }
+            }
+            ASSERT(j == h);
+        }
+    }
+}
