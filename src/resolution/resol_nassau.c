@@ -116,6 +116,108 @@ int resol_nassau_subalgebra(const resol_t *R, int32_t s, int32_t t, int32_t *h, 
     return P->len;
 }
 
+/* ---- the serial parts of a step, split ----------------------------------- */
+
+/* The three signature classes of a step (S = F_s, T = F_{s-1} in degree t,
+ * N = F_{s-2} below t), one chunk each when T's basis is large enough to pay
+ * for waking threads: each is a pass over its basis (nassau_class_init). */
+#define CLASSES_PAR_MIN_DIM (INT64_C(1) << 15)
+
+/* Test hook: with split_all set, the splits below are taken whatever the
+ * size (tests/resolution/t-sched.c: the bits do not change).  Set it before
+ * any pool starts. */
+static int split_all;
+void resol_nassau_split_all(int on);
+void resol_nassau_split_all(int on)
+{
+    split_all = on;
+}
+
+typedef struct {
+    resol_t *R;
+    const resol_profile_t *P;
+    int32_t s, t;
+    sigclass_t *c[3];
+} classes_par_t;
+
+static void classes_chunk(void *ctx, int64_t k)
+{
+    const classes_par_t *q = ctx;
+    nassau_class_init(q->c[k], q->P, q->R->F[q->s - k], q->t, k == 2 ? q->t - 1 : q->t);
+}
+
+static void classes_init(resol_t *R, const resol_profile_t *P, int32_t s, int32_t t,
+                         sigclass_t *Sc, sigclass_t *Tc, sigclass_t *Nc)
+{
+    classes_par_t q = {R, P, s, t, {Sc, Tc, Nc}};
+    if (!split_all && fmod_dim_below(R->F[s - 1], t, t) < CLASSES_PAR_MIN_DIM)
+        for (int64_t k = 0; k < 3; k++)
+            classes_chunk(&q, k);
+    else
+        sq_pool_parallel_for(R->pool, 3, classes_chunk, &q);
+}
+
+/* The provisional images x (in T's coordinates) and their boundaries dx of
+ * the k new generators: row i of x is the kernel row chosen[i] scattered to
+ * T's zero-signature positions z, row i of dx the sum of the rows of D1 at
+ * its set bits.  Chunk c does generator c / nb and limbs [b L / nb,
+ * (b + 1) L / nb) of its dx row, b = c % nb (block 0 also fills x's row):
+ * every word has one writer, so the bits do not depend on the split. */
+#define BOUNDARIES_PAR_MIN_LIMBS (INT64_C(1) << 17)
+
+typedef struct {
+    const f2mat_t *K, *D1;
+    const int64_t *chosen, *z;
+    int64_t zT, nb;
+    f2mat_t *x, *dx;
+} bound_par_t;
+
+static void boundaries_chunk(void *ctx, int64_t c)
+{
+    const bound_par_t *q = ctx;
+    int64_t i = c / q->nb, b = c % q->nb, L = q->dx->stride;
+    int64_t l0 = b * L / q->nb, l1 = (b + 1) * L / q->nb;
+    const uint64_t *row = f2mat_row(q->K, q->chosen[i]);
+    uint64_t *out = f2mat_row(q->dx, i);
+    for (int64_t j = 0; j < q->zT; j++) {
+        if (!bit(row, j))
+            continue;
+        if (b == 0)
+            f2mat_flip(q->x, i, q->z[j]);
+        const uint64_t *src = f2mat_row(q->D1, j);
+        for (int64_t l = l0; l < l1; l++)
+            out[l] ^= src[l];
+    }
+}
+
+static void boundaries(const f2mat_t *K, const f2mat_t *D1, const int64_t *chosen,
+                       const int64_t *z, int64_t zT, f2mat_t *x, f2mat_t *dx, sq_pool_t *pool)
+{
+    int64_t k = x->rows, nb = 1, work = 0, threads = sq_pool_size(pool);
+    if (k == 0)
+        return;
+    if (threads > 1) {
+        for (int64_t i = 0; i < k; i++)
+            for (int64_t l = 0; l < f2_limbs(zT); l++)
+                work += __builtin_popcountll(f2mat_row(K, chosen[i])[l]);
+        work *= dx->stride;
+    }
+    if (split_all)
+        work = BOUNDARIES_PAR_MIN_LIMBS;
+    if (work >= BOUNDARIES_PAR_MIN_LIMBS && k < 2 * threads) {
+        int64_t most = dx->stride / (split_all ? 1 : 16); /* 16 limbs a block */
+        nb = (2 * threads + k - 1) / k;
+        if (nb > most)
+            nb = most > 1 ? most : 1;
+    }
+    bound_par_t q = {K, D1, chosen, z, zT, nb, x, dx};
+    if (work >= BOUNDARIES_PAR_MIN_LIMBS)
+        sq_pool_parallel_for(pool, k * nb, boundaries_chunk, &q);
+    else
+        for (int64_t c = 0; c < k * nb; c++)
+            boundaries_chunk(&q, c);
+}
+
 void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
 {
     SQ_CHECK(s >= 2, "resol_step_nassau: s = %d < 2", (int)s);
@@ -149,9 +251,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
         }                                                                                          \
     } while (0)
     sigclass_t Sc, Tc, Nc;
-    nassau_class_init(&Sc, P, R->F[s], t, t);
-    nassau_class_init(&Tc, P, R->F[s - 1], t, t);
-    nassau_class_init(&Nc, P, R->F[s - 2], t, t - 1);
+    classes_init(R, P, s, t, &Sc, &Tc, &Nc);
 
     int64_t zT = class_size(&Tc, 0), zN = class_size(&Nc, 0), zS = class_size(&Sc, 0);
 
@@ -196,17 +296,7 @@ void resol_step_nassau(resol_t *R, int32_t s, int32_t t)
     f2mat_t x = {0}, dx = {0};
     f2mat_init(&x, k, Tc.dim);
     f2mat_init(&dx, k, Nc.dim);
-    const int64_t *z = class_pos(&Tc, 0);
-    for (int64_t i = 0; i < k; i++) {
-        const uint64_t *row = f2mat_row(&K, chosen[i]);
-        for (int64_t j = 0; j < zT; j++) {
-            if (!bit(row, j))
-                continue;
-            f2mat_flip(&x, i, z[j]);
-            for (int64_t l = 0; l < dx.stride; l++)
-                f2mat_row(&dx, i)[l] ^= f2mat_row(&D1, j)[l];
-        }
-    }
+    boundaries(&K, &D1, chosen, class_pos(&Tc, 0), zT, &x, &dx, R->pool);
     sq_free(chosen);
     f2mat_clear(&K);
     f2mat_clear(&D1);

@@ -92,6 +92,23 @@ TEST(sched_small_threads)
     }
 }
 
+/* The serial parts of a Nassau step split over the pool (the signature
+ * classes, the provisional boundaries: resol_nassau.c), forced for every
+ * step whatever its size: the same bits on 1, 2, 3 and 8 threads as the
+ * serial run.  The hook is declared where it is defined. */
+void resol_nassau_split_all(int on);
+
+TEST(nassau_split_serial_parts_threads)
+{
+    resol_nassau_split_all(1);
+    fdmod_t *mods[] = {fdmod_sphere(), test_module_C2()};
+    for (int i = 0; i < 2; i++) {
+        check_schedules(mods[i], 40, 20, RESOL_NASSAU);
+        fdmod_free(mods[i]);
+    }
+    resol_nassau_split_all(0);
+}
+
 /* The cache budget of Nassau's corrections (none, a little, the default)
  * changes what is built again, never the bits: serially and on 2 threads
  * the differentials equal the default serial run's; under a budget below
