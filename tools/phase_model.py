@@ -1,0 +1,231 @@
+#!/usr/bin/env python3
+"""Models P workers on a phase trace of Nassau steps (ADAMS_LOG=phase), such as
+the stem-200 run's, that has no chunk events.
+
+Every step's phases (build1, rref1, build2, rref2, boundaries, correct) are
+split into a serial part and a parallel section with the parallel fractions
+measured on another, smaller run traced with the per-phase split
+(`serial=` and `sections=` fields of event=phase: each phase's serial CPU time
+and its sections' CPU work, recorded with --threads 2):
+
+  * the fractions are binned by phase (one set per phase) and by the phase's
+    size (its CPU ms, bins of a factor 2); a phase of the modelled trace takes
+    the fraction of its bin, and beyond the largest bin measured the fraction
+    of the largest (so the sizes not measured are not credited with more
+    parallelism than the largest measured);
+  * the modelled trace's phase times are wall times; they are scaled to CPU
+    time by --scale (default: its total of user CPU seconds given by --cpu
+    over the sum of its phase times) before the bins are looked up, and the
+    model runs on those CPU times;
+  * each parallel part becomes a section of --chunks-per-worker x P equal
+    chunks (perfect balance, no per-chunk cost: an upper estimate of what the
+    sections give), the serial part of each phase runs before its section;
+  * the steps are scheduled by tools/sched_sim.py's pool simulation (the
+    engine's relaxed dependency graph, lowest (s, t) first, idle workers help
+    open sections first).
+
+Prints the measured fractions, the work, the critical path (serial parts plus
+the sections at P chunks along the longest chain) and, per P, the modelled
+time and speedup over one worker.
+
+Usage: phase_model.py TRACE [TRACE ...] --fractions FRAC_TRACE [--cpu SECONDS]
+                      [--workers 1,2,16,64,128] [--chunks-per-worker 1]
+                      [--what-if PHASE=FRACTION,...]
+"""
+import argparse
+import math
+import os
+import sys
+from collections import defaultdict
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import sched_sim  # noqa: E402
+
+PHASES = ["build1", "rref1", "build2", "rref2", "boundaries", "correct"]
+
+
+def parse(line):
+    i = line.find("event=phase")
+    if i < 0:
+        return None
+    return dict(kv.split("=", 1) for kv in line[i:].split()[1:] if "=" in kv)
+
+
+def load_steps(paths):
+    """{(s, t): [wall ms per phase]}; a later file's step replaces an earlier's."""
+    steps = {}
+    for path in paths:
+        with open(path, errors="replace") as f:
+            for line in f:
+                d = parse(line)
+                if d:
+                    steps[(int(d["s"]), int(d["t"]))] = [float(d[p]) for p in PHASES]
+    return steps
+
+
+def size_bin(ms):
+    return int(math.floor(math.log2(max(ms, 1e-3))))
+
+
+MIN_SAMPLES = 20
+
+
+def merge_sparse(bins):
+    """Bins with fewer than MIN_SAMPLES phases are merged into the bin below
+    (from the top), so that the largest sizes rest on enough steps."""
+    out = {}
+    carry = [0.0, 0.0, 0]
+    for b in sorted(bins, reverse=True):
+        s, q, n = bins[b]
+        carry = [carry[0] + s, carry[1] + q, carry[2] + n]
+        if carry[2] >= MIN_SAMPLES:
+            out[b] = carry
+            carry = [0.0, 0.0, 0]
+    if carry[2] and bins:
+        lo = min(bins)
+        prev = out.get(lo, [0.0, 0.0, 0])
+        out[lo] = [prev[0] + carry[0], prev[1] + carry[1], prev[2] + carry[2]]
+    return out
+
+
+def load_fractions(path):
+    """{phase: {bin: [serial ms, section ms, phases]}} from a trace with the split."""
+    acc = {p: defaultdict(lambda: [0.0, 0.0, 0]) for p in PHASES}
+    n = 0
+    with open(path, errors="replace") as f:
+        for line in f:
+            d = parse(line)
+            if not d or "serial" not in d:
+                continue
+            n += 1
+            ser = [float(x) for x in d["serial"].split(",")]
+            par = [float(x) for x in d["sections"].split(",")]
+            for k, p in enumerate(PHASES):
+                w = ser[k] + par[k]
+                if w <= 0:
+                    continue
+                b = acc[p][size_bin(w)]
+                b[0] += max(0.0, ser[k])
+                b[1] += par[k]
+                b[2] += 1
+    if n == 0:
+        sys.exit("no event=phase lines with serial= and sections= in " + path)
+    return {p: merge_sparse(acc[p]) for p in PHASES}
+
+
+def fraction(acc, p, ms):
+    bins = acc[p]
+    if not bins:
+        return 0.0
+    b = min(size_bin(ms), max(bins))
+    while b not in bins and b > min(bins):
+        b -= 1
+    if b not in bins:
+        b = min(bins)
+    s, q, _ = bins[b]
+    return q / (s + q) if s + q > 0 else 0.0
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("trace", nargs="+")
+    ap.add_argument("--fractions", required=True)
+    ap.add_argument("--cpu", type=float, help="user CPU seconds of the modelled run")
+    ap.add_argument("--scale", type=float, help="CPU ms per phase wall ms (default from --cpu)")
+    ap.add_argument("--workers", default="1,2,16,64,128")
+    ap.add_argument("--chunks-per-worker", type=int, default=1)
+    ap.add_argument("--what-if", default="",
+                    help="PHASE=FRACTION,...: replace the measured fraction of these phases")
+    a = ap.parse_args()
+    steps = load_steps(a.trace)
+    if not steps:
+        sys.exit("no event=phase lines in " + " ".join(a.trace))
+    wall = sum(sum(v) for v in steps.values())
+    scale = a.scale or (1e3 * a.cpu / wall if a.cpu else 1.0)
+    acc = load_fractions(a.fractions)
+    whatif = {}
+    for kv in filter(None, a.what_if.split(",")):
+        p, v = kv.split("=")
+        whatif[p] = float(v)
+
+    print("measured parallel fractions (of CPU work) by phase and size bin (ms):")
+    for p in PHASES:
+        cells = [f"{2**b:g}:{q / (s + q):.2f}" for b, (s, q, _) in sorted(acc[p].items())
+                 if s + q > 0 and 2**b >= 0.1]
+        print(f"  {p:10s} " + " ".join(cells))
+
+    # Serial and parallel CPU ms per step and phase.
+    split = {}
+    tot_ser = tot_par = 0.0
+    by_phase = defaultdict(lambda: [0.0, 0.0])
+    for k, ph in steps.items():
+        lst = []
+        for p, ms in zip(PHASES, ph):
+            w = ms * scale
+            f = whatif.get(p, fraction(acc, p, w))
+            lst.append((w * (1 - f), w * f))
+            by_phase[p][0] += w * (1 - f)
+            by_phase[p][1] += w * f
+            tot_ser += w * (1 - f)
+            tot_par += w * f
+        split[k] = lst
+    total = tot_ser + tot_par
+    print(f"steps {len(steps)}  phase wall {wall / 1e3:.0f} s  scale {scale:.3f}  "
+          f"work {total / 1e3:.0f} CPU s, {100 * tot_par / total:.1f}% parallel")
+    for p in PHASES:
+        s, q = by_phase[p]
+        print(f"  {p:10s} {(s + q) / 1e3:8.0f} s  serial {s / 1e3:8.0f} s  "
+              f"parallel {100 * q / max(s + q, 1e-9):5.1f}%")
+
+    def phases_for(P):
+        n = max(1, a.chunks_per_worker * P)
+        out = {}
+        for k, lst in split.items():
+            ph = []
+            for s, q in lst:
+                if s > 0:
+                    ph.append(("serial", s))
+                if q > 0:
+                    ph.append(("section", [q / n] * n))
+            out[k] = ph or [("serial", 0.0)]
+        return out
+
+    def path_parts(P):
+        """The chain of steps with the longest sum of serial + parallel / P, and
+        its serial ms per phase and its parallel ms / P in all."""
+        span = {k: sum(s + q / P for s, q in lst) for k, lst in split.items()}
+        best, arg = {}, {}
+        for k in sorted(split, key=lambda k: (k[1], k[0])):
+            ps = sched_sim.preds(k[0], k[1], "nassau", split)
+            b = max(ps, key=lambda p: best[p], default=None)
+            best[k] = span[k] + (best[b] if b else 0.0)
+            arg[k] = b
+        k = max(best, key=best.get)
+        ser, par, n = [0.0] * len(PHASES), 0.0, 0
+        while k:
+            for i, (s, q) in enumerate(split[k]):
+                ser[i] += s
+                par += q / P
+            n += 1
+            k = arg[k]
+        return ser, par, n
+
+    t1 = None
+    print("workers\tmodelled_s\tspeedup\tcritical_path_s\tbound")
+    for P in sorted({int(x) for x in a.workers.split(",")} | {1}):
+        ph = phases_for(P)
+        sp = sched_sim.simulate(ph, "nassau", P)[0]
+        t1 = t1 or sp
+        cp = sched_sim.critical_path(ph, "nassau")
+        print(f"{P}\t{sp / 1e3:.1f}\t{t1 / sp:.2f}\t{cp / 1e3:.1f}\t{total / cp:.1f}")
+        sys.stdout.flush()
+    P = max(int(x) for x in a.workers.split(","))
+    ser, par, n = path_parts(P)
+    print(f"the critical path at {P} workers: {n} steps, "
+          f"{(sum(ser) + par) / 1e3:.1f} s = serial " +
+          ", ".join(f"{p} {v / 1e3:.1f}" for p, v in zip(PHASES, ser)) +
+          f" + sections / {P} {par / 1e3:.1f} s")
+
+
+if __name__ == "__main__":
+    main()
