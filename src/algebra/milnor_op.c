@@ -73,18 +73,26 @@ static inline void flip_bit(uint64_t *out, int64_t bit)
     out[bit >> 6] ^= UINT64_C(1) << (bit & 63);
 }
 
-/* One field n of rank_packed: t = field n of T (r holds it at bit 0), the
+/* One field n of rank_of: t = field n of T (r holds it at bit 0), the
  * term cnt[n][D + t w_n] - cnt[n][D] (zero when t = 0: no branch), then r
  * and cn move on to field n + 1, `width` bits up. */
-#define RANK_FIELD(n, width)                                                                           do {                                                                                                   if (!r)                                                                                                return idx;                                                                                    int32_t D2 = D + (int32_t)(r & pk_vmask[n]) * milnor_w(n);                                         idx += cn[D2] - cn[D];                                                                             D = D2;                                                                                            r >>= (width);                                                                                     cn += st;                                                                                      } while (0)
+#define RANK_FIELD(n, width)                                                                       \
+    do {                                                                                           \
+        if (!r)                                                                                    \
+            return idx;                                                                            \
+        int64_t D2 = D + (int64_t)(r & pk_vmask[n]) * milnor_w(n);                                 \
+        idx += cn[D2] - cn[D];                                                                     \
+        D = D2;                                                                                    \
+        r >>= (width);                                                                             \
+        cn += st;                                                                                  \
+    } while (0)
 
-/* Index of the packed p-part T (degree <= 511) in its degree: the ranking
- * of internal.h, one field at a time up to the last nonzero one. */
-static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
+/* Index of the packed p-part T (degree <= 511) in its degree, with cn the
+ * row cnt[2] of the tables and st their stride (internal.h): the ranking of
+ * internal.h, one field at a time up to the last nonzero one. */
+static inline int64_t rank_of(const int64_t *cn, int64_t st, uint64_t T)
 {
-    const int64_t st = A->stride;
-    const int64_t *cn = milnor_cnt(A, 2);
-    int32_t D = (int32_t)(T & 511);
+    int64_t D = (int64_t)(T & 511);
     int64_t idx = 0;
     uint64_t r = T >> 10; /* field 2 */
     RANK_FIELD(2, 9);
@@ -98,6 +106,12 @@ static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
     return idx;
 }
 #undef RANK_FIELD
+
+/* Index of the packed p-part T (degree <= 511) in its degree. */
+static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
+{
+    return rank_of(milnor_cnt(A, 2), A->stride, T);
+}
 
 /*
  * Row vectors.  Row i of an R-configuration is (x_i1, ..., x_iq) with
@@ -477,16 +491,20 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
         n = ni > n ? ni : n;
     }
     const uint32_t lanes = (1u << ns) - 1;
+    const int64_t *cn = milnor_cnt(A, 2), st = A->stride; /* locals: out may alias A */
+    const uint64_t s4[4] = {sg[0], sg[1], sg[2], sg[3]};
     uint32_t hits[SCAN_CHUNK];
     for (int64_t k0 = 0; k0 < n; k0 += SCAN_CHUNK) {
         int64_t nb = n - k0 < SCAN_CHUNK ? n - k0 : SCAN_CHUNK;
         const uint64_t *c = C->cfg.c + k0, *dg = C->cfg.d + k0;
-        int64_t h = K->guard_scan4(hits, c, dg, nb, sg, PK_GUARD);
+        int64_t h = K->guard_scan4(hits, c, dg, nb, s4, PK_GUARD);
         for (int64_t j = 0; j < h; j++) {
             int64_t k = hits[j] >> 4;
+            const uint64_t ck = c[k], dk = dg[k];
             for (uint32_t m = hits[j] & lanes; m; m &= m - 1) {
-                uint64_t T = ((sg[__builtin_ctz(m)] - c[k]) | dg[k]) & ~PK_GUARD;
-                flip_bit(out, off + rank_packed(A, T));
+                /* both words have every guard set: ^ clears them */
+                uint64_t T = ((s4[__builtin_ctz(m)] - ck) | dk) ^ PK_GUARD;
+                flip_bit(out, off + rank_of(cn, st, T));
             }
         }
     }
