@@ -73,6 +73,13 @@ static int class_of(cli_class_t *x, const resol_t *R, const char *mname, char *n
     return 0;
 }
 
+static void progress(void *ctx, int32_t step, int32_t steps)
+{
+    if (*(const int *)ctx)
+        fprintf(stderr, "\rproduct --secondary: step %d of %d%s", (int)step, (int)steps,
+                step == steps ? "\n" : "");
+}
+
 /* Lifts and prints, RM and RS resolved; the exit code. */
 static int run(const cli_run_t *r, const resol_t *RM, const resol_t *RS, cli_class_t *x,
                int32_t max_n, int32_t max_s)
@@ -81,8 +88,9 @@ static int run(const cli_run_t *r, const resol_t *RM, const resol_t *RS, cli_cla
     if (class_of(x, RM, fdmod_name(r->M), name, sizeof name))
         return CLI_USAGE;
     resol_sec_prod_t *P = NULL;
-    int rc = resol_sec_prod_new(&P, RM, RS, x->n, x->s, x->vec, max_n, max_s, r->pool, err,
-                                sizeof err);
+    int show = r->show;
+    int rc = resol_sec_prod_new(&P, RM, RS, x->n, x->s, x->vec, max_n, max_s, r->pool, progress,
+                                &show, err, sizeof err);
     if (rc != 0) {
         cli_error("product: --secondary: %s: %s", cli_str(fdmod_name(r->M)), err);
         return rc == SQ_E_INVAL ? CLI_USAGE : CLI_FAIL;

@@ -102,15 +102,31 @@ static int canonical_rows(kept_t *K, const resol_t *R)
     return bad;
 }
 
+/* Progress over the steps of resol_sec_prod_new: the caller's function
+ * with the step counted from base. */
+typedef struct {
+    resol_sec_progress_fn fn;
+    void *ctx;
+    int32_t base, total;
+} prog_t;
+
+static void row_done(void *ctx, int32_t s, int32_t max_s)
+{
+    (void)max_s;
+    const prog_t *p = ctx;
+    if (p->fn)
+        p->fn(p->ctx, p->base + s - 2, p->total);
+}
+
 /* Lifts R with its rows kept in *h (canonical_rows). */
 static int lift_kept(resol_sec_t **X, resol_cmap_t *h, const resol_t *R, sq_pool_t *pool,
-                     char *err, size_t errlen)
+                     prog_t *pr, char *err, size_t errlen)
 {
     kept_t K;
     resol_cmap_init(&K.h, R, R, 2, 1, R->max_s >= 2 ? R->max_s - 2 : 0);
     K.ngen = sq_calloc((size_t)R->max_s + 1, sizeof *K.ngen);
     resol_sec_keep_t keep = {&K, NULL, keep_row};
-    int rc = resol_sec_new_kept(X, R, pool, &keep, NULL, NULL, err, errlen);
+    int rc = resol_sec_new_kept(X, R, pool, &keep, row_done, pr, err, errlen);
     if (rc == 0 && canonical_rows(&K, R)) {
         snprintf(err, errlen, "secondary product: a canonical homotopy failed (a bug)");
         rc = SQ_E_RANGE;
@@ -454,7 +470,7 @@ static int region_ok(const resol_t *R, int32_t n, int32_t s)
 
 int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS, int32_t n0,
                        int32_t s0, fvec_t x, int32_t max_n, int32_t max_s, sq_pool_t *pool,
-                       char *err, size_t errlen)
+                       resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
 {
     *out = NULL;
     int64_t dim = resol_ext_dim(RM, s0, n0);
@@ -478,9 +494,12 @@ int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t 
     X->max_s = max_s;
     X->kmax = max_s - s0;
     X->shared = RS == RM;
-    int rc = lift_kept(&X->XM, &X->hM, RM, pool, err, errlen);
+    int32_t rows_m = RM->max_s - 2, rows_s = X->shared ? 0 : RS->max_s - 2;
+    prog_t pr = {prog, pctx, 0, rows_m + rows_s + X->kmax - 1};
+    int rc = lift_kept(&X->XM, &X->hM, RM, pool, &pr, err, errlen);
+    pr.base = rows_m;
     if (rc == 0 && !X->shared)
-        rc = lift_kept(&X->XS, &X->hS, RS, pool, err, errlen);
+        rc = lift_kept(&X->XS, &X->hS, RS, pool, &pr, err, errlen);
     else if (rc == 0) {
         X->XS = X->XM;
         X->hS = X->hM;
@@ -513,8 +532,11 @@ int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t 
     resol_cmap_init(&X->H, RM, RS, s0 + 1, X->t0 + 1, X->kmax - 1);
     int bad = Q.bad;
     pairalg_t *P = pairalg_new(RM->A);
-    for (int32_t k = 2; k <= X->kmax && !bad; k++)
+    for (int32_t k = 2; k <= X->kmax && !bad; k++) {
         bad = lift_level(P, X, &Q, k, max_n + s0 + k - 1);
+        if (prog)
+            prog(pctx, rows_m + rows_s + k - 1, pr.total);
+    }
     pairalg_free(P);
     resol_qis_clear(&Q);
     if (bad) {

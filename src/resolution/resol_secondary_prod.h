@@ -61,10 +61,13 @@ typedef struct resol_sec_prod resol_sec_prod_t;
  * when a module is refused by the secondary lift (resol_sec_check), the
  * module does not lift, x supports a nonzero d_2, or x is not a class
  * vector there; SQ_E_RANGE when the region is not computed or a lift
- * fails (a bug).  Memory: the homotopies of both resolutions are kept. */
+ * fails (a bug).  prog (NULL: none) is called from the calling thread after
+ * each step, (step, steps): the rows of both lifts, then the levels of H.
+ * Memory: the homotopies of both resolutions are kept. */
 int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS, int32_t n0,
                        int32_t s0, fvec_t x, int32_t max_n, int32_t max_s, sq_pool_t *pool,
-                       char *err, size_t errlen) SQ_WARN_UNUSED;
+                       resol_sec_progress_fn prog, void *pctx, char *err,
+                       size_t errlen) SQ_WARN_UNUSED;
 /* Frees P; NULL is a no-op. */
 void resol_sec_prod_free(resol_sec_prod_t *P);
 

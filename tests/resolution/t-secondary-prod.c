@@ -66,7 +66,8 @@ static void run_init(run_t *r, const char *module, resol_algo_t algo, int32_t n0
     fvec_init(&r->x, resol_ext_dim(r->RM, s0, n0), 2);
     fvec_set(r->x, 0, 1);
     char err[512];
-    if (resol_sec_prod_new(&r->P, r->RM, r->RS, n0, s0, r->x, N, S, pool, err, sizeof err))
+    if (resol_sec_prod_new(&r->P, r->RM, r->RS, n0, s0, r->x, N, S, pool, NULL, NULL, err,
+                           sizeof err))
         sq_test_fail(__FILE__, __LINE__, "%s", err);
 }
 
