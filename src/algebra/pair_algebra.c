@@ -14,16 +14,27 @@
 
 #include <string.h>
 
+#include "internal.h"
 #include "sq_core.h"
 
 /* Longest p-part met: positions up to k + i <= 11 for degrees <= 2047. */
 #define PLEN 24
 
+/* The layout of one degree (pair_layout), computed once in pairalg_new. */
+typedef struct {
+    int n;
+    int64_t off[PAIR_MAX_SLOTS + 1];
+    int8_t k[PAIR_MAX_SLOTS], l[PAIR_MAX_SLOTS];
+} layout_t;
+
 struct pairalg {
     const milnor_t *A;
     int32_t maxd;
-    uint8_t *binom; /* row n at n (n + 1) / 2, entries 0..n, mod 4 */
+    uint8_t *binom;  /* row n at n (n + 1) / 2, entries 0..n, mod 4 */
+    layout_t *lay;   /* [D], 0 <= D <= maxd */
 };
+
+static int layout_compute(const milnor_t *A, int32_t D, int64_t *off, int8_t *k, int8_t *l);
 
 pairalg_t *pairalg_new(const milnor_t *A)
 {
@@ -41,6 +52,11 @@ pairalg_t *pairalg_new(const milnor_t *A)
         for (size_t k = 1; k < r; k++)
             row[k] = (uint8_t)((up[k - 1] + up[k]) & 3u);
     }
+    P->lay = sq_malloc(n * sizeof *P->lay);
+    for (size_t d = 0; d < n; d++) {
+        layout_t *L = &P->lay[d];
+        L->n = layout_compute(A, (int32_t)d, L->off, L->k, L->l);
+    }
     return P;
 }
 
@@ -49,6 +65,7 @@ void pairalg_free(pairalg_t *P)
     if (!P)
         return;
     sq_free(P->binom);
+    sq_free(P->lay);
     sq_free(P);
 }
 
@@ -74,9 +91,23 @@ static int64_t limbs_of(int64_t bits)
 
 int pair_layout(const pairalg_t *P, int32_t D, int64_t *off, int8_t *k, int8_t *l)
 {
+    if (D >= 0 && D <= P->maxd) { /* the table */
+        const layout_t *L = &P->lay[D];
+        memcpy(off, L->off, (size_t)(L->n + 1) * sizeof *off);
+        if (k)
+            memcpy(k + 1, L->k + 1, (size_t)(L->n - 1) * sizeof *k);
+        if (l)
+            memcpy(l + 1, L->l + 1, (size_t)(L->n - 1) * sizeof *l);
+        return L->n;
+    }
+    return layout_compute(P->A, D, off, k, l);
+}
+
+static int layout_compute(const milnor_t *A, int32_t D, int64_t *off, int8_t *k, int8_t *l)
+{
     int n = 1;
     off[0] = 0;
-    off[1] = limbs_of(milnor_dim(P->A, D));
+    off[1] = limbs_of(milnor_dim(A, D));
     for (int a = 0; a < 11; a++)
         for (int b = a + 1; b < 12; b++) {
             int64_t d = (int64_t)D + 1 - ((int64_t)1 << a) - ((int64_t)1 << b);
@@ -87,7 +118,7 @@ int pair_layout(const pairalg_t *P, int32_t D, int64_t *off, int8_t *k, int8_t *
                 k[n] = (int8_t)a;
             if (l)
                 l[n] = (int8_t)b;
-            off[n + 1] = off[n] + limbs_of(milnor_dim(P->A, (int32_t)d));
+            off[n + 1] = off[n] + limbs_of(milnor_dim(A, (int32_t)d));
             n++;
         }
     return n;
@@ -155,16 +186,18 @@ int pair_elt_is_zero(const pair_elt_t *e)
  * carries when the diagonal's entries are added in binary, which only
  * grows as entries are added, so a partial matrix with two carries already
  * (coefficient 0 mod 4) is dropped at once.  Each complete matrix calls
- * leaf with its T and coefficient mod 4 (2 when one carry; the product of
- * the binomial coefficients mod 4 when none). */
+ * leaf with its T and coefficient mod 4 (2 when one carry; +-1 when none,
+ * the sign kept entry by entry as the matrix is filled, no_carry_sign).
+ * The entries themselves are not stored: only the diagonal sums and what
+ * is left of each r_i and s_j. */
 typedef struct {
     const pairalg_t *P;
     int p, q;
     int32_t rowrem[PLEN], colrem[PLEN];
-    int32_t x[PLEN][PLEN];
     int32_t dsum[2 * PLEN]; /* sum of the interior entries of each diagonal so far */
     int val;                /* carries so far */
-    void (*leaf)(void *ctx, const int32_t *t, int tlen, uint32_t c);
+    int sgn;                /* while val = 0: the coefficient is (-1)^sgn mod 4 */
+    void (*leaf)(void *ctx, const int32_t *t, int tlen, uint32_t c); /* T = t[1..tlen] */
     void *ctx;
 } walk_t;
 
@@ -187,44 +220,39 @@ static int carries(int32_t a, int32_t b)
     return n;
 }
 
+/* The sign of binom(a + b, a) mod 4 when a and b share no bit (no carry):
+ * binom(a + b, a) = (-1)^f mod 4, f the number of adjacent bit positions
+ * (i, i + 1) of a + b taken one from a and one from b (Davis and Webb's
+ * Lucas theorem mod 4); the parity of f.  A multinomial coefficient
+ * without carries is the product of such binomials, entry by entry. */
+static int no_carry_sign(int32_t a, int32_t b)
+{
+    uint32_t x = (uint32_t)a, y = (uint32_t)b;
+    return __builtin_parity(((x >> 1) & y) ^ ((y >> 1) & x));
+}
+
 static void walk_leaf(walk_t *w)
 {
-    int32_t t[2 * PLEN];
-    int n = w->p + w->q, val = w->val;
-    for (int d = 1; d <= n; d++)
-        t[d - 1] = w->dsum[d];
+    int n = w->p + w->q, val = w->val, sgn = w->sgn, j = 1;
+    int32_t *t = w->dsum; /* T = t[1..n], the column remainders added in place */
     /* the column remainders x[0][j] on diagonal j (the row remainders were
      * added as each row was completed) */
-    for (int j = 1; j <= w->q && val < 2; j++) {
-        val += carries(t[j - 1], w->colrem[j]);
-        t[j - 1] += w->colrem[j];
-    }
-    if (val >= 2)
-        return;
-    uint32_t c = 2;
-    if (val == 0) {
-        c = 1;
-        for (int i = 1; i <= w->p; i++)
-            w->x[i][0] = w->rowrem[i];
-        for (int j = 1; j <= w->q; j++)
-            w->x[0][j] = w->colrem[j];
-        for (int d = 1; d <= n && c; d++) {
-            int32_t sum = 0;
-            int i0 = d > w->q ? d - w->q : 0, i1 = d < w->p ? d : w->p;
-            for (int i = i0; i <= i1; i++) {
-                int32_t e = w->x[i][d - i];
-                if (!e)
-                    continue;
-                sum += e;
-                c = (c * pair_binom4(w->P, sum, e)) & 3u;
-            }
-        }
+    for (; j <= w->q && val < 2; j++) {
+        int c = carries(t[j], w->colrem[j]);
         if (!c)
-            return;
+            sgn ^= no_carry_sign(t[j], w->colrem[j]);
+        val += c;
+        t[j] += w->colrem[j];
     }
-    while (n > 0 && t[n - 1] == 0)
-        n--;
-    w->leaf(w->ctx, t, n, c);
+    if (val < 2) {
+        /* one carry: 2 mod 4; none: the product of the binomials, +-1 */
+        uint32_t c = val ? 2u : sgn ? 3u : 1u;
+        while (n > 0 && t[n] == 0)
+            n--;
+        w->leaf(w->ctx, t, n, c);
+    }
+    for (int i = 1; i < j; i++)
+        t[i] -= w->colrem[i];
 }
 
 /* Cells in row-major order from (i, j). */
@@ -241,49 +269,63 @@ static void walk_cell(walk_t *w, int i, int j)
         if (w->val + c >= 2)
             return;
         int32_t s0 = w->dsum[i];
-        int v0 = w->val;
+        int v0 = w->val, g0 = w->sgn;
         w->dsum[i] = s0 + w->rowrem[i];
         w->val = v0 + c;
+        if (!c)
+            w->sgn = g0 ^ no_carry_sign(s0, w->rowrem[i]);
         walk_cell(w, i + 1, 1);
         w->dsum[i] = s0;
         w->val = v0;
+        w->sgn = g0;
         return;
     }
     int32_t max = w->rowrem[i] >> j;
+    if (max == 0) { /* so are the cells after it in the row: on to its remainder */
+        walk_cell(w, i, w->q + 1);
+        return;
+    }
     if (max > w->colrem[j])
         max = w->colrem[j];
-    int d = i + j, v0 = w->val;
+    if (max == 0) { /* the cell must be 0: no state changes */
+        walk_cell(w, i, j + 1);
+        return;
+    }
+    int d = i + j, v0 = w->val, g0 = w->sgn;
     int32_t s0 = w->dsum[d];
     for (int32_t v = 0; v <= max; v++) {
         int c = carries(s0, v);
         if (v0 + c >= 2)
             continue;
-        w->x[i][j] = v;
         w->dsum[d] = s0 + v;
         w->val = v0 + c;
+        w->sgn = c ? g0 : g0 ^ no_carry_sign(s0, v);
         w->rowrem[i] -= v << j;
         w->colrem[j] -= v;
         walk_cell(w, i, j + 1);
         w->rowrem[i] += v << j;
         w->colrem[j] += v;
     }
-    w->x[i][j] = 0;
     w->dsum[d] = s0;
     w->val = v0;
+    w->sgn = g0;
 }
 
 static void walk(const pairalg_t *P, const int32_t *r, int rlen, const int32_t *s, int slen,
                  void (*leaf)(void *, const int32_t *, int, uint32_t), void *ctx)
 {
-    walk_t w;
-    memset(&w, 0, sizeof w);
+    walk_t w; /* only what the walk reads is set: no memset per pair */
     w.P = P;
     w.p = rlen;
     w.q = slen;
+    w.val = 0;
+    w.sgn = 0;
     for (int i = 0; i < rlen; i++)
         w.rowrem[i + 1] = r[i];
     for (int j = 0; j < slen; j++)
         w.colrem[j + 1] = s[j];
+    for (int d = 0; d <= rlen + slen; d++)
+        w.dsum[d] = 0;
     w.leaf = leaf;
     w.ctx = ctx;
     walk_cell(&w, 1, 1);
@@ -299,7 +341,7 @@ typedef struct {
 static void leaf_pair(void *ctx, const int32_t *t, int tlen, uint32_t c)
 {
     acc_t *a = ctx;
-    int64_t idx = milnor_index(a->A, t, tlen);
+    int64_t idx = milnor_rank_raw(a->A, t, tlen); /* |T| = the element's degree <= max */
     uint64_t bit = UINT64_C(1) << (idx & 63), *o = &a->ones[idx >> 6], *w = &a->twos[idx >> 6];
     if (c & 1u) {
         if (*o & bit)
@@ -313,7 +355,7 @@ static void leaf_pair(void *ctx, const int32_t *t, int tlen, uint32_t c)
 static void leaf_coef(void *ctx, const int32_t *t, int tlen, uint32_t c)
 {
     acc_t *a = ctx;
-    int64_t idx = milnor_index(a->A, t, tlen);
+    int64_t idx = milnor_index(a->A, t + 1, tlen);
     a->coef[idx] = (uint8_t)((a->coef[idx] + c) & 3u);
 }
 
@@ -450,6 +492,7 @@ void pair_a_mul_add(const pairalg_t *P, uint64_t *out, int64_t off, int32_t rdeg
 typedef struct {
     int64_t n;
     int32_t (*pp)[PLEN];
+    int8_t *len; /* the length of each p-part (its last nonzero entry) */
 } unpacked_t;
 
 static void unpack(const pairalg_t *P, unpacked_t *u, int32_t deg, const uint64_t *v)
@@ -459,12 +502,23 @@ static void unpack(const pairalg_t *P, unpacked_t *u, int32_t deg, const uint64_
         n += __builtin_popcountll(v[i]);
     u->n = 0;
     u->pp = sq_malloc((size_t)(n + 1) * sizeof *u->pp);
+    u->len = sq_malloc((size_t)(n + 1) * sizeof *u->len);
     for (int64_t b = 0; b < dim; b++)
         if ((v[b >> 6] >> (b & 63)) & 1u) {
-            memset(u->pp[u->n], 0, sizeof u->pp[u->n]);
-            milnor_get(P->A, deg, b, u->pp[u->n] + 1, PLEN - 1);
-            u->n++;
+            int32_t *r = u->pp[u->n];
+            memset(r, 0, sizeof u->pp[u->n]);
+            milnor_get(P->A, deg, b, r + 1, PLEN - 1);
+            int l = PLEN - 1;
+            while (l > 0 && r[l] == 0)
+                l--;
+            u->len[u->n++] = (int8_t)l;
         }
+}
+
+static void unpacked_free(unpacked_t *u)
+{
+    sq_free(u->pp);
+    sq_free(u->len);
 }
 
 /* out (over A_{deg - drop}) ^= the images of u's elements under R -> R - c1 e_i1 - c2 e_i2
@@ -485,7 +539,10 @@ static void shift_down(const pairalg_t *P, const unpacked_t *u, int i1, int32_t 
                 continue;
             r[i2] -= c2;
         }
-        int64_t idx = milnor_index(P->A, r + 1, PLEN - 1);
+        int len = u->len[j];
+        while (len > 0 && r[len] == 0)
+            len--;
+        int64_t idx = milnor_rank_raw(P->A, r, len); /* a lower degree than u's: <= max */
         out[idx >> 6] ^= UINT64_C(1) << (idx & 63);
     }
 }
@@ -525,7 +582,7 @@ void pair_aop_init(const pairalg_t *P, pair_aop_t *op, int32_t adeg, const uint6
     unpack(P, &u, adeg, a);
     op->kappa = sq_calloc((size_t)limbs_of(milnor_dim(P->A, adeg - 1)) + 1, sizeof *op->kappa);
     shift_down(P, &u, 1, 1, 0, 0, op->kappa);
-    sq_free(u.pp);
+    unpacked_free(&u);
 }
 
 /* A(a, Y_{k,l}), computed on first use. */
@@ -635,6 +692,20 @@ void pair_aop_apply_many(const pairalg_t *P, pair_aop_t *op, milnor_ws_t *W, uin
     sq_free(y);
 }
 
+/* The bit offset of the slot of Y_{a,b} in the layout of degree D:
+ * off[a][b], -1 where there is none. */
+static void slot_bits(const pairalg_t *P, int32_t D, int64_t off[12][12])
+{
+    int64_t lo[PAIR_MAX_SLOTS + 1];
+    int8_t kk[PAIR_MAX_SLOTS], ll[PAIR_MAX_SLOTS];
+    int n = pair_layout(P, D, lo, kk, ll);
+    for (int a = 0; a < 12; a++)
+        for (int b = 0; b < 12; b++)
+            off[a][b] = -1;
+    for (int t = 1; t < n; t++)
+        off[kk[t]][ll[t]] = lo[t] * 64;
+}
+
 void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *const *es,
                              int32_t adeg, const uint64_t *a, const int32_t *bdeg,
                              const uint64_t *const *b, int64_t n)
@@ -643,28 +714,22 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
         return;
     unpacked_t ua;
     unpack(P, &ua, adeg, a);
+    /* each b_j unpacked once, and the slots of each element */
+    unpacked_t *ub = sq_malloc((size_t)n * sizeof *ub);
+    int64_t (*soff)[12][12] = sq_malloc((size_t)n * sizeof *soff);
     acc_t acc = {P->A, NULL, NULL, NULL};
     int32_t maxb = 0;
     for (int64_t j = 0; j < n; j++) {
         SQ_CHECK(adeg + bdeg[j] == es[j]->deg && es[j]->ones, "pair_sigma_mul_vec_many: degrees");
         maxb = bdeg[j] > maxb ? bdeg[j] : maxb;
+        unpack(P, &ub[j], bdeg[j], b[j]);
+        slot_bits(P, es[j]->deg, soff[j]);
         /* the sigma part, pair by pair */
-        unpacked_t ub;
-        unpack(P, &ub, bdeg[j], b[j]);
         acc.ones = es[j]->ones;
         acc.twos = es[j]->v;
-        for (int64_t i = 0; i < ua.n; i++) {
-            int rl = PLEN - 1;
-            while (rl > 0 && ua.pp[i][rl] == 0)
-                rl--;
-            for (int64_t t = 0; t < ub.n; t++) {
-                int sl = PLEN - 1;
-                while (sl > 0 && ub.pp[t][sl] == 0)
-                    sl--;
-                walk(P, ua.pp[i] + 1, rl, ub.pp[t] + 1, sl, leaf_pair, &acc);
-            }
-        }
-        sq_free(ub.pp);
+        for (int64_t i = 0; i < ua.n; i++)
+            for (int64_t t = 0; t < ub[j].n; t++)
+                walk(P, ua.pp[i] + 1, ua.len[i], ub[j].pp[t] + 1, ub[j].len[t], leaf_pair, &acc);
     }
     /* the Y part: slot (m + k, n + k) of element j += d_{k,n,m}(a) d'_k(b_j), each
      * Sq(R) of d_{k,n,m}(a) prepared once for every j */
@@ -681,13 +746,10 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
                 bk[j] = NULL;
                 continue;
             }
-            unpacked_t ub;
-            unpack(P, &ub, bdeg[j], b[j]);
             if (!bk[j])
                 bk[j] = sq_malloc((size_t)cap * sizeof *bk[j]);
             memset(bk[j], 0, (size_t)cap * sizeof *bk[j]);
-            shift_down(P, &ub, k + 1, 1, 0, 0, bk[j]);
-            sq_free(ub.pp);
+            shift_down(P, &ub[j], k + 1, 1, 0, 0, bk[j]);
             int64_t l = limbs_of(milnor_dim(P->A, bkd));
             if (vec_zero(bk[j], l)) {
                 sq_free(bk[j]);
@@ -715,11 +777,8 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
                 for (int64_t j = 0; j < n; j++) {
                     if (!bk[j])
                         continue;
-                    int64_t lo[PAIR_MAX_SLOTS + 1];
-                    (void)pair_layout(P, es[j]->deg, lo, NULL, NULL);
-                    int slot = slot_of(es[j]->deg, m + k, nn + k);
-                    SQ_CHECK(slot > 0, "pair_sigma_mul_vec_many: Y_{%d,%d}", m + k, nn + k);
-                    off[j] = lo[slot] * 64;
+                    off[j] = soff[j][m + k][nn + k];
+                    SQ_CHECK(off[j] >= 0, "pair_sigma_mul_vec_many: Y_{%d,%d}", m + k, nn + k);
                     int32_t bkd = bdeg[j] - (((int32_t)2 << k) - 1);
                     maxbk = bkd > maxbk ? bkd : maxbk;
                 }
@@ -736,10 +795,14 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
                 }
             }
     }
-    for (int64_t j = 0; j < n; j++)
+    for (int64_t j = 0; j < n; j++) {
         sq_free(bk[j]);
+        unpacked_free(&ub[j]);
+    }
+    sq_free(ub);
+    sq_free(soff);
     sq_free(bk);
     sq_free(off);
     sq_free(am);
-    sq_free(ua.pp);
+    unpacked_free(&ua);
 }

@@ -61,7 +61,8 @@ typedef struct pairalg pairalg_t;
 
 /* The pair algebra over A (borrowed; the whole algebra, no profile,
  * SQ_CHECK), for products of degree <= milnor_max_degree(A).  Cost:
- * a table of binomial coefficients mod 4, (D + 1)(D + 2)/2 bytes. */
+ * a table of binomial coefficients mod 4, (D + 1)(D + 2)/2 bytes, and the
+ * element layout of every degree, about 660 (D + 1) bytes. */
 pairalg_t *pairalg_new(const milnor_t *A);
 /* Frees P; NULL is a no-op. */
 void pairalg_free(pairalg_t *P);
@@ -70,7 +71,7 @@ const milnor_t *pairalg_milnor(const pairalg_t *P);
 /* The layout of an element of degree D >= 0: writes the limb offset of
  * each slot into off[0..n] (off[n] the total), the (k, l) of slot j >= 1
  * into k[j], l[j] (NULL: not wanted), and returns the number of slots n.
- * Cost O(log^2 D). */
+ * Cost: a copy from pairalg_new's table (O(log^2 D) beyond the max degree). */
 int pair_layout(const pairalg_t *P, int32_t D, int64_t *off, int8_t *k, int8_t *l);
 
 /* A binomial coefficient mod 4 (0 when k < 0 or k > n); n <= max degree. */

@@ -9,12 +9,15 @@
  *   2. the intermediate of each generator g of F_s, sum A(a, c) plus
  *      h_{s-1}(d g) (by generator, over the pool);
  *   3. h_s(g), a preimage of the intermediate under d_{s-2} in degree
- *      |g| - 1: one quasi-inverse per degree (by degree, over the pool),
- *      shared with the products' lifting (resol_map_internal.h);
+ *      |g| - 1: one reduction [D^T | v^T] per degree (sec_solve), the
+ *      degrees one after another, each built and reduced on the pool;
  *   4. the d_2 coefficients: h_s(g) on the generators of F_{s-2}.
  * The composites of row s - 1 and the homotopies of row s - 1 are freed
  * as soon as the intermediates of row s are done, before its lifts: the
- * lifts hold one row of homotopies and one quasi-inverse per thread.
+ * lifts hold one row of homotopies and one [D^T | v^T] (docs/benchmarks.md,
+ * the d_2's memory model).  The generators of steps 1 and 2 are handed to
+ * the pool highest degree (most work) first, so that no long one runs
+ * alone at the end of a row.
  */
 #include "resol_secondary.h"
 
@@ -109,6 +112,7 @@ typedef struct {
     const pairalg_t *P;
     int32_t k;         /* the composites of F_k into F_{k-2} */
     int64_t g0;        /* generators g0 .. g0 + n - 1 */
+    int64_t n;
     comp_t *out;
     atomic_int failed; /* d d != 0 mod 2 somewhere: a bug */
 } comp_job_t;
@@ -133,6 +137,7 @@ static void comp_one(void *ctx, int64_t i)
     comp_job_t *J = ctx;
     const resol_t *R = J->R;
     const fmod_t *F1 = R->F[J->k - 1], *F2 = R->F[J->k - 2];
+    i = J->n - 1 - i; /* the highest degrees (the longest) first: no lone tail */
     int64_t g = J->g0 + i;
     int32_t e = fmod_gen_degree(R->F[J->k], g);
     int64_t n2 = 0;
@@ -231,7 +236,7 @@ typedef struct {
 static void inter_one(void *ctx, int64_t i)
 {
     row_job_t *J = ctx;
-    int64_t g = J->g0 + i;
+    int64_t g = J->ngen - 1 - i; /* the highest degrees (the longest) first: no lone tail */
     const resol_t *R = J->R;
     int32_t s = J->s, e = fmod_gen_degree(R->F[s], g);
     const fmod_t *F1 = R->F[s - 1], *F3 = R->F[s - 3];
@@ -272,7 +277,8 @@ static void inter_one(void *ctx, int64_t i)
 
 typedef struct {
     row_job_t *J;
-    int32_t e0; /* degrees e0 .. */
+    int32_t e0;      /* degrees e0 .. */
+    sq_pool_t *pool; /* each degree's build and reduction */
 } lift_ctx_t;
 
 /* Transposes the 64 x 64 bit block a in place: bit j of a[i] (entry (i, j))
@@ -289,25 +295,40 @@ static void transpose64(uint64_t a[64])
         }
 }
 
-/* The rows row0 .. row0 + 63 (those below rows) of the matrix D of d_k in
- * degree e, transposed into the columns row0 .. of M (M has D's columns as
- * its rows): built 64 rows at a time, so D itself is never held. */
-static void put_dt_chunk(const resol_t *R, int32_t k, int32_t e, int64_t row0, int64_t rows,
-                         fmat_t *tmp, fmat_t *M)
+/* Rows of D built and transposed by one task (four 64-row blocks). */
+#define DT_CHUNK 256
+
+typedef struct {
+    const resol_t *R;
+    int32_t k, e;
+    int64_t rows;
+    fmat_t *M;
+} dt_job_t;
+
+/* Task i: the rows 256 i .. 256 i + 255 (those below rows) of the matrix D
+ * of d_k in degree e, transposed by 64 x 64 blocks into the columns
+ * 256 i .. of M (M has D's columns as its rows): D itself is never held,
+ * and the tasks write disjoint limbs of M. */
+static void put_dt_chunk(void *ctx, int64_t ci)
 {
-    int64_t idx[64], nr = rows - row0 < 64 ? rows - row0 : 64, cols = fmat_rows(M);
+    const dt_job_t *J = ctx;
+    int64_t row0 = ci * DT_CHUNK, idx[DT_CHUNK];
+    int64_t nr = J->rows - row0 < DT_CHUNK ? J->rows - row0 : DT_CHUNK, cols = fmat_rows(J->M);
     for (int64_t i = 0; i < nr; i++)
         idx[i] = row0 + i;
-    fmat_zero(tmp);
-    fhom_build_rows_fm(R->d[k], tmp, 0, e, e + 1, idx, nr, NULL);
+    fmat_t tmp;
+    fmat_init(&tmp, nr, cols, 2);
+    fhom_build_rows_fm(J->R->d[J->k], &tmp, 0, J->e, J->e + 1, idx, nr, NULL);
     uint64_t a[64];
-    for (int64_t cb = 0; cb * 64 < cols; cb++) {
-        for (int64_t i = 0; i < 64; i++)
-            a[i] = i < nr ? fmat_row(tmp, i).limbs[cb] : 0;
-        transpose64(a);
-        for (int64_t j = 0; j < 64 && cb * 64 + j < cols; j++)
-            fmat_row(M, cb * 64 + j).limbs[row0 / 64] |= a[j];
-    }
+    for (int64_t rb = 0; rb * 64 < nr; rb++)
+        for (int64_t cb = 0; cb * 64 < cols; cb++) {
+            for (int64_t i = 0; i < 64; i++)
+                a[i] = rb * 64 + i < nr ? fmat_row(&tmp, rb * 64 + i).limbs[cb] : 0;
+            transpose64(a);
+            for (int64_t j = 0; j < 64 && cb * 64 + j < cols; j++)
+                fmat_row(J->M, cb * 64 + j).limbs[row0 / 64 + rb] |= a[j];
+        }
+    fmat_clear(&tmp);
 }
 
 /* Preimages under d_k (p = 2) in degree e of the n vectors v[0 .. n) over
@@ -318,21 +339,19 @@ static void put_dt_chunk(const resol_t *R, int32_t k, int32_t e, int64_t row0, i
  * from resol_qis_lift's by a cycle; the d_2 coefficients do not, see
  * resol_secondary.h).  Returns 0, or 1 when some v[j] is not a boundary. */
 static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, int64_t n,
-                     fvec_t *out)
+                     fvec_t *out, sq_pool_t *pool)
 {
     int64_t rows = fmod_dim(R->F[k], e), cols = fhom_target_dim(R->d[k], e);
-    fmat_t M, tmp;
+    fmat_t M;
     fmat_init(&M, cols, rows + n, 2);
-    fmat_init(&tmp, 64, cols, 2);
-    for (int64_t r0 = 0; r0 < rows; r0 += 64)
-        put_dt_chunk(R, k, e, r0, rows, &tmp, &M);
-    fmat_clear(&tmp);
+    dt_job_t J = {R, k, e, rows, &M};
+    sq_pool_parallel_for(pool, (rows + DT_CHUNK - 1) / DT_CHUNK, put_dt_chunk, &J);
     for (int64_t j = 0; j < n; j++)
         for (int64_t c = 0; c < cols && c < v[j].len; c++)
             if (fvec_get(v[j], c))
                 fvec_set(fmat_row(&M, c), rows + j, 1);
     int64_t *piv = sq_malloc(sq_mul_size((size_t)(rows + n) + 1, sizeof *piv));
-    int64_t rank = fmat_rref(&M, piv);
+    int64_t rank = fmat_rref_pool(&M, piv, pool);
     int bad = 0;
     for (int64_t j = 0; j < n; j++) {
         memset(&out[j], 0, sizeof out[j]);
@@ -355,9 +374,8 @@ static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, in
     return bad;
 }
 
-static void lift_degree(void *ctx, int64_t i)
+static void lift_degree(const lift_ctx_t *L, int64_t i)
 {
-    lift_ctx_t *L = ctx;
     row_job_t *J = L->J;
     const resol_t *R = J->R;
     int32_t s = J->s, e = L->e0 + (int32_t)i;
@@ -367,7 +385,7 @@ static void lift_degree(void *ctx, int64_t i)
         return;
     int64_t g0 = fmod_gen_global(F, e, 0);
     fvec_t *h = sq_malloc((size_t)n * sizeof *h);
-    if (sec_solve(R, s - 2, e - 1, J->v + g0, n, h))
+    if (sec_solve(R, s - 2, e - 1, J->v + g0, n, h, L->pool))
         atomic_store(&J->bad, 1);
     for (int64_t j = 0; j < n; j++) {
         fvec_clear(&J->v[g0 + j]);
@@ -381,7 +399,7 @@ static void lift_degree(void *ctx, int64_t i)
 static comp_t *row_composites(const resol_t *R, const pairalg_t *P, int32_t k, int64_t n,
                               sq_pool_t *pool, int *failed)
 {
-    comp_job_t J = {R, P, k, 0, sq_calloc((size_t)n + 1, sizeof(comp_t)), 0};
+    comp_job_t J = {R, P, k, 0, n, sq_calloc((size_t)n + 1, sizeof(comp_t)), 0};
     sq_pool_parallel_for(pool, n, comp_one, &J);
     *failed = atomic_load(&J.failed);
     return J.out;
@@ -458,9 +476,11 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
             for (int64_t g = 0; g < fmod_total_gens(R->F[s - 1]); g++)
                 fvec_clear(&H.vals[s - 3][g]);
         int32_t e0 = n0 < ng ? fmod_gen_degree(R->F[s], n0) : em + 1;
-        lift_ctx_t L = {&J, e0};
-        if (em >= e0)
-            sq_pool_parallel_for(pool, em - e0 + 1, lift_degree, &L);
+        /* one degree at a time, each built and reduced on the pool: one
+         * [D^T | v^T] held at a time, not one per thread */
+        lift_ctx_t L = {&J, e0, pool};
+        for (int32_t e = e0; e <= em; e++)
+            lift_degree(&L, e - e0);
         if (atomic_load(&J.bad)) {
             snprintf(err, errlen,
                      s == 3 ? "the module does not lift to the secondary Steenrod algebra "
