@@ -3,14 +3,16 @@
  * class (resol_secondary_prod.h has the mathematics).
  *
  * Steps: the two resolutions lifted with their homotopies kept
- * (resol_sec_new_kept, a copy of each row); the chain map f of x
- * (resol_cmap, the products' lifting); level by level k = 2 .. kmax the
- * composites C_{k-1} of F_{s0+k-1} and c^G of G_k, then for each generator
- * of F_{s0+k} the right-hand side of d H_k = ... and a preimage under
- * d^G_{k-1} (the quasi-inverses the chain map used).
+ * (resol_sec_new_kept, a copy of each row) and made canonical; the chain
+ * map f of x (resol_cmap, the products' lifting); level by level k = 2 ..
+ * kmax the composites C_{k-1} of F_{s0+k-1} and c^G of G_k and for each
+ * generator of F_{s0+k} the right-hand side of d H_k = ... (by generator,
+ * on the pool), then its preimage under d^G_{k-1} (the quasi-inverses the
+ * chain map used, on the calling thread).
  */
 #include "resol_secondary_prod.h"
 
+#include <stdatomic.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -279,118 +281,145 @@ static int64_t gens_through(const fmod_t *F, int32_t e)
     return n;
 }
 
-/* The composites c^G of the generators of G_k (k >= 2) of degree <= e:
- * sigma(d) sigma(d) into G_{k-2}. */
-static comp_t *unit_composites(const pairalg_t *P, const resol_t *G, int32_t k, int32_t e,
-                               int64_t *n, int *bad)
+/* One level's work, shared by the jobs on the pool: every job writes only
+ * its own generator's slot. */
+typedef struct {
+    const pairalg_t *P;
+    const resol_sec_prod_t *X;
+    int32_t k;          /* the level */
+    comp_t *C, *U;      /* C_{k-1} of F_{s0+k-1}, c^G of G_k */
+    int64_t nc, nu;
+    fvec_t *v;          /* the right-hand sides of H_k */
+    atomic_int bad;     /* a composite not in R_B: a bug */
+} level_t;
+
+/* c^G(g) for the generator g of G_k (k >= 2): sigma(d) sigma(d) into
+ * G_{k-2}. */
+static void unit_comp_one(void *ctx, int64_t g)
 {
+    level_t *L = ctx;
+    const resol_t *G = L->X->RS;
+    int32_t k = L->k;
     const fmod_t *Gk = G->F[k], *G1 = G->F[k - 1], *G2 = G->F[k - 2];
-    *n = gens_through(Gk, e);
-    comp_t *c = sq_calloc((size_t)*n + 1, sizeof *c);
     int64_t n2 = fmod_total_gens(G2);
     pair_elt_t *acc = sq_calloc((size_t)n2 + 1, sizeof *acc);
     dval_t dv = {G, k - 1};
-    for (int64_t g = 0; g < *n; g++) {
-        int32_t eg = fmod_gen_degree(Gk, g);
-        compose_add(P, G1, eg, resol_dgen(G, k, g), dval, &dv, 0, G2, acc);
-        *bad |= comp_finish(&c[g], acc, n2);
-        memset(acc, 0, (size_t)n2 * sizeof *acc);
-    }
+    compose_add(L->P, G1, fmod_gen_degree(Gk, g), resol_dgen(G, k, g), dval, &dv, 0, G2, acc);
+    if (comp_finish(&L->U[g], acc, n2))
+        atomic_store(&L->bad, 1);
     sq_free(acc);
-    return c;
 }
 
-/* The composites C_j (j >= 1) of the generators of F_{s0+j} of degree <=
- * e: -sigma(d)sigma(f_{j-1}) + sigma(f_j)sigma(d) into G_{j-1}, the minus
+/* C_j(g) for the generator g of F_{s0+j}, j = k - 1 >= 1:
+ * -sigma(d)sigma(f_{j-1}) + sigma(f_j)sigma(d) into G_{j-1}, the minus
  * sign as + (the same) + 2 (the mod 2 composite f_{j-1} d). */
-static comp_t *map_composites(const pairalg_t *P, const resol_sec_prod_t *X, int32_t j,
-                              int32_t e, int64_t *n, int *bad)
+static void map_comp_one(void *ctx, int64_t g)
 {
+    level_t *L = ctx;
+    const resol_sec_prod_t *X = L->X;
     const resol_t *F = X->RM, *G = X->RS;
+    int32_t j = L->k - 1;
     const fmod_t *Fj = F->F[X->s0 + j], *F1 = F->F[X->s0 + j - 1];
     const fmod_t *Gj = G->F[j], *G1 = G->F[j - 1];
-    *n = gens_through(Fj, e);
-    comp_t *c = sq_calloc((size_t)*n + 1, sizeof *c);
     int64_t n1 = fmod_total_gens(G1);
     pair_elt_t *acc = sq_calloc((size_t)n1 + 1, sizeof *acc);
     dval_t dv = {G, j};
-    for (int64_t g = 0; g < *n; g++) {
-        int32_t eg = fmod_gen_degree(Fj, g);
-        fvec_t dg = resol_dgen(F, X->s0 + j, g);
-        compose_add(P, F1, eg, dg, cval, X->f.vals[j - 1], X->t0, G1, acc);
-        fvec_t fg = X->f.vals[j][g];
-        if (fg.len)
-            compose_add(P, Gj, eg - X->t0, fg, dval, &dv, 0, G1, acc);
-        /* + 2 (f_{j-1} d g): the twos of each block */
-        fvec_t two;
-        fvec_init(&two, fmod_dim(G1, eg - X->t0), 2);
-        resol_cmap_apply(&X->f, j - 1, eg, dg, 1, two);
-        for (int64_t g2 = 0; g2 < n1; g2++) {
-            int32_t e2 = fmod_gen_degree(G1, g2);
-            if (e2 >= eg - X->t0)
-                break;
-            fvec_t b = block(G1, eg - X->t0, g2, two);
-            if (!b.len)
-                continue;
-            if (!acc[g2].v)
-                pair_elt_init(&acc[g2], P, eg - X->t0 - e2);
-            fvec_addmul(fvec_view_limbs(acc[g2].v, b.len), b, 1);
-            fvec_clear(&b);
-        }
-        fvec_clear(&two);
-        *bad |= comp_finish(&c[g], acc, n1);
-        memset(acc, 0, (size_t)n1 * sizeof *acc);
+    int32_t eg = fmod_gen_degree(Fj, g);
+    fvec_t dg = resol_dgen(F, X->s0 + j, g);
+    compose_add(L->P, F1, eg, dg, cval, X->f.vals[j - 1], X->t0, G1, acc);
+    fvec_t fg = X->f.vals[j][g];
+    if (fg.len)
+        compose_add(L->P, Gj, eg - X->t0, fg, dval, &dv, 0, G1, acc);
+    /* + 2 (f_{j-1} d g): the twos of each block */
+    fvec_t two;
+    fvec_init(&two, fmod_dim(G1, eg - X->t0), 2);
+    resol_cmap_apply(&X->f, j - 1, eg, dg, 1, two);
+    for (int64_t g2 = 0; g2 < n1; g2++) {
+        int32_t e2 = fmod_gen_degree(G1, g2);
+        if (e2 >= eg - X->t0)
+            break;
+        fvec_t b = block(G1, eg - X->t0, g2, two);
+        if (!b.len)
+            continue;
+        if (!acc[g2].v)
+            pair_elt_init(&acc[g2], L->P, eg - X->t0 - e2);
+        fvec_addmul(fvec_view_limbs(acc[g2].v, b.len), b, 1);
+        fvec_clear(&b);
     }
+    fvec_clear(&two);
+    if (comp_finish(&L->C[g], acc, n1))
+        atomic_store(&L->bad, 1);
     sq_free(acc);
-    return c;
+}
+
+/* The right-hand side of d H_k(g) = ... for the generator g of F_{s0+k}
+ * (into L->v[g]; zero-length when its degree leaves no room). */
+static void rhs_one(void *ctx, int64_t g)
+{
+    level_t *L = ctx;
+    const resol_sec_prod_t *X = L->X;
+    const resol_t *F = X->RM, *G = X->RS;
+    int32_t k = L->k, s = X->s0 + k, t0 = X->t0;
+    const fmod_t *Fs = F->F[s], *G2 = G->F[k - 2];
+    int32_t eg = fmod_gen_degree(Fs, g), et = eg - t0 - 1;
+    if (et < 0)
+        return;
+    fvec_t v;
+    fvec_init(&v, fmod_dim(G2, et), 2);
+    fvec_t dg = resol_dgen(F, s, g);
+    act_add(L->P, F->F[s - 1], eg, dg, L->C, L->nc, t0, G2, v);
+    fvec_t fg = X->f.vals[k][g];
+    if (fg.len) {
+        act_add(L->P, G->F[k], eg - t0, fg, L->U, L->nu, 0, G2, v);
+        if (k >= 3)
+            resol_cmap_apply(&X->hS, k - 2, eg - t0, fg, 1, v);
+    }
+    if (s >= 3) {
+        fvec_t hg = X->hM.vals[s - 2][g];
+        if (hg.len)
+            resol_cmap_apply(&X->f, k - 2, eg - 1, hg, 1, v);
+    }
+    if (k >= 3)
+        resol_cmap_apply(&X->H, k - 2, eg, dg, 1, v);
+    L->v[g] = v;
 }
 
 /* ---- The lift H ------------------------------------------------------------------- */
 
-/* H_k on the generators of F_{s0+k} of degree <= e (k >= 2).  Returns 0,
+/* H_k on the generators of F_{s0+k} of degree <= e (k >= 2): the
+ * composites and the right-hand sides on the pool, the preimages (the
+ * quasi-inverses Q, built on first use) on the calling thread.  Returns 0,
  * or 1 when a right-hand side is not a boundary (k = 2: x does not lift;
  * later: a bug). */
 static int lift_level(const pairalg_t *P, resol_sec_prod_t *X, resol_qis_t *Q, int32_t k,
-                      int32_t e)
+                      int32_t e, sq_pool_t *pool)
 {
     const resol_t *F = X->RM, *G = X->RS;
-    int32_t s = X->s0 + k, t0 = X->t0;
+    int32_t s = X->s0 + k;
+    level_t L = {P, X, k, NULL, NULL, 0, 0, NULL, 0};
+    L.nc = gens_through(F->F[s - 1], e - 1);
+    L.nu = gens_through(G->F[k], e - X->t0);
+    L.C = sq_calloc((size_t)L.nc + 1, sizeof *L.C);
+    L.U = sq_calloc((size_t)L.nu + 1, sizeof *L.U);
+    sq_pool_parallel_for(pool, L.nc, map_comp_one, &L);
+    sq_pool_parallel_for(pool, L.nu, unit_comp_one, &L);
+    SQ_CHECK(!atomic_load(&L.bad), "secondary product: a composite is not in R_B at level %d",
+             (int)k);
+    int64_t ng = gens_through(F->F[s], e);
+    L.v = sq_calloc((size_t)ng + 1, sizeof *L.v);
+    sq_pool_parallel_for(pool, ng, rhs_one, &L);
     int bad = 0;
-    int64_t nc = 0, nu = 0;
-    comp_t *C = map_composites(P, X, k - 1, e - 1, &nc, &bad);
-    comp_t *U = unit_composites(P, G, k, e - t0, &nu, &bad);
-    SQ_CHECK(!bad, "secondary product: a composite is not in R_B at level %d (a bug)", (int)k);
-    const fmod_t *Fs = F->F[s], *G2 = G->F[k - 2];
-    int64_t ng = gens_through(Fs, e);
-    for (int64_t g = 0; g < ng && !bad; g++) {
-        int32_t eg = fmod_gen_degree(Fs, g), et = eg - t0 - 1;
-        if (et < 0)
-            continue;
-        fvec_t v;
-        fvec_init(&v, fmod_dim(G2, et), 2);
-        fvec_t dg = resol_dgen(F, s, g);
-        act_add(P, F->F[s - 1], eg, dg, C, nc, t0, G2, v);
-        fvec_t fg = X->f.vals[k][g];
-        if (fg.len) {
-            act_add(P, G->F[k], eg - t0, fg, U, nu, 0, G2, v);
-            if (k >= 3)
-                resol_cmap_apply(&X->hS, k - 2, eg - t0, fg, 1, v);
-        }
-        if (s >= 3) {
-            fvec_t hg = X->hM.vals[s - 2][g];
-            if (hg.len)
-                resol_cmap_apply(&X->f, k - 2, eg - 1, hg, 1, v);
-        }
-        if (k >= 3)
-            resol_cmap_apply(&X->H, k - 2, eg, dg, 1, v);
-        if (!fvec_is_zero(v)) {
-            X->H.vals[k - 1][g] = resol_qis_lift(Q, k - 1, et, v);
+    for (int64_t g = 0; g < ng; g++) {
+        if (!bad && L.v[g].len && !fvec_is_zero(L.v[g])) {
+            int32_t et = fmod_gen_degree(F->F[s], g) - X->t0 - 1;
+            X->H.vals[k - 1][g] = resol_qis_lift(Q, k - 1, et, L.v[g]);
             bad = Q->bad;
         }
-        fvec_clear(&v);
+        fvec_clear(&L.v[g]);
     }
-    comps_clear(C, nc);
-    comps_clear(U, nu);
+    sq_free(L.v);
+    comps_clear(L.C, L.nc);
+    comps_clear(L.U, L.nu);
     return bad;
 }
 
@@ -533,7 +562,7 @@ int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t 
     int bad = Q.bad;
     pairalg_t *P = pairalg_new(RM->A);
     for (int32_t k = 2; k <= X->kmax && !bad; k++) {
-        bad = lift_level(P, X, &Q, k, max_n + s0 + k - 1);
+        bad = lift_level(P, X, &Q, k, max_n + s0 + k - 1, pool);
         if (prog)
             prog(pctx, rows_m + rows_s + k - 1, pr.total);
     }

@@ -31,8 +31,9 @@
  * and H change it by im d_2 only).  Where x y != 0 the lambda part depends
  * on the choice of h (the peer's two engines differ there).
  *
- * Threads: the lifts of the two resolutions run on the pool; the chain
- * map and H are built serially; the result is a fixed function of the
+ * Threads: the lifts of the two resolutions run on the pool, and of each
+ * level of H the composites and right-hand sides (by generator); the chain
+ * map and the preimages are serial; the result is a fixed function of the
  * resolutions, whatever the threads.
  */
 #ifndef RESOL_SECONDARY_PROD_H
