@@ -498,37 +498,67 @@ static int cache_over(resol_t *R)
     return atomic_load(&R->zbytes) + atomic_load(&R->hbytes) > R->zbudget;
 }
 
-/* Evicts row r's blocks, oldest first, except degree keep, while the cache
- * is over its budget (row r's lock held). */
-static void row_evict(resol_t *R, int32_t r, int32_t keep)
+/* What the running step (s, t) of a row will still read: the blocks of
+ * degree t - d for d <= top, d read last by the ordinal last[d] (0: not
+ * at all); the step is at ordinal o. */
+typedef struct {
+    int32_t t, top;
+    const uint32_t *last;
+    uint32_t o;
+} zuse_t;
+
+/* Whether row r's block in slot k may go now: not the block of degree keep,
+ * and (which: 0) any, or (1) one the step u reads no more, or (2) one no
+ * step reads again (its degree is t - top: the next step stops below). */
+static int evictable(const resol_t *R, int32_t k, int32_t keep, const zuse_t *u, int which)
+{
+    int32_t t0 = R->t_min + k, d = u ? u->t - t0 : 0;
+    if (t0 == keep)
+        return 0;
+    if (which == 0)
+        return 1;
+    if (d < 0 || d > u->top)
+        return 1;
+    return which == 1 ? u->last[d] < u->o : d == u->top && u->last[d] < u->o;
+}
+
+/* Evicts row r's blocks that evictable() lets go, oldest first, while the
+ * cache is over its budget (row r's lock held). */
+static void row_evict(resol_t *R, int32_t r, int32_t keep, const zuse_t *u, int which)
 {
     int32_t nt = R->t_max - R->t_min + 1;
     for (int32_t k = 0; k < nt && cache_over(R); k++) {
         zblock_t **z = &R->zcache[(int64_t)r * nt + k];
-        if (*z && k != keep - R->t_min) {
+        if (*z && evictable(R, k, keep, u, which)) {
             zcache_drop(R, z);
             atomic_fetch_add(&R->zmiss, 1);
         }
     }
 }
 
-/* Brings the cache within its budget, if it can: handed matrices first
- * (each saves one build of one step), then the blocks of rows whose steps
- * are not running (from the highest row down: the lowest run first), then
- * row s's own, oldest first, except its block of degree keep (the one
- * being read; keep < t_min: none).  Row s's lock held. */
-static void cache_fit(resol_t *R, int32_t s, int32_t keep)
+/* Brings the cache within its budget, if it can, evicting first what costs
+ * least: handed matrices (each saves one build of one step); row s's
+ * blocks that no step reads again, then those its running step (u, when
+ * in step 3) reads no more; the blocks of other rows whose locks are free
+ * (from the highest row down: the lowest run first); then row s's own,
+ * oldest first, except its block of degree keep (the one being read; keep
+ * < t_min: none).  Row s's lock held. */
+static void cache_fit(resol_t *R, int32_t s, int32_t keep, const zuse_t *u)
 {
     if (!cache_over(R))
         return;
     nassau_hand_evict(R);
+    if (u) {
+        row_evict(R, s, keep, u, 2);
+        row_evict(R, s, keep, u, 1);
+    }
     for (int32_t r = R->max_s; r >= 0 && cache_over(R); r--) {
         if (r == s || !row_trylock(R, r))
             continue;
-        row_evict(R, r, R->t_min - 1);
+        row_evict(R, r, R->t_min - 1, NULL, 0);
         row_unlock(R, r);
     }
-    row_evict(R, s, keep);
+    row_evict(R, s, keep, NULL, 0);
 }
 
 int64_t nassau_zcache_row_bytes(const resol_t *R, int32_t s)
@@ -558,7 +588,8 @@ void nassau_zcache_clear(resol_t *R, int32_t s)
 /* Row s's block of degree t0 for profile prof, built if need be (row s's
  * lock held): the cache is brought within its budget before and after the
  * build, this block excepted. */
-static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const resol_profile_t *P)
+static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const resol_profile_t *P,
+                            const zuse_t *u)
 {
     int32_t nt = R->t_max - R->t_min + 1;
     zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
@@ -569,11 +600,11 @@ static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const r
         (*z)->prof = prof;
     }
     if (!(*z)->built) {
-        cache_fit(R, s, t0); /* room first: only this block may pass the budget */
+        cache_fit(R, s, t0, u); /* room first: only this block may pass the budget */
         size_t before = (*z)->bytes;
         zblock_build(*z, R, s, t0, P);
         zcache_account(R, (int64_t)(*z)->bytes - (int64_t)before, (int64_t)(*z)->bytes);
-        cache_fit(R, s, t0);
+        cache_fit(R, s, t0, u);
     }
     return *z;
 }
@@ -585,7 +616,7 @@ void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
     row_lock(R, s);
     for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++)
         zcache_drop(R, &R->zcache[(int64_t)s * nt + (t0 - R->t_min)]);
-    cache_fit(R, s, R->t_min - 1);
+    cache_fit(R, s, R->t_min - 1, NULL);
     row_unlock(R, s);
 }
 
@@ -603,7 +634,7 @@ void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
     zblock_append_rows(*z, D1);
     (*z)->bytes = zblock_bytes(*z);
     zcache_account(R, (int64_t)(*z)->bytes, (int64_t)(*z)->bytes);
-    cache_fit(R, s, R->t_min - 1);
+    cache_fit(R, s, R->t_min - 1, NULL);
     row_unlock(R, s);
 }
 
@@ -618,6 +649,13 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
     blocks_init(&Nbt, R->F[s - 2], t, t - 1);
     killbuf_t kb = {0};
     int32_t sig[NASSAU_MAX_LEN];
+    /* The last ordinal reading each degree's block, for the evictions. */
+    int32_t top = (int32_t)nassau_top_degree(P->h, P->len);
+    uint32_t *last = sq_calloc((size_t)top + 1, sizeof *last);
+    for (uint32_t o = 1; o < P->nsig; o++)
+        if (class_size(Nc, o) > 0)
+            last[decode_sig(P, o, sig)] = o;
+    zuse_t use = {t, top, last, 0};
     row_lock(R, s);
     for (uint32_t o = 1; o < P->nsig; o++) {
         if (class_size(Nc, o) == 0 || !class_hit(dx, Nc, o))
@@ -627,7 +665,8 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
         if (t0 < R->t_min)
             continue; /* nothing can kill it: the final check reports */
         double z0 = ct ? sq_wtime() : 0;
-        zblock_t *z = zcache_get(R, s, t0, prof, P);
+        use.o = o;
+        zblock_t *z = zcache_get(R, s, t0, prof, P, &use);
         if (ct) {
             ct->zblock += 1e3 * (sq_wtime() - z0);
             ct->sigs++;
@@ -636,8 +675,10 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
         kill_sigma(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, sdeg, x, dx, &kb, ct);
         sq_trace_set_context(s, t, -1);
     }
-    cache_fit(R, s, R->t_min - 1);
+    use.o = P->nsig;
+    cache_fit(R, s, R->t_min - 1, &use);
     row_unlock(R, s);
+    sq_free(last);
     killbuf_clear(&kb);
     blocks_clear(&Tbt);
     blocks_clear(&Nbt);
