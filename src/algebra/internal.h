@@ -40,7 +40,14 @@ struct milnor {
      * (milnor_op.c's layout), built on first use by the products; NULL
      * until then.  Freed with A. */
     _Atomic(uint64_t *) *pkrow;
+    /* cnt again, each row after MILNOR_ZPAD zeros (zstride = MILNOR_ZPAD +
+     * stride int64 a row): row k at d - w for any d >= 0, w <= MILNOR_ZPAD
+     * reads 0 below degree 0 (the products' ranking, milnor_op.c). */
+    int64_t *zcnt;
+    int64_t zstride;
 };
+
+#define MILNOR_ZPAD 512
 
 /* w_n = 2^n - 1, the degree of xi_n. */
 static inline int32_t milnor_w(int n)
@@ -51,6 +58,13 @@ static inline int32_t milnor_w(int n)
 static inline const int64_t *milnor_cnt(const milnor_t *A, int k)
 {
     return A->cnt + (int64_t)k * A->stride;
+}
+
+/* Row k of zcnt: [d] = cnt[k][d] for 0 <= d <= max degree, 0 for
+ * -MILNOR_ZPAD <= d < 0. */
+static inline const int64_t *milnor_zcnt(const milnor_t *A, int k)
+{
+    return A->zcnt + (int64_t)k * A->zstride + MILNOR_ZPAD;
 }
 
 /* Index of the trimmed p-part r[1..len] (1-based) within its degree, which

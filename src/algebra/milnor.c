@@ -34,6 +34,11 @@ milnor_t *milnor_new(int32_t max_degree)
         for (int32_t d = 0; d <= max_degree; d++)
             c[d] = prev[d] + (d >= w ? c[d - w] : 0);
     }
+    A->zstride = MILNOR_ZPAD + A->stride;
+    A->zcnt = sq_calloc(sq_mul_size(MILNOR_MAX_LEN + 1, (size_t)A->zstride), sizeof(int64_t));
+    for (int k = 0; k <= MILNOR_MAX_LEN; k++)
+        memcpy(A->zcnt + (int64_t)k * A->zstride + MILNOR_ZPAD, milnor_cnt(A, k),
+               (size_t)A->stride * sizeof(int64_t));
     return A;
 }
 
@@ -47,6 +52,7 @@ void milnor_free(milnor_t *A)
         sq_free(atomic_load(&A->pkrow[d]));
     sq_free((void *)A->pkrow);
     sq_free(A->cnt);
+    sq_free(A->zcnt);
     sq_free(A);
 }
 

@@ -73,28 +73,36 @@ static inline void flip_bit(uint64_t *out, int64_t bit)
     out[bit >> 6] ^= UINT64_C(1) << (bit & 63);
 }
 
-/* One field n of rank_of: t = field n of T (r holds it at bit 0), the
- * term cnt[n][D + t w_n] - cnt[n][D] (zero when t = 0: no branch), then r
- * and cn move on to field n + 1, `width` bits up. */
+/*
+ * Index of the packed p-part T (degree <= 511) in its degree, z the row
+ * zcnt[2] of the tables (internal.h) and zs their row stride.  With
+ * D_n = t_1 + t_2 w_2 + ... + t_n w_n, L the last nonzero field and
+ * d = D_L, the ranking of internal.h telescopes (cnt[n][x] - cnt[n+1][x] =
+ * -cnt[n+1][x - w_{n+1}]) to one table read per field:
+ *
+ *     index = cnt[L][d] - cnt[2][D_1] - sum_{n=2}^{L-1} cnt[n+1][D_n - w_{n+1}]
+ *
+ * (zcnt reads 0 below degree 0).  RANK_FIELD(n, width) adds field n to D
+ * (r holds it at bit 0), ends if no field above it is set, and otherwise
+ * subtracts the term of n and moves r and the row on.
+ */
 #define RANK_FIELD(n, width)                                                                       \
     do {                                                                                           \
-        if (!r)                                                                                    \
-            return idx;                                                                            \
-        int64_t D2 = D + (int64_t)(r & pk_vmask[n]) * milnor_w(n);                                 \
-        idx += cn[D2] - cn[D];                                                                     \
-        D = D2;                                                                                    \
+        D += (int64_t)(r & pk_vmask[n]) * milnor_w(n);                                             \
         r >>= (width);                                                                             \
-        cn += st;                                                                                  \
+        if (!r)                                                                                    \
+            return idx + z[D];                                                                     \
+        z += zs;                                                                                   \
+        idx -= z[D - milnor_w((n) + 1)];                                                           \
     } while (0)
 
-/* Index of the packed p-part T (degree <= 511) in its degree, with cn the
- * row cnt[2] of the tables and st their stride (internal.h): the ranking of
- * internal.h, one field at a time up to the last nonzero one. */
-static inline int64_t rank_of(const int64_t *cn, int64_t st, uint64_t T)
+static inline int64_t rank_of(const int64_t *z, int64_t zs, uint64_t T)
 {
     int64_t D = (int64_t)(T & 511);
-    int64_t idx = 0;
     uint64_t r = T >> 10; /* field 2 */
+    if (!r)
+        return 0;
+    int64_t idx = -z[D];
     RANK_FIELD(2, 9);
     RANK_FIELD(3, 8);
     RANK_FIELD(4, 7);
@@ -102,15 +110,15 @@ static inline int64_t rank_of(const int64_t *cn, int64_t st, uint64_t T)
     RANK_FIELD(6, 5);
     RANK_FIELD(7, 4);
     RANK_FIELD(8, 3);
-    RANK_FIELD(9, 2);
-    return idx;
+    D += (int64_t)(r & 1) * milnor_w(9); /* field 9, the last */
+    return idx + z[D];
 }
 #undef RANK_FIELD
 
 /* Index of the packed p-part T (degree <= 511) in its degree. */
 static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
 {
-    return rank_of(milnor_cnt(A, 2), A->stride, T);
+    return rank_of(milnor_zcnt(A, 2), A->zstride, T);
 }
 
 /*
@@ -491,7 +499,7 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
         n = ni > n ? ni : n;
     }
     const uint32_t lanes = (1u << ns) - 1;
-    const int64_t *cn = milnor_cnt(A, 2), st = A->stride; /* locals: out may alias A */
+    const int64_t *zc = milnor_zcnt(A, 2), zs = A->zstride; /* locals: out may alias A */
     const uint64_t s4[4] = {sg[0], sg[1], sg[2], sg[3]};
     uint32_t hits[SCAN_CHUNK];
     for (int64_t k0 = 0; k0 < n; k0 += SCAN_CHUNK) {
@@ -504,7 +512,7 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
             for (uint32_t m = hits[j] & lanes; m; m &= m - 1) {
                 /* both words have every guard set: ^ clears them */
                 uint64_t T = ((s4[__builtin_ctz(m)] - ck) | dk) ^ PK_GUARD;
-                flip_bit(out, off + rank_of(cn, st, T));
+                flip_bit(out, off + rank_of(zc, zs, T));
             }
         }
     }
