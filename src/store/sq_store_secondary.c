@@ -482,7 +482,7 @@ static int check_records(sq_store_sec_t *K, FILE *out, sq_store_sec_report_t *re
         char err[512];
         rep->records++;
         int bad = 0;
-        if (s < 3 || s > resol_max_s(R) ||
+        if (s < 3 || s > resol_max_s(R) || t < s + (int64_t)resol_min_n(R) ||
             t - 1 > fmod_gens_through(resol_free_module(R, (int32_t)s - 2)) ||
             t > fmod_gens_through(resol_free_module(R, (int32_t)s))) {
             bad = 1;

@@ -325,3 +325,32 @@ TEST(store_secondary_check_equation)
     sq_test_run_free(&r), sq_test_run_free(&c0), sq_test_run_free(&c);
     st_tmpdir_remove(dir);
 }
+
+/* Records and rows with counts no resolution has (a stem beyond any
+ * int32, a negative filtration, a degree bound in the billions): check
+ * names each as damaged without allocating by them, and d2 --from, which
+ * never reads them or refuses the row in one line, does not crash. */
+TEST(store_secondary_forged_counts)
+{
+    char *dir = st_tmpdir_new();
+    const char *a = st_path(dir, "a.db");
+    sq_test_run_t r = sq_test_runf("d2 S_2 --stem 20 --max-s 8 --quiet --save %s", a);
+    ASSERT_EQ(r.rc, 0);
+    st_sql(a, "INSERT INTO sec_hom VALUES(5, -3000000000, 1, 1, 0, 8, x'0000000000000000', 0)");
+    st_sql(a, "INSERT INTO sec_hom VALUES(4, 9000000000, 1000000000, 1, 0, 8, x'00', 0)");
+    st_sql(a, "INSERT INTO sec_hom VALUES(-7, 5, 1, 1, 0, 8, x'00', 0)");
+    sq_test_run_t f = sq_test_runf("d2 --from %s --quiet", a);
+    ASSERT_EQ(f.rc, 0);
+    ASSERT_STR_EQ(f.out, r.out);
+    sq_test_run_t c = sq_test_runf("check %s", a);
+    ASSERT_EQ(c.rc, 1);
+    ASSERT(strstr(c.out, "(s=4, t=9000000000) lies outside the stored resolution") != NULL);
+    ASSERT(strstr(c.out, "(s=-7, t=5) lies outside") != NULL);
+    ASSERT(strstr(c.out, "(s=5, t=-3000000000) lies outside") != NULL);
+    st_sql(a, "UPDATE sec_row SET emax = 99999999999 WHERE s = 6");
+    sq_test_run_t g = sq_test_runf("d2 --from %s --quiet", a);
+    if (g.rc != 1 || sq_test_count_lines(g.err) != 1 || !strstr(g.err, "row s=6 is damaged"))
+        sq_test_fail(__FILE__, __LINE__, "want one line naming the row; got %d\n%s", g.rc, g.err);
+    sq_test_run_free(&r), sq_test_run_free(&f), sq_test_run_free(&c), sq_test_run_free(&g);
+    st_tmpdir_remove(dir);
+}
