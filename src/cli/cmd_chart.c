@@ -208,7 +208,8 @@ static int chart_page(const cli_opts_t *o)
     const char *opt = d2 ? "--d2" : "--page 3";
     const char *why = o->page == 3 && d2   ? "--d2 draws on the E2 page; omit one of them"
                       : fmt == 2           ? "--format html: the page holds the E2 data only"
-                      : o->from            ? "--from: the secondary lift is not kept in a store"
+                      : o->from            ? "--from: the chart lifts a fresh resolution (adams "
+                                             "d2 --from FILE reads a lift kept in a store)"
                       : cli_given(o, CLI_OPT_GPU) ? "--gpu: the secondary lift runs on the CPU"
                                            : NULL;
     if (why) {
