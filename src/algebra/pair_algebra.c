@@ -293,6 +293,20 @@ static void walk_cell(walk_t *w, int i, int j)
     }
     int d = i + j, v0 = w->val, g0 = w->sgn;
     int32_t s0 = w->dsum[d];
+    if (v0 == 1) {
+        /* one carry already: only the entries sharing no bit with the
+         * diagonal so far, in increasing order (the sign no longer counts) */
+        for (int32_t v = 0; v <= max; v = ((v | s0) + 1) & ~s0) {
+            w->dsum[d] = s0 | v;
+            w->rowrem[i] -= v << j;
+            w->colrem[j] -= v;
+            walk_cell(w, i, j + 1);
+            w->rowrem[i] += v << j;
+            w->colrem[j] += v;
+        }
+        w->dsum[d] = s0;
+        return;
+    }
     for (int32_t v = 0; v <= max; v++) {
         int c = carries(s0, v);
         if (v0 + c >= 2)
