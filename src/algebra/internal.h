@@ -87,6 +87,12 @@ static inline int64_t milnor_rank_raw(const milnor_t *A, const int32_t *r, int l
  * Preconditions: 0 <= deg <= max, 0 <= idx < dim(deg). */
 int milnor_unrank_raw(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r);
 
+/* milnor_unrank_raw through the table of packed p-parts of degree deg
+ * (milnor_op.c: built on first use, shared by the threads) where there is
+ * one (degrees <= 511), an unpacking instead of a search; the same r and
+ * length.  Same preconditions. */
+int milnor_unrank_tab(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r);
+
 /* Replaces the p-part r[1..MILNOR_MAX_LEN] (1-based, zero beyond its length
  * *len) by the next one of the same degree in basis order, updating *len.
  * Returns 0, or -1 if r was the last one (r is then unchanged).  O(len). */

@@ -128,7 +128,7 @@ int milnor_get(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r, int maxl
              "milnor_get: index %lld outside 0..%lld in degree %d", (long long)idx,
              (long long)milnor_dim(A, deg) - 1, (int)deg);
     int32_t p[MILNOR_MAX_LEN + 1];
-    int len = milnor_unrank_raw(A, deg, idx, p);
+    int len = milnor_unrank_tab(A, deg, idx, p);
     SQ_CHECK(len <= maxlen, "milnor_get: length %d exceeds maxlen %d", len, maxlen);
     for (int i = 0; i < len; i++)
         r[i] = p[i + 1];

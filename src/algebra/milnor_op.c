@@ -518,6 +518,20 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
     }
 }
 
+int milnor_unrank_tab(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r)
+{
+    const uint64_t *pk = pk_row(A, deg);
+    if (!pk)
+        return milnor_unrank_raw(A, deg, idx, r);
+    const uint64_t w = pk[idx];
+    int len = 0;
+    for (int n = 1; n <= MILNOR_MAX_LEN; n++) {
+        r[n] = n <= PK_NF ? (int32_t)((w >> pk_shift[n]) & pk_vmask[n]) : 0;
+        len = r[n] ? n : len;
+    }
+    return len;
+}
+
 /* out ^= Sq(R) * (the vector of it) over the sorted configurations C. */
 static void scan_vector(const milnor_t *A, const configs_t *C, siter_t *it, uint64_t *out,
                         int64_t off)
@@ -564,7 +578,7 @@ void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ri
         memset(op->r, 0, sizeof op->r);
         memcpy(op->r + 1, r, (size_t)op->len * sizeof *r);
     } else {
-        op->len = milnor_unrank_raw(A, rdeg, ridx, op->r);
+        op->len = milnor_unrank_tab(A, rdeg, ridx, op->r);
     }
     op->r[0] = 0;
 }
