@@ -8,10 +8,11 @@ measured on another, smaller run traced with the per-phase split
 (`serial=` and `sections=` fields of event=phase: each phase's serial CPU time
 and its sections' CPU work, recorded with --threads 2):
 
-  * the fractions are binned by phase (one set per phase) and by the phase's
-    size (its CPU ms, bins of a factor 2); a phase of the modelled trace takes
-    the fraction of its bin, and beyond the largest bin measured the fraction
-    of the largest (so the sizes not measured are not credited with more
+  * the fractions are binned by phase, by row group (ROW_GROUPS; --all-rows:
+    one group) and by the phase's size (its CPU ms, bins of a factor 2, at
+    least MIN_SAMPLES phases each); a phase of the modelled trace takes the
+    fraction of its bin, and beyond the largest bin measured the fraction of
+    the largest (so the sizes not measured are not credited with more
     parallelism than the largest measured);
   * the modelled trace's phase times are wall times; they are scaled to CPU
     time by --scale (default: its total of user CPU seconds given by --cpu
@@ -28,9 +29,13 @@ Prints the measured fractions, the work, the critical path (serial parts plus
 the sections at P chunks along the longest chain) and, per P, the modelled
 time and speedup over one worker.
 
+--own-cpu sizes the phases by the trace's own serial= and sections= (a trace
+with the split), to check the method against sched_sim.py on a trace with
+chunk events (docs/parallelism.md: 1.1-1.2x optimistic at (130, 68)).
+
 Usage: phase_model.py TRACE [TRACE ...] --fractions FRAC_TRACE [--cpu SECONDS]
                       [--workers 1,2,16,64,128] [--chunks-per-worker 1]
-                      [--what-if PHASE=FRACTION,...]
+                      [--what-if PHASE=FRACTION,...] [--all-rows] [--own-cpu]
 """
 import argparse
 import math
@@ -51,14 +56,24 @@ def parse(line):
     return dict(kv.split("=", 1) for kv in line[i:].split()[1:] if "=" in kv)
 
 
-def load_steps(paths):
-    """{(s, t): [wall ms per phase]}; a later file's step replaces an earlier's."""
+def load_steps(paths, own_cpu=False):
+    """{(s, t): [ms per phase]}: wall times, or with own_cpu each phase's CPU
+    time (serial + sections) where the trace has the split; a later file's
+    step replaces an earlier's."""
     steps = {}
     for path in paths:
         with open(path, errors="replace") as f:
             for line in f:
                 d = parse(line)
-                if d:
+                if not d:
+                    continue
+                if own_cpu:
+                    if "serial" not in d:
+                        sys.exit("--own-cpu: a phase line without serial= in " + path)
+                    ser = [float(x) for x in d["serial"].split(",")]
+                    par = [float(x) for x in d["sections"].split(",")]
+                    steps[(int(d["s"]), int(d["t"]))] = [max(0.0, a) + b for a, b in zip(ser, par)]
+                else:
                     steps[(int(d["s"]), int(d["t"]))] = [float(d[p]) for p in PHASES]
     return steps
 
@@ -88,9 +103,20 @@ def merge_sparse(bins):
     return out
 
 
-def load_fractions(path):
-    """{phase: {bin: [serial ms, section ms, phases]}} from a trace with the split."""
-    acc = {p: defaultdict(lambda: [0.0, 0.0, 0]) for p in PHASES}
+ROW_GROUPS = [(2, 4), (5, 7), (8, 10), (11, 13), (14, 17), (18, 24), (25, 10**6)]
+
+
+def row_group(s):
+    for g in ROW_GROUPS:
+        if g[0] <= s <= g[1]:
+            return g
+    return ROW_GROUPS[-1]
+
+
+def load_fractions(path, by_row=True):
+    """{(phase, row group): {bin: [serial ms, section ms, phases]}} from a
+    trace with the split (one group for all rows unless by_row)."""
+    acc = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0]))
     n = 0
     with open(path, errors="replace") as f:
         for line in f:
@@ -100,21 +126,34 @@ def load_fractions(path):
             n += 1
             ser = [float(x) for x in d["serial"].split(",")]
             par = [float(x) for x in d["sections"].split(",")]
+            g = row_group(int(d["s"])) if by_row else ROW_GROUPS[-1]
             for k, p in enumerate(PHASES):
                 w = ser[k] + par[k]
                 if w <= 0:
                     continue
-                b = acc[p][size_bin(w)]
+                b = acc[(p, g)][size_bin(w)]
                 b[0] += max(0.0, ser[k])
                 b[1] += par[k]
                 b[2] += 1
     if n == 0:
         sys.exit("no event=phase lines with serial= and sections= in " + path)
-    return {p: merge_sparse(acc[p]) for p in PHASES}
+    return {key: merge_sparse(bins) for key, bins in acc.items()}
 
 
-def fraction(acc, p, ms):
-    bins = acc[p]
+def fraction(acc, p, ms, s=None):
+    """The measured fraction of phase p at size ms (CPU) on row s: its row
+    group's bins (with by_row), the size's bin, else the nearest below, and
+    beyond the largest the largest."""
+    bins = acc.get((p, row_group(s) if s is not None else ROW_GROUPS[-1]))
+    if not bins:
+        bins = {}
+        for (q, _), bq in acc.items():  # the row group has none: all rows
+            if q == p:
+                for b, v in bq.items():
+                    c = bins.setdefault(b, [0.0, 0.0, 0])
+                    c[0] += v[0]
+                    c[1] += v[1]
+                    c[2] += v[2]
     if not bins:
         return 0.0
     b = min(size_bin(ms), max(bins))
@@ -122,8 +161,8 @@ def fraction(acc, p, ms):
         b -= 1
     if b not in bins:
         b = min(bins)
-    s, q, _ = bins[b]
-    return q / (s + q) if s + q > 0 else 0.0
+    sm, q, _ = bins[b]
+    return q / (sm + q) if sm + q > 0 else 0.0
 
 
 def main():
@@ -132,27 +171,33 @@ def main():
     ap.add_argument("--fractions", required=True)
     ap.add_argument("--cpu", type=float, help="user CPU seconds of the modelled run")
     ap.add_argument("--scale", type=float, help="CPU ms per phase wall ms (default from --cpu)")
+    ap.add_argument("--own-cpu", action="store_true",
+                    help="phase sizes from the trace's own serial= and sections= CPU times "
+                         "(a trace with the split: to check the method against sched_sim.py)")
+    ap.add_argument("--all-rows", action="store_true",
+                    help="one set of fractions for all rows (default: by row group)")
     ap.add_argument("--workers", default="1,2,16,64,128")
     ap.add_argument("--chunks-per-worker", type=int, default=1)
     ap.add_argument("--what-if", default="",
                     help="PHASE=FRACTION,...: replace the measured fraction of these phases")
     a = ap.parse_args()
-    steps = load_steps(a.trace)
+    steps = load_steps(a.trace, a.own_cpu)
     if not steps:
         sys.exit("no event=phase lines in " + " ".join(a.trace))
     wall = sum(sum(v) for v in steps.values())
-    scale = a.scale or (1e3 * a.cpu / wall if a.cpu else 1.0)
-    acc = load_fractions(a.fractions)
+    scale = 1.0 if a.own_cpu else a.scale or (1e3 * a.cpu / wall if a.cpu else 1.0)
+    acc = load_fractions(a.fractions, not a.all_rows)
     whatif = {}
     for kv in filter(None, a.what_if.split(",")):
         p, v = kv.split("=")
         whatif[p] = float(v)
 
-    print("measured parallel fractions (of CPU work) by phase and size bin (ms):")
-    for p in PHASES:
-        cells = [f"{2**b:g}:{q / (s + q):.2f}" for b, (s, q, _) in sorted(acc[p].items())
+    print("measured parallel fractions (of CPU work) by phase, rows and size bin (ms):")
+    for (p, g), bins in sorted(acc.items(), key=lambda kv: (PHASES.index(kv[0][0]), kv[0][1])):
+        cells = [f"{2**b:g}:{q / (s + q):.2f}" for b, (s, q, _) in sorted(bins.items())
                  if s + q > 0 and 2**b >= 0.1]
-        print(f"  {p:10s} " + " ".join(cells))
+        if cells:
+            print(f"  {p:10s} s {g[0]}-{min(g[1], 999)}: " + " ".join(cells))
 
     # Serial and parallel CPU ms per step and phase.
     split = {}
@@ -162,7 +207,7 @@ def main():
         lst = []
         for p, ms in zip(PHASES, ph):
             w = ms * scale
-            f = whatif.get(p, fraction(acc, p, w))
+            f = whatif.get(p, fraction(acc, p, w, k[0]))
             lst.append((w * (1 - f), w * f))
             by_phase[p][0] += w * (1 - f)
             by_phase[p][1] += w * f

@@ -163,8 +163,9 @@ int64_t f2mat_rref_naive(f2mat_t *m, int64_t *pivots);
  * matrices). */
 int64_t f2mat_rref_m4ri(f2mat_t *m, int64_t *pivots);
 
-/* f2mat_rref with the table application of large reductions split into row
- * blocks over the idle threads of pool (NULL: serial).  The same bits as
+/* f2mat_rref with the table application of large reductions split into
+ * column ranges and row blocks over the idle threads of pool (NULL:
+ * serial; the split depends on the pool's size).  The same bits as
  * f2mat_rref: every row is updated by the same tables, whichever thread
  * does it.  Thread-safe for distinct m. */
 int64_t f2mat_rref_pool(f2mat_t *m, int64_t *pivots, sq_pool_t *pool);
