@@ -416,13 +416,17 @@ static inline int siter_next(siter_t *it)
 }
 
 /*
- * CFG_MIN_BITS: the configurations are built only when v has at least this
- * many set bits.  Building them costs about as much as 3-5 walks for R of
- * degree 60-160 and |S| of 30-40; measured break-even (instruction and
- * branch-miss counts, cachegrind, on bench/b-milnor.c style inputs) was 4-6
- * set bits.
+ * CFG_MIN_BITS: the configurations are built only when v (or, for a
+ * workspace, the image it serves) has at least this many set bits.
+ * Building them costs about as much as 3-5 walks for R of degree 60-160 and
+ * |S| of 30-40; measured break-even (instruction and branch-miss counts,
+ * cachegrind, on bench/b-milnor.c style inputs) was 4-6 set bits.  Since
+ * the scan takes four S's at a time it costs less per S, and the whole
+ * resolution prefers 8: S_2 (90, 48) one thread 10.11e9 instructions with
+ * 3, 9.75e9 with 5, 9.68e9 with 8, 9.94e9 with 12 (older build: 9.91e9
+ * with 5), 10.45e9 with 32; (100, 52) 22.09e9 with 5, 21.89e9 with 8.
  */
-#define CFG_MIN_BITS 5
+#define CFG_MIN_BITS 8
 
 /* 1 iff v (dim bits) has at least CFG_MIN_BITS set bits. */
 static int enough_bits(const uint64_t *v, int64_t dim)
