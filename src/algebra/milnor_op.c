@@ -224,13 +224,19 @@ static void flag_sort(uint64_t *a, uint64_t *b, uint16_t *k16, int64_t n, int32_
     int32_t next[PK_MAXDEG + 2];
     for (int32_t x = 0; x <= kmax + 1; x++)
         upto[x] = 0;
-    for (int64_t i = 0; i < n; i++)
-        upto[(k16 ? k16[i] : (int32_t)(a[i] & 511)) + 1]++;
-    for (int32_t x = 1; x <= kmax + 1; x++)
+    int32_t top = 0; /* the largest key present: the loops below stop there */
+    for (int64_t i = 0; i < n; i++) {
+        int32_t key = k16 ? k16[i] : (int32_t)(a[i] & 511);
+        upto[key + 1]++;
+        top = key > top ? key : top;
+    }
+    for (int32_t x = 1; x <= top + 1; x++)
         upto[x] += upto[x - 1];
-    for (int32_t x = 0; x <= kmax; x++)
+    for (int32_t x = top + 2; x <= kmax + 1; x++)
+        upto[x] = (int32_t)n;
+    for (int32_t x = 0; x <= top; x++)
         next[x] = upto[x];
-    for (int32_t x = 0; x <= kmax; x++) {
+    for (int32_t x = 0; x <= top; x++) {
         while (next[x] < upto[x + 1]) {
             int64_t i = next[x];
             int32_t key = k16 ? k16[i] : (int32_t)(a[i] & 511);
@@ -497,11 +503,10 @@ static const uint64_t *pk_row(const milnor_t *A, int32_t deg)
 static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const configs_t *C,
                           const uint64_t *sg, int ns, uint64_t *out, int64_t off)
 {
-    int64_t n = 0;
-    for (int i = 0; i < ns; i++) {
-        int64_t ni = C->upto[(sg[i] & 511) + 1];
-        n = ni > n ? ni : n;
-    }
+    uint64_t s1 = 0; /* the largest s_1: upto is non-decreasing */
+    for (int i = 0; i < ns; i++)
+        s1 = (sg[i] & 511) > s1 ? sg[i] & 511 : s1;
+    const int64_t n = C->upto[s1 + 1];
     const uint32_t lanes = (1u << ns) - 1;
     const int64_t *zc = milnor_zcnt(A, 2), zs = A->zstride; /* locals: out may alias A */
     const uint64_t s4[4] = {sg[0], sg[1], sg[2], sg[3]};
