@@ -88,9 +88,9 @@ static inline int64_t milnor_rank_raw(const milnor_t *A, const int32_t *r, int l
 int milnor_unrank_raw(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r);
 
 /* milnor_unrank_raw through the table of packed p-parts of degree deg
- * (milnor_op.c: built on first use, shared by the threads) where there is
- * one (degrees <= 511), an unpacking instead of a search; the same r and
- * length.  Same preconditions. */
+ * (milnor_op.c: built by the products on first use, shared by the threads)
+ * where the products have built one, an unpacking instead of a search; the
+ * same r and length.  Same preconditions. */
 int milnor_unrank_tab(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r);
 
 /* Replaces the p-part r[1..MILNOR_MAX_LEN] (1-based, zero beyond its length

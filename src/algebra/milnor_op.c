@@ -529,7 +529,11 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
 
 int milnor_unrank_tab(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r)
 {
-    const uint64_t *pk = pk_row(A, deg);
+    /* Only a table the products built: building one here for every degree
+     * asked would hold up to 720 MB for an algebra of degree 511. */
+    const uint64_t *pk = deg <= PK_MAXDEG && deg <= A->max_degree && A->pkrow
+                             ? atomic_load_explicit(&A->pkrow[deg], memory_order_acquire)
+                             : NULL;
     if (!pk)
         return milnor_unrank_raw(A, deg, idx, r);
     const uint64_t w = pk[idx];
