@@ -56,7 +56,7 @@ static char *dump(const char *path, const char *sql)
  * uninterrupted run, its step rows, and `adams check` ok. */
 TEST(store_secondary_kill_resume)
 {
-    static const long delays_us[4] = {150000, 400000, 800000, 1200000};
+    static const long delays_us[4] = {20000, 120000, 300000, 700000};
     st_kill_resume_verb("d2", "S_2", 50, 20, delays_us);
 }
 
