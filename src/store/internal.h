@@ -120,6 +120,21 @@ uint32_t sq_store_row_key(const char *store_id, const char *engine, const char *
  * limbs). */
 uint32_t sq_store_step_crc(const sq_store_t *st, int32_t s, int32_t t, int64_t ngens,
                            int64_t nbits, const uint8_t *payload, size_t len);
+
+struct ZSTD_CCtx_s; /* zstd's compression context (zstd.h's ZSTD_CCtx) */
+
+/* The zstd scratch a record of rawlen bytes needs in sq_store_insert_record
+ * (0 below SQ_STORE_ZSTD_MIN: such records are kept raw). */
+size_t sq_store_zbound(int64_t rawlen);
+/* Runs the prepared insert ins, whose 8 parameters are a step record's
+ * columns (s, t, count, nbits, codec, rawlen, data, crc), for raw[0 ..
+ * rawlen): zstd-compressed into zbuf (sq_store_zbound(rawlen) bytes, NULL
+ * when that is 0) when that saves an eighth, else raw.  Resets ins; returns
+ * SQLITE_OK or SQLite's error.  The step table and the secondary tables
+ * share the layout (docs/save-format.md sections 4 and 9). */
+int sq_store_insert_record(sqlite3_stmt *ins, struct ZSTD_CCtx_s *zc, int32_t s, int32_t t,
+                           int64_t count, int64_t nbits, const uint8_t *raw, int64_t rawlen,
+                           uint32_t crc, uint8_t *zbuf);
 /* The checksum of a metadata row: CRC-32C of key, 0x00, value. */
 uint32_t sq_store_meta_crc(const char *key, const char *value);
 

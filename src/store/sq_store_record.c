@@ -330,3 +330,38 @@ int sq_store_decode(const sq_store_t *st, int64_t s64, int64_t t64, int64_t ngen
     *vecs = v;
     return 0;
 }
+
+size_t sq_store_zbound(int64_t rawlen)
+{
+    return rawlen >= SQ_STORE_ZSTD_MIN ? ZSTD_compressBound((size_t)rawlen) : 0;
+}
+
+int sq_store_insert_record(sqlite3_stmt *ins, struct ZSTD_CCtx_s *zc, int32_t s, int32_t t,
+                           int64_t count, int64_t nbits, const uint8_t *raw, int64_t rawlen,
+                           uint32_t crc, uint8_t *zbuf)
+{
+    int codec = SQ_STORE_CODEC_RAW;
+    const void *blob = raw;
+    size_t bloblen = (size_t)rawlen;
+    size_t cap = sq_store_zbound(rawlen);
+    if (cap > 0) {
+        size_t k = ZSTD_compressCCtx(zc, zbuf, cap, raw, (size_t)rawlen, SQ_STORE_ZSTD_LEVEL);
+        if (!ZSTD_isError(k) && k <= (size_t)rawlen / 8 * 7) {
+            codec = SQ_STORE_CODEC_ZSTD;
+            blob = zbuf;
+            bloblen = k;
+        }
+    }
+    sqlite3_bind_int(ins, 1, s);
+    sqlite3_bind_int(ins, 2, t);
+    sqlite3_bind_int64(ins, 3, count);
+    sqlite3_bind_int64(ins, 4, nbits);
+    sqlite3_bind_int(ins, 5, codec);
+    sqlite3_bind_int64(ins, 6, rawlen);
+    sqlite3_bind_blob64(ins, 7, blob, bloblen, SQLITE_STATIC);
+    sqlite3_bind_int64(ins, 8, (sqlite3_int64)crc);
+    int rc = sqlite3_step(ins);
+    sqlite3_reset(ins);
+    sqlite3_clear_bindings(ins);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}

@@ -296,34 +296,12 @@ static int put_hom(sq_store_sec_t *K, sqlite3_stmt *ins, ZSTD_CCtx *zc, int32_t 
         for (int64_t l = 0; l < limbs && h[i].len; l++)
             sq_put_le64(p + (size_t)((i * limbs + l) * 8), h[i].limbs[l]);
     uint32_t crc = hom_crc(K, s, t, k, nbits, p, (size_t)rawlen);
-    int codec = SQ_STORE_CODEC_RAW;
-    const void *blob = p;
-    size_t bloblen = (size_t)rawlen;
-    uint8_t *z = NULL;
-    if (rawlen >= SQ_STORE_ZSTD_MIN) {
-        size_t cap = ZSTD_compressBound((size_t)rawlen);
-        z = sq_malloc(cap);
-        size_t c = ZSTD_compressCCtx(zc, z, cap, p, (size_t)rawlen, SQ_STORE_ZSTD_LEVEL);
-        if (!ZSTD_isError(c) && c <= (size_t)rawlen / 8 * 7) {
-            codec = SQ_STORE_CODEC_ZSTD;
-            blob = z;
-            bloblen = c;
-        }
-    }
-    sqlite3_bind_int(ins, 1, s);
-    sqlite3_bind_int(ins, 2, t);
-    sqlite3_bind_int64(ins, 3, k);
-    sqlite3_bind_int64(ins, 4, nbits);
-    sqlite3_bind_int(ins, 5, codec);
-    sqlite3_bind_int64(ins, 6, rawlen);
-    sqlite3_bind_blob64(ins, 7, blob, bloblen, SQLITE_STATIC);
-    sqlite3_bind_int64(ins, 8, (sqlite3_int64)crc);
-    int rc = sqlite3_step(ins);
-    sqlite3_reset(ins);
-    sqlite3_clear_bindings(ins);
+    size_t cap = sq_store_zbound(rawlen);
+    uint8_t *z = cap ? sq_malloc(cap) : NULL;
+    int rc = sq_store_insert_record(ins, zc, s, t, k, nbits, p, rawlen, crc, z);
     sq_free(p);
     sq_free(z);
-    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+    return rc;
 }
 
 /* Writes the records of h[n0 .. ngen) and row s's emax, in the open

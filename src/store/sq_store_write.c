@@ -90,31 +90,9 @@ static int put_step(sq_store_t *st, sqlite3_stmt *ins, ZSTD_CCtx *zc, buf_t *raw
         }
     }
     uint32_t crc = sq_store_step_crc(st, s, t, ngens, nbits, p, (size_t)rawlen);
-    int codec = SQ_STORE_CODEC_RAW;
-    const void *blob = p;
-    size_t bloblen = (size_t)rawlen;
-    if (rawlen >= SQ_STORE_ZSTD_MIN) {
-        size_t cap = ZSTD_compressBound((size_t)rawlen);
-        uint8_t *q = buf_need(z, cap);
-        size_t k = ZSTD_compressCCtx(zc, q, cap, p, (size_t)rawlen, SQ_STORE_ZSTD_LEVEL);
-        if (!ZSTD_isError(k) && k <= (size_t)rawlen / 8 * 7) {
-            codec = SQ_STORE_CODEC_ZSTD;
-            blob = q;
-            bloblen = k;
-        }
-    }
-    sqlite3_bind_int(ins, 1, s);
-    sqlite3_bind_int(ins, 2, t);
-    sqlite3_bind_int64(ins, 3, ngens);
-    sqlite3_bind_int64(ins, 4, nbits);
-    sqlite3_bind_int(ins, 5, codec);
-    sqlite3_bind_int64(ins, 6, rawlen);
-    sqlite3_bind_blob64(ins, 7, blob, bloblen, SQLITE_STATIC);
-    sqlite3_bind_int64(ins, 8, (sqlite3_int64)crc);
-    int rc = sqlite3_step(ins);
-    sqlite3_reset(ins);
-    sqlite3_clear_bindings(ins);
-    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+    size_t cap = sq_store_zbound(rawlen);
+    return sq_store_insert_record(ins, zc, s, t, ngens, nbits, p, rawlen, crc,
+                                  cap ? buf_need(z, cap) : NULL);
 }
 
 static int commit_batch(sq_store_t *st, sqlite3_stmt *ins, ZSTD_CCtx *zc, buf_t *raw, buf_t *z,
