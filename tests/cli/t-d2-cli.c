@@ -12,15 +12,8 @@
 #include "sq_core.h"
 #include "sq_test.h"
 
-static char *run_ok(int line, const char *args)
-{
-    char *out, *err;
-    int rc = sq_test_run_adams(args, &out, &err);
-    if (rc != 0)
-        sq_test_fail(__FILE__, line, "adams %s: exit %d\n%s", args, rc, err);
-    sq_free(err);
-    return out;
-}
+/* stdout of a run that must succeed (sq_test_run_ok at this file). */
+#define run_ok(line, args) sq_test_run_ok(__FILE__, line, args)
 
 static void refused(int line, const char *args, const char *what)
 {

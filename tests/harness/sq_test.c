@@ -139,6 +139,16 @@ sq_test_run_t sq_test_runf(const char *fmt, ...)
     return r;
 }
 
+char *sq_test_run_ok(const char *file, int line, const char *args)
+{
+    char *out, *err;
+    int rc = sq_test_run_adams(args, &out, &err);
+    if (rc != 0)
+        sq_test_fail(file, line, "adams %s: exit %d\n%s", args, rc, err);
+    sq_free(err);
+    return out;
+}
+
 void sq_test_run_free(sq_test_run_t *r)
 {
     sq_free(r->out);

@@ -55,6 +55,9 @@ typedef struct {
 sq_test_run_t sq_test_runf(const char *fmt, ...) SQ_PRINTF(1, 2);
 /* Frees r's output. */
 void sq_test_run_free(sq_test_run_t *r);
+/* Runs "adams <args>", fails the test (at file:line, with its stderr)
+ * unless it exits 0, and returns its stdout (free with sq_free). */
+char *sq_test_run_ok(const char *file, int line, const char *args);
 /* Number of '\n' in s. */
 int sq_test_count_lines(const char *s);
 /* Runs "adams <args>" and fails the test (at file:line) unless it exits
