@@ -86,6 +86,19 @@ void resol_nassau_clear(resol_t *R);
 #define RESOL_PCACHE_BYTES ((size_t)1 << 30)
 
 /* Slot of the kernel of d_s in degree t. */
+/* Clears the entries of v at the pivots of the first r rows of m, rows in
+ * reduced echelon form with leading 1s, at p = 2 (the secondary lift and the
+ * secondary products).  Cost O(r * len(v) / 64). */
+static inline void resol_sec_reduce_by(fvec_t v, const fmat_t *m, int64_t r)
+{
+    for (int64_t i = 0; i < r; i++) {
+        fvec_t row = fmat_row(m, i);
+        int64_t c = fvec_first_nonzero(row);
+        if (c >= 0 && c < v.len && fvec_get(v, c))
+            fvec_addmul(v, fvec_window(row, 0, v.len), 1);
+    }
+}
+
 static inline int64_t resol_kslot(const resol_t *R, int32_t s, int32_t t)
 {
     return (int64_t)s * (R->t_max - R->t_min + 1) + (t - R->t_min);

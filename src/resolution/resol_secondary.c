@@ -580,16 +580,6 @@ static int in_known(const resol_sec_t *X, int32_t s, int32_t n)
     return resol_sec_has(X, s - 2, n + 1);
 }
 
-/* Clears the entries of v at the pivots of the RREF rows of m (rank r). */
-static void reduce_by(fvec_t v, const fmat_t *m, int64_t r)
-{
-    for (int64_t i = 0; i < r; i++) {
-        fvec_t row = fmat_row(m, i);
-        int64_t c = fvec_first_nonzero(row);
-        if (c >= 0 && c < v.len && fvec_get(v, c))
-            fvec_addmul(v, fvec_window(row, 0, v.len), 1);
-    }
-}
 
 int resol_sec_e3_basis(const resol_sec_t *X, int32_t s, int32_t n, fmat_t *reps, fmat_t *image)
 {
@@ -627,7 +617,7 @@ int resol_sec_e3_basis(const resol_sec_t *X, int32_t s, int32_t n, fmat_t *reps,
     }
     /* representatives: the cycles reduced by the image, in canonical RREF */
     for (int64_t i = 0; i < fmat_rows(&ker); i++)
-        reduce_by(fvec_window(fmat_row(&ker, i), 0, dim), image, rank);
+        resol_sec_reduce_by(fvec_window(fmat_row(&ker, i), 0, dim), image, rank);
     int64_t r = fmat_rref(&ker, NULL);
     fmat_init(reps, r, dim, 2);
     for (int64_t i = 0; i < r; i++)
@@ -652,7 +642,7 @@ int resol_sec_e3_coords(const fmat_t *reps, const fmat_t *image, fvec_t v, fvec_
     fvec_t w;
     fvec_init(&w, v.len, 2);
     fvec_addmul(w, v, 1);
-    reduce_by(w, image, fmat_rows(image));
+    resol_sec_reduce_by(w, image, fmat_rows(image));
     fvec_zero(out);
     for (int64_t i = 0; i < fmat_rows(reps); i++) {
         fvec_t row = fmat_row(reps, i);

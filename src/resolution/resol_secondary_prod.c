@@ -587,16 +587,6 @@ static uint32_t gen_coef(const resol_t *R, int32_t s, int32_t t, int64_t i, fvec
     return off < w.len ? fvec_get(w, off) : 0;
 }
 
-/* Clears the entries of v at the pivots of the echelon rows of m. */
-static void reduce_by(fvec_t v, const fmat_t *m, int64_t r)
-{
-    for (int64_t i = 0; i < r; i++) {
-        fvec_t row = fmat_row(m, i);
-        int64_t c = fvec_first_nonzero(row);
-        if (c >= 0 && c < v.len && fvec_get(v, c))
-            fvec_addmul(v, fvec_window(row, 0, v.len), 1);
-    }
-}
 
 /* lambda reduced modulo the image of d_2 from (n + 1, s - 2) of M. */
 static int reduce_d2(const resol_sec_prod_t *X, int32_t n, int32_t s, fvec_t lambda)
@@ -607,7 +597,7 @@ static int reduce_d2(const resol_sec_prod_t *X, int32_t n, int32_t s, fvec_t lam
     if (resol_sec_d2(X->XM, s - 2, n + 1, &m) != 0)
         return SQ_E_RANGE;
     int64_t r = fmat_rref(&m, NULL);
-    reduce_by(lambda, &m, r);
+    resol_sec_reduce_by(lambda, &m, r);
     fmat_clear(&m);
     return 0;
 }
