@@ -302,23 +302,22 @@ typedef struct {
     const resol_t *R;
     int32_t k, e;
     int64_t rows;
+    const int64_t *idx; /* the rows of D taken, in order */
     fmat_t *M;
 } dt_job_t;
 
-/* Task i: the rows 256 i .. 256 i + 255 (those below rows) of the matrix D
- * of d_k in degree e, transposed by 64 x 64 blocks into the columns
- * 256 i .. of M (M has D's columns as its rows): D itself is never held,
- * and the tasks write disjoint limbs of M. */
+/* Task i: the rows idx[256 i .. 256 i + 255] (those below rows) of the
+ * matrix D of d_k in degree e, transposed by 64 x 64 blocks into the
+ * columns 256 i .. of M (M has D's columns as its rows): D itself is never
+ * held, and the tasks write disjoint limbs of M. */
 static void put_dt_chunk(void *ctx, int64_t ci)
 {
     const dt_job_t *J = ctx;
-    int64_t row0 = ci * DT_CHUNK, idx[DT_CHUNK];
+    int64_t row0 = ci * DT_CHUNK;
     int64_t nr = J->rows - row0 < DT_CHUNK ? J->rows - row0 : DT_CHUNK, cols = fmat_rows(J->M);
-    for (int64_t i = 0; i < nr; i++)
-        idx[i] = row0 + i;
     fmat_t tmp;
     fmat_init(&tmp, nr, cols, 2);
-    fhom_build_rows_fm(J->R->d[J->k], &tmp, 0, J->e, J->e + 1, idx, nr, NULL);
+    fhom_build_rows_fm(J->R->d[J->k], &tmp, 0, J->e, J->e + 1, J->idx + row0, nr, NULL);
     uint64_t a[64];
     for (int64_t rb = 0; rb * 64 < nr; rb++)
         for (int64_t cb = 0; cb * 64 < cols; cb++) {
@@ -331,20 +330,104 @@ static void put_dt_chunk(void *ctx, int64_t ci)
     fmat_clear(&tmp);
 }
 
+/* An echelon basis of rows of D, grown in D's row order: row b[i] has a 1 at
+ * piv[i] and a 0 at piv[j] for every j < i, so one pass over the basis in
+ * order clears a vector's entries at every pivot. */
+typedef struct {
+    int64_t limbs, n;  /* limbs a row, rows held */
+    uint64_t *b;       /* the rows 0 .. n, limbs apart (capacity rank's bound) */
+    int64_t *piv;      /* their pivots */
+    fmat_t *chunk;     /* the D rows being entered */
+} basis_t;
+
+/* v minus the combination of b[0 .. n) that clears v at their pivots. */
+static void basis_reduce(const basis_t *B, int64_t n, uint64_t *v)
+{
+    for (int64_t i = 0; i < n; i++) {
+        int64_t c = B->piv[i];
+        if (!((v[c / 64] >> (c % 64)) & 1))
+            continue;
+        const uint64_t *b = B->b + i * B->limbs;
+        for (int64_t l = c / 64; l < B->limbs; l++)
+            v[l] ^= b[l];
+    }
+}
+
+/* Task i: row i of the chunk reduced by the basis as it stood before the
+ * chunk (read only, so the tasks are independent). */
+static void reduce_chunk_row(void *ctx, int64_t i)
+{
+    const basis_t *B = ctx;
+    basis_reduce(B, B->n, fmat_row(B->chunk, i).limbs);
+}
+
+/* The rows of D (d_k in degree e, rows by cols) not in the span of the rows
+ * before them, written to idx in order; returns their number, the rank of
+ * D.  These are the pivot columns of D^T's reduced echelon form, and the
+ * basis that finds them is about half of D^T when the rank is about half
+ * the rows: D is built 256 rows at a time on the pool and never held. */
+static int64_t independent_rows(const resol_t *R, int32_t k, int32_t e, int64_t rows,
+                                int64_t cols, int64_t *idx, sq_pool_t *pool)
+{
+    int64_t cap = rows < cols ? rows : cols, n = 0;
+    int64_t limbs = f2_limbs(cols);
+    /* One calloc'd block: the pages of rows never entered are never touched
+     * (no memset), so they take no memory, and free returns the block. */
+    basis_t B = {limbs, 0, sq_calloc(sq_mul_size((size_t)cap + 1, (size_t)limbs), sizeof(uint64_t)),
+                 sq_malloc(sq_mul_size((size_t)cap + 1, sizeof(int64_t))), NULL};
+    int64_t ids[DT_CHUNK];
+    for (int64_t row0 = 0; row0 < rows && B.n < cap; row0 += DT_CHUNK) {
+        int64_t nr = rows - row0 < DT_CHUNK ? rows - row0 : DT_CHUNK;
+        for (int64_t i = 0; i < nr; i++)
+            ids[i] = row0 + i;
+        fmat_t tmp;
+        fmat_init(&tmp, nr, cols, 2);
+        fhom_build_rows_fm(R->d[k], &tmp, 0, e, e + 1, ids, nr, pool);
+        B.chunk = &tmp;
+        sq_pool_parallel_for(pool, nr, reduce_chunk_row, &B);
+        int64_t n0 = B.n;
+        for (int64_t i = 0; i < nr; i++) {
+            uint64_t *v = fmat_row(&tmp, i).limbs;
+            for (int64_t j = n0; j < B.n; j++) {
+                int64_t c = B.piv[j];
+                if ((v[c / 64] >> (c % 64)) & 1)
+                    for (int64_t l = c / 64; l < B.limbs; l++)
+                        v[l] ^= B.b[j * limbs + l];
+            }
+            int64_t c = fvec_first_nonzero(fmat_row(&tmp, i));
+            if (c < 0)
+                continue;
+            memcpy(B.b + B.n * limbs, v, (size_t)limbs * sizeof(uint64_t));
+            B.piv[B.n++] = c;
+            idx[n++] = row0 + i;
+        }
+        fmat_clear(&tmp);
+    }
+    sq_free(B.b);
+    sq_free(B.piv);
+    return n;
+}
+
 /* Preimages under d_k (p = 2) in degree e of the n vectors v[0 .. n) over
  * F_{k-1}: out[j] over F_k with d(out[j]) = v[j], a zero-length vector when
  * v[j] is zero.  The system D^T x = v^T is reduced as [D^T | v^T] (D's
  * columns by D's rows plus n): no identity block beside D, so about half
  * the memory of a quasi-inverse [D | I] (the preimage chosen may differ
  * from resol_qis_lift's by a cycle; the d_2 coefficients do not, see
- * resol_secondary.h).  Returns 0, or 1 when some v[j] is not a boundary. */
+ * resol_secondary.h).  Two passes: independent_rows first finds the rows
+ * of D that enter its echelon form in order (the pivot columns of D^T), then
+ * only those columns are reduced, which gives the same solution (the one
+ * with zero free variables) from about rank/rows of the memory.  Returns 0,
+ * or 1 when some v[j] is not a boundary. */
 static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, int64_t n,
                      fvec_t *out, sq_pool_t *pool)
 {
-    int64_t rows = fmod_dim(R->F[k], e), cols = fhom_target_dim(R->d[k], e);
+    int64_t all = fmod_dim(R->F[k], e), cols = fhom_target_dim(R->d[k], e);
+    int64_t *idx = sq_malloc(sq_mul_size((size_t)all + 1, sizeof *idx));
+    int64_t rows = independent_rows(R, k, e, all, cols, idx, pool);
     fmat_t M;
     fmat_init(&M, cols, rows + n, 2);
-    dt_job_t J = {R, k, e, rows, &M};
+    dt_job_t J = {R, k, e, rows, idx, &M};
     sq_pool_parallel_for(pool, (rows + DT_CHUNK - 1) / DT_CHUNK, put_dt_chunk, &J);
     for (int64_t j = 0; j < n; j++)
         for (int64_t c = 0; c < cols && c < v[j].len; c++)
@@ -357,19 +440,20 @@ static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, in
         memset(&out[j], 0, sizeof out[j]);
         if (fvec_is_zero(v[j]))
             continue;
-        fvec_init(&out[j], rows, 2);
+        fvec_init(&out[j], all, 2);
         for (int64_t c = 0; c < rows + n; c++) {
             int64_t i = piv[c];
             if (i < 0 || !fvec_get(fmat_row(&M, i), rows + j))
                 continue;
             if (c < rows)
-                fvec_set(out[j], c, 1);
+                fvec_set(out[j], idx[c], 1);
             else
                 bad = 1; /* a row 0 = 1: v[j] is not in the image */
         }
     }
     (void)rank;
     sq_free(piv);
+    sq_free(idx);
     fmat_clear(&M);
     return bad;
 }
