@@ -132,18 +132,64 @@ static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
     return nz;
 }
 
-/* dst ^= kept row r restricted to the columns z->npos, by its set bits
- * (inv: nassau_gather_inverse of z->npos). */
-static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, const int32_t *inv)
+/* dst ^= kept row r restricted to the columns z->npos, by its set bits in
+ * those columns (inv: nassau_gather_inverse of z->npos; msk: per limb, the
+ * bits of the columns z->npos, so that only their bits are looked up). */
+static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, const int32_t *inv,
+                              const uint64_t *msk)
 {
     for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++) {
         const int32_t *il = inv + 64 * (int64_t)z->lidx[q];
-        for (uint64_t w = z->lval[q]; w; w &= w - 1) {
-            int32_t j = il[__builtin_ctzll(w)];
-            uint32_t u = (uint32_t)(j >= 0 ? j : 0);
-            dst[u >> 6] ^= (uint64_t)(j >= 0) << (u & 63);
+        for (uint64_t w = z->lval[q] & msk[z->lidx[q]]; w; w &= w - 1) {
+            uint32_t u = (uint32_t)il[__builtin_ctzll(w)];
+            dst[u >> 6] ^= UINT64_C(1) << (u & 63);
         }
     }
+}
+
+/* The positions of class 0 of nassau_class_init(P, F, t, bound) (the
+ * basis elements of signature ordinal 0, ascending), into *pos (*n of
+ * them), without sorting the other classes: the zero-ordinal elements of
+ * each A_{t-e} are listed once, then placed after each generator of degree
+ * e.  *dim: the size of the whole basis. */
+static void zero_positions(int64_t **pos, int64_t *n, int64_t *dim, const resol_profile_t *P,
+                           const fmod_t *F, int32_t t, int32_t bound)
+{
+    const milnor_t *A = fmod_algebra(F);
+    int32_t top = fmod_top_below(F, bound);
+    int64_t cnt = 0, maxnr = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
+        int64_t nr = milnor_dim(A, t - e), z = nr;
+        if (fmod_num_gens(F, e) == 0)
+            continue;
+        if (P->ord) {
+            z = 0;
+            for (int64_t r = 0; r < nr; r++)
+                z += P->ord[t - e][r] == 0;
+        }
+        cnt += z * fmod_num_gens(F, e);
+        maxnr = nr > maxnr ? nr : maxnr;
+    }
+    int64_t *out = sq_malloc(sq_mul_size((size_t)cnt + 1, sizeof *out));
+    int64_t *zr = sq_malloc(sq_mul_size((size_t)maxnr + 1, sizeof *zr));
+    int64_t p = 0, k = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
+        int64_t nr = milnor_dim(A, t - e), z = 0;
+        if (fmod_num_gens(F, e) == 0)
+            continue;
+        for (int64_t r = 0; r < nr; r++)
+            if (!P->ord || P->ord[t - e][r] == 0)
+                zr[z++] = r;
+        for (int64_t i = 0; i < fmod_num_gens(F, e); i++, p += nr)
+            for (int64_t j = 0; j < z; j++)
+                out[k++] = p + zr[j];
+    }
+    sq_free(zr);
+    SQ_CHECK(k == cnt && p == fmod_dim_below(F, t, bound),
+             "zero_positions: basis size mismatch (%lld, %lld)", (long long)k, (long long)p);
+    *pos = out;
+    *n = cnt;
+    *dim = p;
 }
 
 /* Bytes held by z. */
@@ -163,21 +209,13 @@ static size_t zblock_bytes(const zblock_t *z)
 static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const resol_profile_t *P)
 {
     const fmod_t *T = R->F[s - 1], *N = R->F[s - 2];
-    sigclass_t Tc, Nc;
-    nassau_class_init(&Tc, P, T, t0, t0 + 1);
-    nassau_class_init(&Nc, P, N, t0, t0);
+    int64_t rows, cols, tdim;
+    zero_positions(&z->tpos, &rows, &tdim, P, T, t0, t0 + 1);
+    zero_positions(&z->npos, &cols, &z->ndim, P, N, t0, t0);
     blocks_init(&z->Tb, T, t0, t0 + 1);
     blocks_init(&z->Nb, N, t0, t0);
-    int64_t rows = class_size(&Tc, 0), cols = class_size(&Nc, 0);
     z->zt = rows;
     z->zn = cols;
-    z->ndim = Nc.dim;
-    z->tpos = sq_malloc(sq_mul_size((size_t)rows + 1, sizeof *z->tpos));
-    z->npos = sq_malloc(sq_mul_size((size_t)cols + 1, sizeof *z->npos));
-    memcpy(z->tpos, class_pos(&Tc, 0), (size_t)rows * sizeof *z->tpos);
-    memcpy(z->npos, class_pos(&Nc, 0), (size_t)cols * sizeof *z->npos);
-    nassau_class_clear(&Tc);
-    nassau_class_clear(&Nc);
 
     /* The seed must be exactly the rows below T's generators of degree t0. */
     int64_t below = fmod_dim_below(T, t0, t0), have = 0;
@@ -196,8 +234,12 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     f2mat_init_aug(&z->m, rows, cols);
     /* inv covers whole limbs: a row's padding bits are zero, never looked up. */
     int32_t *inv = nassau_gather_inverse(z->npos, cols, 64 * f2_limbs(z->ndim));
+    uint64_t *msk = sq_calloc((size_t)f2_limbs(z->ndim) + 1, sizeof *msk);
+    for (int64_t j = 0; j < cols; j++)
+        msk[z->npos[j] >> 6] |= UINT64_C(1) << (z->npos[j] & 63);
     for (int64_t r = 0; r < rows; r++)
-        zblock_gather_row(f2mat_row(&z->m, r), z, r, inv);
+        zblock_gather_row(f2mat_row(&z->m, r), z, r, inv, msk);
+    sq_free(msk);
     sq_free(inv);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
