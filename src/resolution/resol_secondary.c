@@ -25,6 +25,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "f2_kernels.h"
 #include "internal.h"
 #include "pair_algebra.h"
 #include "resol_map_internal.h"
@@ -330,26 +331,29 @@ static void put_dt_chunk(void *ctx, int64_t ci)
     fmat_clear(&tmp);
 }
 
-/* An echelon basis of rows of D, grown in D's row order: row b[i] has a 1 at
- * piv[i] and a 0 at piv[j] for every j < i, so one pass over the basis in
- * order clears a vector's entries at every pivot. */
+/* An echelon basis of rows of D: the row entered with pivot c (its first
+ * nonzero entry) is b + at[c] * limbs, and mask has the bits of the pivot
+ * columns, so a vector is reduced by visiting only its entries at pivots. */
 typedef struct {
-    int64_t limbs, n;  /* limbs a row, rows held */
-    uint64_t *b;       /* the rows 0 .. n, limbs apart (capacity rank's bound) */
-    int64_t *piv;      /* their pivots */
-    fmat_t *chunk;     /* the D rows being entered */
+    int64_t limbs, n; /* limbs a row, rows held */
+    uint64_t *b;      /* the rows 0 .. n, limbs apart (capacity rank's bound) */
+    int64_t *at;      /* at[c]: the row with pivot c (where mask has c) */
+    uint64_t *mask;   /* the pivot columns */
+    fmat_t *chunk;    /* the D rows being entered */
 } basis_t;
 
-/* v minus the combination of b[0 .. n) that clears v at their pivots. */
-static void basis_reduce(const basis_t *B, int64_t n, uint64_t *v)
+/* Clears v at every pivot of B by adding rows of B: each row added is zero
+ * before its pivot, so one sweep from the first limb up suffices. */
+static void basis_reduce(const basis_t *B, uint64_t *v)
 {
-    for (int64_t i = 0; i < n; i++) {
-        int64_t c = B->piv[i];
-        if (!((v[c / 64] >> (c % 64)) & 1))
-            continue;
-        const uint64_t *b = B->b + i * B->limbs;
-        for (int64_t l = c / 64; l < B->limbs; l++)
-            v[l] ^= b[l];
+    for (int64_t l = 0; l < B->limbs; l++) {
+        uint64_t x = v[l] & B->mask[l];
+        while (x) {
+            int bit = __builtin_ctzll(x);
+            int64_t r = B->at[l * 64 + bit];
+            f2_xor_raw(v + l, B->b + r * B->limbs + l, B->limbs - l);
+            x = v[l] & B->mask[l] & ~(((uint64_t)2 << bit) - 1);
+        }
     }
 }
 
@@ -357,8 +361,7 @@ static void basis_reduce(const basis_t *B, int64_t n, uint64_t *v)
  * chunk (read only, so the tasks are independent). */
 static void reduce_chunk_row(void *ctx, int64_t i)
 {
-    const basis_t *B = ctx;
-    basis_reduce(B, B->n, fmat_row(B->chunk, i).limbs);
+    basis_reduce(ctx, fmat_row(((const basis_t *)ctx)->chunk, i).limbs);
 }
 
 /* The rows of D (d_k in degree e, rows by cols) not in the span of the rows
@@ -369,12 +372,12 @@ static void reduce_chunk_row(void *ctx, int64_t i)
 static int64_t independent_rows(const resol_t *R, int32_t k, int32_t e, int64_t rows,
                                 int64_t cols, int64_t *idx, sq_pool_t *pool)
 {
-    int64_t cap = rows < cols ? rows : cols, n = 0;
-    int64_t limbs = f2_limbs(cols);
+    int64_t cap = rows < cols ? rows : cols, limbs = f2_limbs(cols);
     /* One calloc'd block: the pages of rows never entered are never touched
      * (no memset), so they take no memory, and free returns the block. */
     basis_t B = {limbs, 0, sq_calloc(sq_mul_size((size_t)cap + 1, (size_t)limbs), sizeof(uint64_t)),
-                 sq_malloc(sq_mul_size((size_t)cap + 1, sizeof(int64_t))), NULL};
+                 sq_malloc(sq_mul_size((size_t)cols + 1, sizeof(int64_t))),
+                 sq_calloc((size_t)limbs + 1, sizeof(uint64_t)), NULL};
     int64_t ids[DT_CHUNK];
     for (int64_t row0 = 0; row0 < rows && B.n < cap; row0 += DT_CHUNK) {
         int64_t nr = rows - row0 < DT_CHUNK ? rows - row0 : DT_CHUNK;
@@ -385,27 +388,23 @@ static int64_t independent_rows(const resol_t *R, int32_t k, int32_t e, int64_t 
         fhom_build_rows_fm(R->d[k], &tmp, 0, e, e + 1, ids, nr, pool);
         B.chunk = &tmp;
         sq_pool_parallel_for(pool, nr, reduce_chunk_row, &B);
-        int64_t n0 = B.n;
         for (int64_t i = 0; i < nr; i++) {
             uint64_t *v = fmat_row(&tmp, i).limbs;
-            for (int64_t j = n0; j < B.n; j++) {
-                int64_t c = B.piv[j];
-                if ((v[c / 64] >> (c % 64)) & 1)
-                    for (int64_t l = c / 64; l < B.limbs; l++)
-                        v[l] ^= B.b[j * limbs + l];
-            }
+            basis_reduce(&B, v); /* by the rows this chunk entered */
             int64_t c = fvec_first_nonzero(fmat_row(&tmp, i));
             if (c < 0)
                 continue;
             memcpy(B.b + B.n * limbs, v, (size_t)limbs * sizeof(uint64_t));
-            B.piv[B.n++] = c;
-            idx[n++] = row0 + i;
+            B.at[c] = B.n;
+            B.mask[c / 64] |= (uint64_t)1 << (c % 64);
+            idx[B.n++] = row0 + i;
         }
         fmat_clear(&tmp);
     }
     sq_free(B.b);
-    sq_free(B.piv);
-    return n;
+    sq_free(B.at);
+    sq_free(B.mask);
+    return B.n;
 }
 
 /* Preimages under d_k (p = 2) in degree e of the n vectors v[0 .. n) over
