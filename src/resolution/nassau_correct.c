@@ -627,6 +627,64 @@ void nassau_zcache_clear(resol_t *R, int32_t s)
     row_unlock(R, s);
 }
 
+/* A seed for profile P made from *z, a block or seed of row s in degree
+ * t0 for another profile: its kept rows on the zero-signature basis of T
+ * below the generators of degree t0 that is P's too (the rows are d of
+ * basis elements, the same whatever the profile).  NULL if some element
+ * of P's is not among them (P's subalgebra is not larger) or no rows are
+ * kept. */
+static zblock_t *zblock_reseed(const resol_t *R, const zblock_t *z, int32_t s, int32_t t0,
+                               const resol_profile_t *P)
+{
+    const fmod_t *T = R->F[s - 1];
+    const resol_profile_t *Po = &R->prof[z->prof];
+    int64_t below = fmod_dim_below(T, t0, t0), *op, *np, on, nn, dim;
+    if (z->nrows == 0)
+        return NULL;
+    zero_positions(&op, &on, &dim, Po, T, t0, t0 + 1);
+    zero_positions(&np, &nn, &dim, P, T, t0, t0 + 1);
+    int64_t oh = 0, nh = 0;
+    while (oh < on && op[oh] < below)
+        oh++;
+    while (nh < nn && np[nh] < below)
+        nh++;
+    zblock_t *w = NULL;
+    int64_t *sel = sq_malloc(sq_mul_size((size_t)nh + 1, sizeof *sel)), j = 0, i;
+    for (i = 0; i < nh; i++) {
+        while (j < oh && op[j] < np[i])
+            j++;
+        if (j == oh || op[j] != np[i])
+            break;
+        sel[i] = j;
+    }
+    /* A block keeps rows for all its zero positions, a seed those below. */
+    if (i == nh && z->nrows == (z->built ? on : oh)) {
+        w = sq_calloc(1, sizeof *w);
+        w->prof = (int)(P - R->prof);
+        int64_t k = 0;
+        for (i = 0; i < nh; i++)
+            k += z->rstart[sel[i] + 1] - z->rstart[sel[i]];
+        w->nrows = nh;
+        w->rstart = sq_malloc(sq_mul_size((size_t)nh + 1, sizeof *w->rstart));
+        w->lidx = sq_malloc(sq_mul_size((size_t)k + 1, sizeof *w->lidx));
+        w->lval = sq_malloc(sq_mul_size((size_t)k + 1, sizeof *w->lval));
+        k = 0;
+        for (i = 0; i < nh; i++) {
+            w->rstart[i] = k;
+            for (int64_t q = z->rstart[sel[i]]; q < z->rstart[sel[i] + 1]; q++, k++) {
+                w->lidx[k] = z->lidx[q];
+                w->lval[k] = z->lval[q];
+            }
+        }
+        w->rstart[nh] = k;
+        w->bytes = zblock_bytes(w);
+    }
+    sq_free(sel);
+    sq_free(op);
+    sq_free(np);
+    return w;
+}
+
 /* Row s's block of degree t0 for profile prof, built if need be (row s's
  * lock held): the cache is brought within its budget before and after the
  * build, this block excepted. */
@@ -635,8 +693,14 @@ static zblock_t *zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const r
 {
     int32_t nt = R->t_max - R->t_min + 1;
     zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
-    if (*z && (*z)->prof != prof)
+    if (*z && (*z)->prof != prof) {
+        zblock_t *w = zblock_reseed(R, *z, s, t0, P);
         zcache_drop(R, z);
+        if (w) {
+            *z = w;
+            zcache_account(R, (int64_t)w->bytes, (int64_t)w->bytes);
+        }
+    }
     if (!*z) {
         *z = sq_calloc(1, sizeof **z);
         (*z)->prof = prof;
