@@ -407,23 +407,34 @@ static int64_t independent_rows(const resol_t *R, int32_t k, int32_t e, int64_t 
     return B.n;
 }
 
+/* [D^T | v^T] up to this many bits (2 MB) is reduced whole: the two passes
+ * build D's independent rows twice, and only the largest lifts set the
+ * d_2's peak memory. */
+#define SEC_ONE_PASS_BITS (16.0 * 1024 * 1024)
+
 /* Preimages under d_k (p = 2) in degree e of the n vectors v[0 .. n) over
  * F_{k-1}: out[j] over F_k with d(out[j]) = v[j], a zero-length vector when
  * v[j] is zero.  The system D^T x = v^T is reduced as [D^T | v^T] (D's
  * columns by D's rows plus n): no identity block beside D, so about half
  * the memory of a quasi-inverse [D | I] (the preimage chosen may differ
  * from resol_qis_lift's by a cycle; the d_2 coefficients do not, see
- * resol_secondary.h).  Two passes: independent_rows first finds the rows
- * of D that enter its echelon form in order (the pivot columns of D^T), then
- * only those columns are reduced, which gives the same solution (the one
- * with zero free variables) from about rank/rows of the memory.  Returns 0,
- * or 1 when some v[j] is not a boundary. */
+ * resol_secondary.h).  Above SEC_ONE_PASS_BITS, two passes:
+ * independent_rows first finds the rows of D that enter its echelon form in
+ * order (the pivot columns of D^T), then only those columns are reduced,
+ * which gives the same solution (the one with zero free variables) from
+ * about rank/rows of the memory.  Returns 0, or 1 when some v[j] is not a
+ * boundary. */
 static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, int64_t n,
                      fvec_t *out, sq_pool_t *pool)
 {
     int64_t all = fmod_dim(R->F[k], e), cols = fhom_target_dim(R->d[k], e);
     int64_t *idx = sq_malloc(sq_mul_size((size_t)all + 1, sizeof *idx));
-    int64_t rows = independent_rows(R, k, e, all, cols, idx, pool);
+    int64_t rows = all;
+    if ((double)cols * (double)(all + n) > SEC_ONE_PASS_BITS)
+        rows = independent_rows(R, k, e, all, cols, idx, pool);
+    else
+        for (int64_t i = 0; i < all; i++)
+            idx[i] = i;
     fmat_t M;
     fmat_init(&M, cols, rows + n, 2);
     dt_job_t J = {R, k, e, rows, idx, &M};
