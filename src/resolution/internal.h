@@ -241,4 +241,9 @@ milnor_t *resol_algebra_f2(const fdmod_t *M, int32_t adeg);
  * estimate is finite, so that comparing it with a limit refuses. */
 double resol_est_finite(double x);
 
+/* resol_secondary.c: a lift's [D^T | v^T] up to this many bits is reduced
+ * whole, a larger one in two passes (D's independent rows first); the same
+ * preimages either way.  A knob for tests, not thread-safe to change. */
+extern double resol_sec_one_pass_bits;
+
 #endif /* RESOL_INTERNAL_H */

@@ -409,8 +409,8 @@ static int64_t independent_rows(const resol_t *R, int32_t k, int32_t e, int64_t 
 
 /* [D^T | v^T] up to this many bits (2 MB) is reduced whole: the two passes
  * build D's independent rows twice, and only the largest lifts set the
- * d_2's peak memory. */
-#define SEC_ONE_PASS_BITS (16.0 * 1024 * 1024)
+ * d_2's peak memory (internal.h; tests set 0 to run every lift in two). */
+double resol_sec_one_pass_bits = 16.0 * 1024 * 1024;
 
 /* Preimages under d_k (p = 2) in degree e of the n vectors v[0 .. n) over
  * F_{k-1}: out[j] over F_k with d(out[j]) = v[j], a zero-length vector when
@@ -418,7 +418,7 @@ static int64_t independent_rows(const resol_t *R, int32_t k, int32_t e, int64_t 
  * columns by D's rows plus n): no identity block beside D, so about half
  * the memory of a quasi-inverse [D | I] (the preimage chosen may differ
  * from resol_qis_lift's by a cycle; the d_2 coefficients do not, see
- * resol_secondary.h).  Above SEC_ONE_PASS_BITS, two passes:
+ * resol_secondary.h).  Above resol_sec_one_pass_bits, two passes:
  * independent_rows first finds the rows of D that enter its echelon form in
  * order (the pivot columns of D^T), then only those columns are reduced,
  * which gives the same solution (the one with zero free variables) from
@@ -430,7 +430,7 @@ static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, in
     int64_t all = fmod_dim(R->F[k], e), cols = fhom_target_dim(R->d[k], e);
     int64_t *idx = sq_malloc(sq_mul_size((size_t)all + 1, sizeof *idx));
     int64_t rows = all;
-    if ((double)cols * (double)(all + n) > SEC_ONE_PASS_BITS)
+    if ((double)cols * (double)(all + n) > resol_sec_one_pass_bits)
         rows = independent_rows(R, k, e, all, cols, idx, pool);
     else
         for (int64_t i = 0; i < all; i++)

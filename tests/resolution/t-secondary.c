@@ -415,6 +415,45 @@ TEST(secondary_threads)
     fdmod_free(M);
 }
 
+/* The lifts in two passes (every [D^T | v^T] solved on D's independent
+ * rows alone, as the large ones are) give the same d_2 as the lifts reduced
+ * whole: the same preimages, the solution with zero free variables. */
+extern double resol_sec_one_pass_bits; /* src/resolution/internal.h */
+
+TEST(secondary_two_pass)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(RESOL_NASSAU, 40, 14, &M);
+    resol_sec_t *X1, *X2;
+    char err[256];
+    sq_pool_t *pool = sq_pool_new(2);
+    double keep = resol_sec_one_pass_bits;
+    ASSERT_EQ(resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err), 0);
+    resol_sec_one_pass_bits = 0;
+    int r2 = resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err);
+    resol_sec_one_pass_bits = keep;
+    ASSERT_EQ(r2, 0);
+    int64_t cells = 0;
+    for (int32_t n = 0; n <= 40; n++)
+        for (int32_t s = 0; s <= 14; s++) {
+            fmat_t a, b;
+            int ra = resol_sec_d2(X1, s, n, &a), rb = resol_sec_d2(X2, s, n, &b);
+            ASSERT_EQ(ra, rb);
+            if (ra == 0) {
+                ASSERT(fmat_equal(&a, &b));
+                cells++;
+            }
+            fmat_clear(&a);
+            fmat_clear(&b);
+        }
+    ASSERT(cells > 300);
+    resol_sec_free(X1);
+    resol_sec_free(X2);
+    sq_pool_free(pool);
+    resol_free(R);
+    fdmod_free(M);
+}
+
 /* What the d_2 is not computed for, refused with a reason: a module that
  * fails the peer's condition on Ext^2 and Ext^3 (cells 0, 2, 3, 10, no
  * operations: h_1^2 in Ext^{2,4} meets the cell 3, h_0^3 in Ext^{3,3} the
