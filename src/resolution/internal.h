@@ -42,7 +42,7 @@ struct resol {
     int nprof;              /* profiles of the ladder usable somewhere in the region */
     resol_profile_t prof[RESOL_MAX_PROFILES];
     sq_pool_t *pool;        /* threads for parallel sections inside steps, or NULL */
-    struct nassau_zblock **zcache; /* [s][t0]: reduced zero-signature blocks (nassau_correct.c) */
+    struct nassau_zblock **zcache; /* [s][t0]: reduced zero-signature blocks (nassau_zcache.c) */
     atomic_int *zlock;             /* [s]: 1 while a thread reads or frees row s's blocks */
     _Atomic int64_t zbytes;        /* bytes held by zcache now */
     _Atomic int64_t zpeak;         /* most bytes of zcache and zhand together, over the run */
@@ -178,7 +178,7 @@ void nassau_mul_blocks_par(const milnor_ws_t *W, uint64_t *out, const blocks_t *
 /* Frees row s's cached zero-signature blocks. */
 void nassau_zcache_clear(resol_t *R, int32_t s);
 /* Frees row s's blocks that no step from degree t on reads with profile P
- * (degrees below t - top(P)), then evicts (nassau_correct.c, cache_fit) to the
+ * (degrees below t - top(P)), then evicts (nassau_zcache.c, nassau_cache_fit) to the
  * budget.  Called by the step (s, t). */
 void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P);
 /* Notes the bytes of the cache (blocks and handed matrices) now, and a new

@@ -1,0 +1,72 @@
+/*
+ * nassau_zblock.h -- the reduced zero-signature blocks shared by step 3 of
+ * Nassau's step (nassau_correct.c, which reads them) and their cache
+ * (nassau_zcache.c, which builds, keeps and evicts them).  Internal.
+ */
+#ifndef SQ_NASSAU_ZBLOCK_H
+#define SQ_NASSAU_ZBLOCK_H
+
+#include "internal.h"
+
+/* The reduced zero-signature block of d_{s-1} in degree t0: rows the
+ * zero-signature basis of T (generators of degree <= t0), columns that of
+ * N (generators of degree < t0).  Cached per row (see resol_zcache). */
+struct nassau_zblock {
+    int built;        /* 1: complete; 0: only the seed (the rows below) */
+    int prof;         /* the profile (ladder index) it was built or seeded for */
+    int64_t nrows;    /* rows kept in rstart/lidx/lval */
+    size_t bytes;
+    int64_t zt, zn;   /* zero-signature rows (of T) and columns (of N) */
+    int64_t *tpos;    /* their positions in T and N in degree t0, increasing */
+    int64_t *npos;
+    int64_t ndim;     /* dimension of N in degree t0 (generators < t0) */
+    blocks_t Tb, Nb;
+    f2mat_t m;
+    int64_t *piv;
+    /* d on the zero-signature rows, all of N's columns, limb-sparse: row r
+     * is the limbs lval[k] at limb positions lidx[k], rstart[r] <= k <
+     * rstart[r + 1] (a quarter of the limbs are nonzero at stems 90-110,
+     * so this takes ~1/3 of the dense matrix). */
+    int64_t *rstart;
+    uint32_t *lidx;
+    uint64_t *lval;
+};
+typedef struct nassau_zblock zblock_t;
+
+/* What the running step (s, t) of a row will still read: the blocks of
+ * degree t - d for d <= top, d read last by the ordinal last[d] (0: not
+ * at all); the step is at ordinal o. */
+typedef struct {
+    int32_t t, top;
+    const uint32_t *last;
+    uint32_t o;
+} zuse_t;
+
+/* The generator blocks of F's basis in degree t (generators of degree <
+ * bound): b->start[k] is where generator k's block starts.  O(gens).
+ * Owned by b; free with nassau_blocks_clear. */
+void nassau_blocks_init(blocks_t *b, const fmod_t *F, int32_t t, int32_t bound);
+void nassau_blocks_clear(blocks_t *b);
+
+/* The block of b containing position pos (binary search). */
+int64_t nassau_blocks_find(const blocks_t *b, int64_t pos);
+
+/* Row s's lock (R->zlock[s]): held by row s's step while it reads or
+ * changes its blocks; spins (yielding) while an evictor holds it. */
+void nassau_row_lock(resol_t *R, int32_t s);
+void nassau_row_unlock(resol_t *R, int32_t s);
+
+/* Row s's block of degree t0 for profile prof (P = &R->prof[prof]), built
+ * (on R->pool) if need be; the cache is brought within its budget before and
+ * after the build, this block excepted.  Row s's lock held.  The block is
+ * owned by the cache and stays valid while the lock is held. */
+zblock_t *nassau_zcache_get(resol_t *R, int32_t s, int32_t t0, int prof,
+                            const resol_profile_t *P, const zuse_t *u);
+
+/* Brings the cache within its budget where it can (what costs least
+ * first), never evicting row s's block of degree keep (keep < t_min:
+ * none); u: what row s's running step still reads, or NULL.  Row s's lock
+ * held. */
+void nassau_cache_fit(resol_t *R, int32_t s, int32_t keep, const zuse_t *u);
+
+#endif

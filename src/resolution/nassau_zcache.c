@@ -1,0 +1,479 @@
+/*
+ * nassau_zcache.c -- the cache of reduced zero-signature blocks that step 3
+ * of Nassau's step (nassau_correct.c) reads: the generator blocks of a
+ * basis, the blocks themselves (built, seeded by step 1's matrix, reseeded
+ * across profiles), and the row-locked cache with its budget.
+ */
+#include <sched.h>
+#include <string.h>
+
+#include "internal.h"
+#include "nassau_zblock.h"
+#include "sq_core.h"
+
+void nassau_blocks_init(blocks_t *b, const fmod_t *F, int32_t t, int32_t bound)
+{
+    const milnor_t *A = fmod_algebra(F);
+    int32_t top = fmod_top_below(F, bound < t + 1 ? bound : t + 1);
+    int64_t n = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top; e++)
+        n += fmod_num_gens(F, e);
+    b->n = n;
+    b->start = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *b->start));
+    b->deg = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *b->deg));
+    b->idx = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *b->idx));
+    int64_t k = 0, pos = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top; e++)
+        for (int64_t i = 0; i < fmod_num_gens(F, e); i++, k++) {
+            b->start[k] = pos;
+            b->deg[k] = e;
+            b->idx[k] = i;
+            pos += milnor_dim(A, t - e);
+        }
+    b->start[n] = pos;
+}
+
+void nassau_blocks_clear(blocks_t *b)
+{
+    sq_free(b->start);
+    sq_free(b->deg);
+    sq_free(b->idx);
+}
+
+/* The block containing position pos. */
+int64_t nassau_blocks_find(const blocks_t *b, int64_t pos)
+{
+    int64_t lo = 0, hi = b->n - 1;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo + 1) / 2;
+        if (b->start[mid] <= pos)
+            lo = mid;
+        else
+            hi = mid - 1;
+    }
+    return lo;
+}
+
+
+/* Appends the rows of full to z's kept rows, limb-sparse; returns the
+ * number of nonzero limbs appended. */
+static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
+{
+    int64_t lim = f2_limbs(full->cols), nz = 0;
+    SQ_CHECK(lim <= UINT32_MAX, "zblock_append_rows: %lld limbs", (long long)lim);
+    for (int64_t r = 0; r < full->rows; r++) {
+        const uint64_t *row = f2mat_row(full, r);
+        for (int64_t l = 0; l < lim; l++)
+            nz += row[l] != 0;
+    }
+    int64_t k = z->nrows ? z->rstart[z->nrows] : 0;
+    z->rstart = sq_realloc(z->rstart, sq_mul_size((size_t)(z->nrows + full->rows) + 1,
+                                                  sizeof *z->rstart));
+    z->lidx = sq_realloc(z->lidx, sq_mul_size((size_t)(k + nz) + 1, sizeof *z->lidx));
+    z->lval = sq_realloc(z->lval, sq_mul_size((size_t)(k + nz) + 1, sizeof *z->lval));
+    for (int64_t r = 0; r < full->rows; r++) {
+        const uint64_t *row = f2mat_row(full, r);
+        z->rstart[z->nrows + r] = k;
+        for (int64_t l = 0; l < lim; l++)
+            if (row[l]) {
+                z->lidx[k] = (uint32_t)l;
+                z->lval[k++] = row[l];
+            }
+    }
+    z->nrows += full->rows;
+    z->rstart[z->nrows] = k;
+    return nz;
+}
+
+/* dst ^= kept row r restricted to the columns z->npos, by its set bits in
+ * those columns (inv: nassau_gather_inverse of z->npos; msk: per limb, the
+ * bits of the columns z->npos, so that only their bits are looked up). */
+static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, const int32_t *inv,
+                              const uint64_t *msk)
+{
+    for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++) {
+        const int32_t *il = inv + 64 * (int64_t)z->lidx[q];
+        for (uint64_t w = z->lval[q] & msk[z->lidx[q]]; w; w &= w - 1) {
+            uint32_t u = (uint32_t)il[__builtin_ctzll(w)];
+            dst[u >> 6] ^= UINT64_C(1) << (u & 63);
+        }
+    }
+}
+
+/* The positions of class 0 of nassau_class_init(P, F, t, bound) (the
+ * basis elements of signature ordinal 0, ascending), into *pos (*n of
+ * them), without sorting the other classes: the zero-ordinal elements of
+ * each A_{t-e} are listed once, then placed after each generator of degree
+ * e.  *dim: the size of the whole basis. */
+static void zero_positions(int64_t **pos, int64_t *n, int64_t *dim, const resol_profile_t *P,
+                           const fmod_t *F, int32_t t, int32_t bound)
+{
+    const milnor_t *A = fmod_algebra(F);
+    int32_t top = fmod_top_below(F, bound);
+    int64_t cnt = 0, maxnr = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
+        int64_t nr = milnor_dim(A, t - e), z = nr;
+        if (fmod_num_gens(F, e) == 0)
+            continue;
+        if (P->ord) {
+            z = 0;
+            for (int64_t r = 0; r < nr; r++)
+                z += P->ord[t - e][r] == 0;
+        }
+        cnt += z * fmod_num_gens(F, e);
+        maxnr = nr > maxnr ? nr : maxnr;
+    }
+    int64_t *out = sq_malloc(sq_mul_size((size_t)cnt + 1, sizeof *out));
+    int64_t *zr = sq_malloc(sq_mul_size((size_t)maxnr + 1, sizeof *zr));
+    int64_t p = 0, k = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
+        int64_t nr = milnor_dim(A, t - e), z = 0;
+        if (fmod_num_gens(F, e) == 0)
+            continue;
+        for (int64_t r = 0; r < nr; r++)
+            if (!P->ord || P->ord[t - e][r] == 0)
+                zr[z++] = r;
+        for (int64_t i = 0; i < fmod_num_gens(F, e); i++, p += nr)
+            for (int64_t j = 0; j < z; j++)
+                out[k++] = p + zr[j];
+    }
+    sq_free(zr);
+    SQ_CHECK(k == cnt && p == fmod_dim_below(F, t, bound),
+             "zero_positions: basis size mismatch (%lld, %lld)", (long long)k, (long long)p);
+    *pos = out;
+    *n = cnt;
+    *dim = p;
+}
+
+/* Bytes held by z. */
+static size_t zblock_bytes(const zblock_t *z)
+{
+    size_t b = (size_t)(z->nrows ? z->rstart[z->nrows] : 0) * 12 + (size_t)z->nrows * 8;
+    if (z->built)
+        b += (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)(z->zt + z->zn) * 8 +
+             (size_t)(z->Tb.n + z->Nb.n) * 20;
+    return b;
+}
+
+/* Completes z (empty, or a seed for the same profile) as the block of
+ * degree t0 of row s.  A seed holds the rows of the zero-signature basis of
+ * T below the generators of degree t0 (step (s, t0)'s step 1 matrix); only
+ * the rows of T's generators of degree t0 (their units) are built here. */
+static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const resol_profile_t *P)
+{
+    const fmod_t *T = R->F[s - 1], *N = R->F[s - 2];
+    int64_t rows, cols, tdim;
+    zero_positions(&z->tpos, &rows, &tdim, P, T, t0, t0 + 1);
+    zero_positions(&z->npos, &cols, &z->ndim, P, N, t0, t0);
+    nassau_blocks_init(&z->Tb, T, t0, t0 + 1);
+    nassau_blocks_init(&z->Nb, N, t0, t0);
+    z->zt = rows;
+    z->zn = cols;
+
+    /* The seed must be exactly the rows below T's generators of degree t0. */
+    int64_t below = fmod_dim_below(T, t0, t0), have = 0;
+    while (have < rows && z->tpos[have] < below)
+        have++;
+    SQ_CHECK(z->nrows == 0 || z->nrows == have,
+             "zblock_build (s=%d, t0=%d): seed of %lld rows, %lld expected", (int)s, (int)t0,
+             (long long)z->nrows, (long long)have);
+    int64_t from = z->nrows;
+    f2mat_t full = {0};
+    f2mat_init(&full, rows - from, z->ndim);
+    fhom_build_rows_par(R->d[s - 1], &full, 0, t0, t0 + 1, z->tpos + from, rows - from, R->pool);
+    zblock_append_rows(z, &full);
+    f2mat_clear(&full);
+
+    f2mat_init_aug(&z->m, rows, cols);
+    /* inv covers whole limbs: a row's padding bits are zero, never looked up. */
+    int32_t *inv = nassau_gather_inverse(z->npos, cols, 64 * f2_limbs(z->ndim));
+    uint64_t *msk = sq_calloc((size_t)f2_limbs(z->ndim) + 1, sizeof *msk);
+    for (int64_t j = 0; j < cols; j++)
+        msk[z->npos[j] >> 6] |= UINT64_C(1) << (z->npos[j] & 63);
+    for (int64_t r = 0; r < rows; r++)
+        zblock_gather_row(f2mat_row(&z->m, r), z, r, inv, msk);
+    sq_free(msk);
+    sq_free(inv);
+    z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
+    f2mat_rref_pool(&z->m, z->piv, R->pool);
+    z->built = 1;
+    z->bytes = zblock_bytes(z);
+}
+
+static void zblock_clear(zblock_t *z)
+{
+    if (!z)
+        return;
+    sq_free(z->rstart);
+    sq_free(z->lidx);
+    sq_free(z->lval);
+    if (!z->built)
+        return;
+    sq_free(z->tpos);
+    sq_free(z->npos);
+    nassau_blocks_clear(&z->Tb);
+    nassau_blocks_clear(&z->Nb);
+    sq_free(z->piv);
+    f2mat_clear(&z->m);
+}
+
+/*
+ * The cache.  The steps of one row s form a chain ((s, t) needs (s, t - 1)),
+ * so row s's blocks are only ever read by one step at a time.  A step in
+ * degree t with subalgebra B uses blocks of degrees t - top(B) .. t - 1;
+ * older ones, and ones built for another subalgebra, are dropped as the row
+ * moves on.  The blocks and the handed matrices (nassau_handoff.c) share
+ * one budget (resol_set_cache_budget): after every addition, whatever
+ * passes it is evicted (nassau_cache_fit), so they hold at most the budget plus
+ * the block each running step is reading.  Eviction frees whole blocks: a
+ * block's rows are what it costs to build (the reduction is a few percent),
+ * so keeping the reduced matrix without them would save little.  Row s's
+ * lock (R->zlock[s]) is held by its step while it reads or changes its
+ * blocks, and by an evictor of another row (which only tries it, never
+ * waits: no deadlock).
+ */
+void nassau_row_lock(resol_t *R, int32_t s)
+{
+    while (atomic_exchange_explicit(&R->zlock[s], 1, memory_order_acquire))
+        sched_yield(); /* an evictor: it frees a few blocks and leaves */
+}
+
+static int row_trylock(resol_t *R, int32_t s)
+{
+    return !atomic_exchange_explicit(&R->zlock[s], 1, memory_order_acquire);
+}
+
+void nassau_row_unlock(resol_t *R, int32_t s)
+{
+    atomic_store_explicit(&R->zlock[s], 0, memory_order_release);
+}
+
+void nassau_cache_note(resol_t *R, int64_t bytes)
+{
+    int64_t now = atomic_load(&R->zbytes) + atomic_load(&R->hbytes);
+    int64_t peak = atomic_load(&R->zpeak);
+    while (now > peak && !atomic_compare_exchange_weak(&R->zpeak, &peak, now))
+        ;
+    int64_t big = atomic_load(&R->zlargest);
+    while (bytes > big && !atomic_compare_exchange_weak(&R->zlargest, &big, bytes))
+        ;
+}
+
+/* Adds delta to the bytes held by the cache, keeping the peak. */
+static void zcache_account(resol_t *R, int64_t delta, int64_t block_bytes)
+{
+    atomic_fetch_add(&R->zbytes, delta);
+    nassau_cache_note(R, block_bytes);
+}
+
+/* Frees the block in slot *z (if any) and empties the slot. */
+static void zcache_drop(resol_t *R, zblock_t **z)
+{
+    if (!*z)
+        return;
+    atomic_fetch_sub(&R->zbytes, (int64_t)(*z)->bytes);
+    zblock_clear(*z);
+    sq_free(*z);
+    *z = NULL;
+}
+
+static int cache_over(resol_t *R)
+{
+    return atomic_load(&R->zbytes) + atomic_load(&R->hbytes) > R->zbudget;
+}
+
+
+/* Whether row r's block in slot k may go now: not the block of degree keep,
+ * and (which: 0) any, or (1) one the step u reads no more, or (2) one no
+ * step reads again (its degree is t - top: the next step stops below). */
+static int evictable(const resol_t *R, int32_t k, int32_t keep, const zuse_t *u, int which)
+{
+    int32_t t0 = R->t_min + k, d = u ? u->t - t0 : 0;
+    if (t0 == keep)
+        return 0;
+    if (which == 0)
+        return 1;
+    if (d < 0 || d > u->top)
+        return 1;
+    return which == 1 ? u->last[d] < u->o : d == u->top && u->last[d] < u->o;
+}
+
+/* Evicts row r's blocks that evictable() lets go, oldest first, while the
+ * cache is over its budget (row r's lock held). */
+static void row_evict(resol_t *R, int32_t r, int32_t keep, const zuse_t *u, int which)
+{
+    int32_t nt = R->t_max - R->t_min + 1;
+    for (int32_t k = 0; k < nt && cache_over(R); k++) {
+        zblock_t **z = &R->zcache[(int64_t)r * nt + k];
+        if (*z && evictable(R, k, keep, u, which)) {
+            zcache_drop(R, z);
+            atomic_fetch_add(&R->zmiss, 1);
+        }
+    }
+}
+
+/* Brings the cache within its budget, if it can, evicting first what costs
+ * least: handed matrices (each saves one build of one step); row s's
+ * blocks that no step reads again, then those its running step (u, when
+ * in step 3) reads no more; the blocks of other rows whose locks are free
+ * (from the highest row down: the lowest run first); then row s's own,
+ * oldest first, except its block of degree keep (the one being read; keep
+ * < t_min: none).  Row s's lock held. */
+void nassau_cache_fit(resol_t *R, int32_t s, int32_t keep, const zuse_t *u)
+{
+    if (!cache_over(R))
+        return;
+    nassau_hand_evict(R);
+    if (u) {
+        row_evict(R, s, keep, u, 2);
+        row_evict(R, s, keep, u, 1);
+    }
+    for (int32_t r = R->max_s; r >= 0 && cache_over(R); r--) {
+        if (r == s || !row_trylock(R, r))
+            continue;
+        row_evict(R, r, R->t_min - 1, NULL, 0);
+        nassau_row_unlock(R, r);
+    }
+    row_evict(R, s, keep, NULL, 0);
+}
+
+int64_t nassau_zcache_row_bytes(const resol_t *R, int32_t s)
+{
+    resol_t *W = (resol_t *)R; /* the lock is not const */
+    int32_t nt = R->t_max - R->t_min + 1;
+    int64_t b = 0;
+    nassau_row_lock(W, s);
+    for (int32_t k = 0; k < nt; k++) {
+        zblock_t *z = R->zcache[(int64_t)s * nt + k];
+        if (z)
+            b += (int64_t)z->bytes;
+    }
+    nassau_row_unlock(W, s);
+    return b;
+}
+
+void nassau_zcache_clear(resol_t *R, int32_t s)
+{
+    int32_t nt = R->t_max - R->t_min + 1;
+    nassau_row_lock(R, s);
+    for (int32_t k = 0; k < nt; k++)
+        zcache_drop(R, &R->zcache[(int64_t)s * nt + k]);
+    nassau_row_unlock(R, s);
+}
+
+/* A seed for profile P made from *z, a block or seed of row s in degree
+ * t0 for another profile: its kept rows on the zero-signature basis of T
+ * below the generators of degree t0 that is P's too (the rows are d of
+ * basis elements, the same whatever the profile).  NULL if some element
+ * of P's is not among them (P's subalgebra is not larger) or no rows are
+ * kept. */
+static zblock_t *zblock_reseed(const resol_t *R, const zblock_t *z, int32_t s, int32_t t0,
+                               const resol_profile_t *P)
+{
+    const fmod_t *T = R->F[s - 1];
+    const resol_profile_t *Po = &R->prof[z->prof];
+    int64_t below = fmod_dim_below(T, t0, t0), *op, *np, on, nn, dim;
+    if (z->nrows == 0)
+        return NULL;
+    zero_positions(&op, &on, &dim, Po, T, t0, t0 + 1);
+    zero_positions(&np, &nn, &dim, P, T, t0, t0 + 1);
+    int64_t oh = 0, nh = 0;
+    while (oh < on && op[oh] < below)
+        oh++;
+    while (nh < nn && np[nh] < below)
+        nh++;
+    zblock_t *w = NULL;
+    int64_t *sel = sq_malloc(sq_mul_size((size_t)nh + 1, sizeof *sel)), j = 0, i;
+    for (i = 0; i < nh; i++) {
+        while (j < oh && op[j] < np[i])
+            j++;
+        if (j == oh || op[j] != np[i])
+            break;
+        sel[i] = j;
+    }
+    /* A block keeps rows for all its zero positions, a seed those below. */
+    if (i == nh && z->nrows == (z->built ? on : oh)) {
+        w = sq_calloc(1, sizeof *w);
+        w->prof = (int)(P - R->prof);
+        int64_t k = 0;
+        for (i = 0; i < nh; i++)
+            k += z->rstart[sel[i] + 1] - z->rstart[sel[i]];
+        w->nrows = nh;
+        w->rstart = sq_malloc(sq_mul_size((size_t)nh + 1, sizeof *w->rstart));
+        w->lidx = sq_malloc(sq_mul_size((size_t)k + 1, sizeof *w->lidx));
+        w->lval = sq_malloc(sq_mul_size((size_t)k + 1, sizeof *w->lval));
+        k = 0;
+        for (i = 0; i < nh; i++) {
+            w->rstart[i] = k;
+            for (int64_t q = z->rstart[sel[i]]; q < z->rstart[sel[i] + 1]; q++, k++) {
+                w->lidx[k] = z->lidx[q];
+                w->lval[k] = z->lval[q];
+            }
+        }
+        w->rstart[nh] = k;
+        w->bytes = zblock_bytes(w);
+    }
+    sq_free(sel);
+    sq_free(op);
+    sq_free(np);
+    return w;
+}
+
+/* Row s's block of degree t0 for profile prof, built if need be (row s's
+ * lock held): the cache is brought within its budget before and after the
+ * build, this block excepted. */
+zblock_t *nassau_zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const resol_profile_t *P,
+                            const zuse_t *u)
+{
+    int32_t nt = R->t_max - R->t_min + 1;
+    zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
+    if (*z && (*z)->prof != prof) {
+        zblock_t *w = zblock_reseed(R, *z, s, t0, P);
+        zcache_drop(R, z);
+        if (w) {
+            *z = w;
+            zcache_account(R, (int64_t)w->bytes, (int64_t)w->bytes);
+        }
+    }
+    if (!*z) {
+        *z = sq_calloc(1, sizeof **z);
+        (*z)->prof = prof;
+    }
+    if (!(*z)->built) {
+        nassau_cache_fit(R, s, t0, u); /* room first: only this block may pass the budget */
+        size_t before = (*z)->bytes;
+        zblock_build(*z, R, s, t0, P);
+        zcache_account(R, (int64_t)(*z)->bytes - (int64_t)before, (int64_t)(*z)->bytes);
+        nassau_cache_fit(R, s, t0, u);
+    }
+    return *z;
+}
+
+void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P)
+{
+    int32_t nt = R->t_max - R->t_min + 1;
+    int64_t lo = t - nassau_top_degree(P->h, P->len);
+    nassau_row_lock(R, s);
+    for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++)
+        zcache_drop(R, &R->zcache[(int64_t)s * nt + (t0 - R->t_min)]);
+    nassau_cache_fit(R, s, R->t_min - 1, NULL);
+    nassau_row_unlock(R, s);
+}
+
+void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
+                        const f2mat_t *D1)
+{
+    if (t < R->t_min || t > R->t_max || t - s >= R->max_n)
+        return; /* no later step of the row reads it */
+    int32_t nt = R->t_max - R->t_min + 1;
+    nassau_row_lock(R, s);
+    zblock_t **z = &R->zcache[(int64_t)s * nt + (t - R->t_min)];
+    zcache_drop(R, z);
+    *z = sq_calloc(1, sizeof **z);
+    (*z)->prof = (int)(P - R->prof);
+    zblock_append_rows(*z, D1);
+    (*z)->bytes = zblock_bytes(*z);
+    zcache_account(R, (int64_t)(*z)->bytes, (int64_t)(*z)->bytes);
+    nassau_cache_fit(R, s, R->t_min - 1, NULL);
+    nassau_row_unlock(R, s);
+}
