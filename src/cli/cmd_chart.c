@@ -21,6 +21,9 @@
 #include "resol.h"
 #include "cmd_d2.h"
 #include "sq_chart_e3.h"
+#include "sq_moddef.h"
+#include "sq_store.h"
+#include "sq_store_secondary.h"
 #include "sq_chart_html.h"
 #include "sq_chart_json.h"
 #include "sq_chart_svg.h"
@@ -200,6 +203,163 @@ static int chart_computed(const cli_opts_t *o)
     return rc;
 }
 
+/* ---- chart --d2 / --page 3 --from FILE: the lift kept in a store ---------- */
+
+/* The keep hook of a chart from a store: the kept rows only.  A row kept
+ * on fewer generators than the region needs stops the lift before anything
+ * is computed (KEPT_SHORT, err naming the row). */
+#define KEPT_SHORT (-1000)
+
+typedef struct {
+    resol_sec_keep_t inner;
+    const char *path;
+} kept_only_t;
+
+static int kept_only_load(void *ctx, int32_t s, fvec_t *h, int64_t ngen, int64_t *n, char *err,
+                          size_t errlen)
+{
+    kept_only_t *k = ctx;
+    int rc = k->inner.load(k->inner.ctx, s, h, ngen, n, err, errlen);
+    if (rc == 0 && *n < ngen) {
+        for (int64_t g = 0; g < *n; g++)
+            fvec_clear(&h[g]);
+        snprintf(err, errlen,
+                 "the secondary lift kept in %s holds %lld of the %lld generators of row s=%d "
+                 "that the region needs (a smaller --stem or --max-s, or extend it with adams "
+                 "d2 --save %s --stem N --max-s S)",
+                 k->path, (long long)*n, (long long)ngen, (int)s, k->path);
+        *n = 0;
+        return KEPT_SHORT;
+    }
+    return rc;
+}
+
+/* The store's completed region (done_n, done_s), and whether its module
+ * is truncated from an infinite one.  0, or CLI_USAGE after one line. */
+static int store_region(const cli_opts_t *o, const char *opt, int64_t *n, int64_t *s,
+                        int *truncated)
+{
+    sq_store_t *st = NULL;
+    sq_store_info_t si;
+    char err[1024];
+    if (sq_store_open_read(&st, o->from, err, sizeof err) ||
+        sq_store_info(st, &si, err, sizeof err)) {
+        sq_store_close(st);
+        cli_error("chart: %s: %s", opt, err);
+        return CLI_USAGE;
+    }
+    const char *text = sq_store_stored_module_text(st);
+    *truncated = text && sq_moddef_is(text);
+    *n = si.done_n;
+    *s = si.done_s;
+    sq_store_close(st);
+    return CLI_OK;
+}
+
+/* The lift kept in o->from for R (read, never computed): *X, or the exit
+ * code after one line: no lift kept, one that does not cover R's region,
+ * a kind or store the lift is not kept for (exit 2); a damaged record (1). */
+static int kept_lift(const cli_opts_t *o, const char *opt, const resol_t *R, const fdmod_t *M,
+                     resol_sec_t **X)
+{
+    sq_store_t *st = NULL;
+    sq_store_sec_t *K = NULL;
+    char err[1024];
+    int64_t rows = 0;
+    int rc = CLI_OK, e;
+    *X = NULL;
+    if (sq_store_open_read(&st, o->from, err, sizeof err) != 0 ||
+        (e = sq_store_sec_attach(&K, st, R, 0, err, sizeof err)) != 0) {
+        cli_error("chart: %s: %s", opt, err);
+        sq_store_close(st);
+        return CLI_USAGE;
+    }
+    if (sq_store_sec_rows(st, &rows, err, sizeof err) != 0) {
+        cli_error("chart: %s: %s", opt, err);
+        rc = CLI_FAIL;
+    } else if (rows == 0) {
+        cli_error("chart: %s: --from: the store %s keeps no secondary lift (adams d2 --save %s "
+                  "or resolve --page 3 --save %s keeps one)",
+                  opt, cli_str(o->from), cli_str(o->from), cli_str(o->from));
+        rc = CLI_USAGE;
+    } else {
+        kept_only_t k = {sq_store_sec_keep(K), o->from};
+        resol_sec_keep_t keep = {&k, kept_only_load, NULL};
+        e = resol_sec_new_kept(X, R, NULL, &keep, NULL, NULL, err, sizeof err);
+        if (e == SQ_E_INVAL) {
+            cli_error("chart: %s: %s", cli_str(fdmod_name(M)), err);
+            rc = CLI_USAGE;
+        } else if (e == KEPT_SHORT) {
+            cli_error("chart: %s: --from: %s", opt, err);
+            rc = CLI_USAGE;
+        } else if (e != 0) {
+            cli_error("chart: %s: %s", opt, err);
+            rc = CLI_FAIL;
+        }
+    }
+    sq_store_sec_detach(K);
+    sq_store_close(st);
+    return rc;
+}
+
+/* adams chart --d2 / --page 3 --from FILE: the page drawn from the
+ * resolution and the secondary lift kept in a store, nothing lifted: the
+ * same bytes as the chart computed afresh for the region.  The region is
+ * --stem/--max-s, else the store's completed run (less one stem and two
+ * filtrations for page 3, which reads d_2 that far); the resolution is
+ * read through it as the fresh chart resolves it (page 3: one stem and two
+ * filtrations more; filtration 3 and stem top - 1 at least). */
+static int chart_page_from(const cli_opts_t *o, int d2, int fmt)
+{
+    const char *opt = d2 ? "--d2" : "--page 3";
+    int page3 = o->page == 3, trunc = 0;
+    int64_t done_n = -1, done_s = -1;
+    int rc = cli_check_output(o->output, o->from, NULL);
+    if (!rc)
+        rc = store_region(o, opt, &done_n, &done_s, &trunc);
+    if (rc)
+        return rc;
+    if (trunc) {
+        cli_error("chart: %s: --from: the module of the store %s is truncated from an infinite "
+                  "one: the d_2 needs a finite module (the peer's condition)",
+                  opt, cli_str(o->from));
+        return CLI_USAGE;
+    }
+    int given_n = cli_given(o, CLI_OPT_STEM), given_s = cli_given(o, CLI_OPT_MAXS);
+    if ((!given_n || !given_s) && done_s < 0) {
+        cli_error("chart: %s: --from: store %s holds no completed run: give --stem and --max-s",
+                  opt, cli_str(o->from));
+        return CLI_USAGE;
+    }
+    int64_t stem = given_n ? o->stem : done_n - page3;
+    int64_t out_s = given_s ? o->max_s : done_s - 2 * page3;
+    int64_t want_n = stem + page3, want_s = out_s + 2 * page3;
+    if (want_s < 3)
+        want_s = 3;
+    resol_t *R = NULL;
+    fdmod_t *M = NULL;
+    rc = cli_from_prepare(o, o->operand, CLI_FROM_REGION, &R, &M, &want_n, &want_s);
+    if (rc == CLI_OK && fdmod_top(M) - 1 > want_n) { /* the condition reads stem top - 1 */
+        want_n = fdmod_top(M) - 1;
+        resol_free(R);
+        fdmod_free(M);
+        rc = cli_from_prepare(o, o->operand, CLI_FROM_REGION, &R, &M, &want_n, &want_s);
+    }
+    resol_sec_t *X = NULL;
+    if (rc == CLI_OK)
+        rc = kept_lift(o, opt, R, M, &X);
+    FILE *f = rc == CLI_OK ? open_output(o, o->from, NULL, &rc) : NULL;
+    if (f) {
+        int w = sq_chart_write_page(f, R, X, (int)o->page, d2, fmt == 1, fdmod_name(M),
+                                    fdmod_bottom(M), (int32_t)stem, (int32_t)out_s);
+        rc = finish_file(o, f, w);
+    }
+    resol_sec_free(X);
+    resol_free(R);
+    fdmod_free(M);
+    return rc;
+}
+
 /* adams chart --d2 / --page 3: the next page (cmd_d2.c prepares and lifts;
  * sq_chart_e3.h draws). */
 static int chart_page(const cli_opts_t *o)
@@ -208,14 +368,14 @@ static int chart_page(const cli_opts_t *o)
     const char *opt = d2 ? "--d2" : "--page 3";
     const char *why = o->page == 3 && d2   ? "--d2 draws on the E2 page; omit one of them"
                       : fmt == 2           ? "--format html: the page holds the E2 data only"
-                      : o->from            ? "--from: the chart lifts a fresh resolution (adams "
-                                             "d2 --from FILE reads a lift kept in a store)"
                       : cli_given(o, CLI_OPT_GPU) ? "--gpu: the secondary lift runs on the CPU"
                                            : NULL;
     if (why) {
         cli_error("chart: %s: %s", opt, why);
         return CLI_USAGE;
     }
+    if (o->from)
+        return chart_page_from(o, d2, fmt);
     cli_run_t r;
     int32_t out_s = 0;
     int rc = cli_d2_prepare(&r, o, o->page == 3 ? 1 : 0, o->page == 3 ? 2 : 0, &out_s);

@@ -1079,6 +1079,14 @@ TEST(audit_d2)
         run_t sf = run("%s --save %s --from %s", args, sdb, sdb);
         expect_refused(__LINE__, args, &sf, "--save", "--from");
         run_free(&sf);
+        /* chart --d2 --from: the kept lift drawn, the fresh chart's bytes */
+        run_t cf = run("chart --from %s --d2 --format json", sdb);
+        run_t cc = run("chart %s --stem 14 --max-s 6 --d2 --format json --quiet", m);
+        if (cf.rc != 0 || cc.rc != 0 || strcmp(cf.out, cc.out) != 0)
+            sq_test_fail(__FILE__, __LINE__, "adams chart --d2 --from (%s): not the bytes\n%s",
+                         m, cf.err);
+        run_free(&cf);
+        run_free(&cc);
         expect_ok(__LINE__, args, &base);
         if (base.err[0])
             sq_test_fail(__FILE__, __LINE__, "adams %s --quiet: stderr %s", args, base.err);
