@@ -16,6 +16,7 @@
 #include "cli_opts.h"
 #include "cli_from.h"
 #include "cli_run.h"
+#include "cmd_secondary_massey.h"
 #include "cmd_secondary_prod.h"
 #include "resol_products.h"
 #include "sq_core.h"
@@ -84,8 +85,18 @@ static const char massey_usage[] =
     "    indeterminacy: [W1], [W2], ...     (or: indeterminacy: 0)\n"
     "At an odd prime the representative is a H for the null-homotopy d H + H d = B C\n"
     "of the lifts of b and c (docs/products.md: its sign convention).  Classes as for\n"
-    "'adams product'.  Options as for 'adams product'; --secondary (the peer's\n"
-    "secondary_massey) is refused: not implemented.\n"
+    "'adams product'.  Options as for 'adams product'.\n"
+    "\n"
+    "adams massey [MODULE] --secondary --a N,S,V[/W] --b N,S,V[/W] --stem N' [--max-s S']\n"
+    "(p = 2): the Massey products <a, b, y> in Mod_{C lambda^2} of the peer's\n"
+    "secondary_massey, a = [V] + λ W of Ext(MODULE) (W over Ext at (N, S + 1); N,S,/W\n"
+    "for λ W alone), b of the sphere likewise, [a][b] = 0, for every y = [y0] + λ y1\n"
+    "of the sphere at (n, s) with [b] y = 0, n + n_a + n_b + 2 <= N', s + s_a + s_b <=\n"
+    "S' (docs/secondary.md):\n"
+    "    <[x_(N, S, I)], [x_(..)], [x_(n, s, i) + ...] + λx_(n, s + 1, j)> = ±[ext] + λ[lambda]\n"
+    "ext at (n + n_a + n_b + 1, s + s_a + s_b - 1), lambda one filtration above, up\n"
+    "to sign.  The modules and refusals of 'adams d2'; --c, --from, --gpu and\n"
+    "--coefficients are refused with --secondary, --stem and --max-s without it.\n"
     "\n"
     "Exit status: 0 ok, 1 output not written, 2 bad argument (including a b != 0 or\n"
     "b c != 0), 3 the region does not fit in memory, 4 the threads cannot be started.\n";
@@ -148,7 +159,7 @@ static const cli_verb_t verbs[] = {
      NULL, "module"},
     {"massey", massey_usage,
      RUN_OPTS | CLI_BIT(CLI_OPT_A) | CLI_BIT(CLI_OPT_B) | CLI_BIT(CLI_OPT_C) |
-         CLI_BIT(CLI_OPT_SECONDARY),
+         CLI_BIT(CLI_OPT_SECONDARY) | CLI_BIT(CLI_OPT_STEM) | CLI_BIT(CLI_OPT_MAXS),
      NULL, "module"},
 };
 
@@ -330,10 +341,12 @@ int cmd_massey(int argc, char **argv)
     int prc;
     if (parse(&o, argc, argv, "massey", &prc))
         return prc;
-    if (cli_given(&o, CLI_OPT_SECONDARY)) {
-        cli_error("massey: --secondary: Massey products in Mod_{C lambda^2} (the peer's "
-                  "secondary_massey) are not implemented; 'adams product --secondary' gives "
-                  "the secondary products");
+    if (cli_given(&o, CLI_OPT_SECONDARY))
+        return cli_massey_secondary(&o);
+    if (cli_given(&o, CLI_OPT_STEM) || cli_given(&o, CLI_OPT_MAXS)) {
+        cli_error("massey: %s: the region is the classes' own; --stem and --max-s go with "
+                  "--secondary",
+                  cli_opt_name(cli_given(&o, CLI_OPT_STEM) ? CLI_OPT_STEM : CLI_OPT_MAXS));
         return CLI_USAGE;
     }
     cli_class_t a, b, c;

@@ -20,15 +20,12 @@
 #include "pair_algebra.h"
 #include "resol_map_internal.h"
 #include "resol_products.h"
+#include "resol_secondary_prod_internal.h"
 #include "sq_core.h"
 
 /* The nonzero R_B-valued composites of one generator: target generators
- * (global) and elements. */
-typedef struct {
-    int64_t n;
-    int64_t *tgt;
-    pair_elt_t *e;
-} comp_t;
+ * (global) and elements (resol_secondary_prod_internal.h). */
+typedef resol_sec_comp_t comp_t;
 
 struct resol_sec_prod {
     const resol_t *RM, *RS;
@@ -424,21 +421,25 @@ static int lift_level(const pairalg_t *P, resol_sec_prod_t *X, resol_qis_t *Q, i
 }
 
 /* f_0 = x on the generators of F_{s0} of degree t0, then the levels. */
-static void lift_class(resol_sec_prod_t *X, resol_qis_t *Q, fvec_t x, int32_t emax)
+void resol_sec_lift_class(resol_cmap_t *C, resol_qis_t *Q, fvec_t x, int32_t emax)
 {
-    resol_cmap_t *C = &X->f;
-    const fmod_t *F = X->RM->F[X->s0];
+    const fmod_t *F = C->P->F[C->s0];
     for (int64_t g = 0; g < fmod_total_gens(F); g++) {
         int32_t e = fmod_gen_degree(F, g);
-        if (e > X->t0)
+        if (e > C->t0)
             break;
-        if (e == X->t0 && fvec_get(x, g - fmod_gen_global(F, e, 0))) {
+        if (e == C->t0 && fvec_get(x, g - fmod_gen_global(F, e, 0))) {
             fvec_init(&C->vals[0][g], 1, 2);
             fvec_set(C->vals[0][g], 0, 1);
         }
     }
     for (int32_t k = 1; k <= C->kmax; k++)
         resol_cmap_lift_level(C, Q, k, emax - (C->kmax - k));
+}
+
+static void lift_class(resol_sec_prod_t *X, resol_qis_t *Q, fvec_t x, int32_t emax)
+{
+    resol_sec_lift_class(&X->f, Q, x, emax);
 }
 
 /* ---- The object --------------------------------------------------------------------- */
@@ -602,8 +603,8 @@ static int reduce_d2(const resol_sec_prod_t *X, int32_t n, int32_t s, fvec_t lam
     return 0;
 }
 
-int resol_sec_prod_eval(const resol_sec_prod_t *X, int32_t n, int32_t s, fvec_t y, fvec_t ext,
-                        fvec_t lambda)
+int resol_sec_prod_eval_raw(const resol_sec_prod_t *X, int32_t n, int32_t s, fvec_t y,
+                            fvec_t ext, fvec_t lambda)
 {
     const resol_t *F = X->RM, *G = X->RS;
     if (s < 0 || s > X->max_s - X->s0 - 1 || n > X->max_n - X->n0 - 1 || n < G->min_n)
@@ -649,7 +650,94 @@ int resol_sec_prod_eval(const resol_sec_prod_t *X, int32_t n, int32_t s, fvec_t 
             fmat_clear(&h0);
     }
     fvec_clear(&carry);
-    if (rc == 0)
-        rc = reduce_d2(X, n + X->n0, se + 1, fvec_window(lambda, 0, nl));
     return rc;
+}
+
+int resol_sec_prod_eval(const resol_sec_prod_t *X, int32_t n, int32_t s, fvec_t y, fvec_t ext,
+                        fvec_t lambda)
+{
+    int rc = resol_sec_prod_eval_raw(X, n, s, y, ext, lambda);
+    if (rc == 0) {
+        int64_t nl = resol_ext_dim(X->RM, s + X->s0 + 1, n + X->n0);
+        rc = reduce_d2(X, n + X->n0, s + X->s0 + 1, fvec_window(lambda, 0, nl));
+    }
+    return rc;
+}
+
+/* ---- For the secondary Massey products (resol_secondary_prod_internal.h) ---------- */
+
+const resol_cmap_t *resol_sec_prod_f(const resol_sec_prod_t *P)
+{
+    return &P->f;
+}
+
+const resol_cmap_t *resol_sec_prod_H(const resol_sec_prod_t *P)
+{
+    return &P->H;
+}
+
+const resol_cmap_t *resol_sec_prod_hM(const resol_sec_prod_t *P)
+{
+    return &P->hM;
+}
+
+const resol_cmap_t *resol_sec_prod_hS(const resol_sec_prod_t *P)
+{
+    return &P->hS;
+}
+
+void resol_sec_compose_add(const pairalg_t *P, const fmod_t *X, int32_t e, fvec_t u,
+                           resol_sec_val_fn val, const void *vctx, int32_t shift, const fmod_t *Y,
+                           pair_elt_t *acc)
+{
+    compose_add(P, X, e, u, val, vctx, shift, Y, acc);
+}
+
+fvec_t resol_sec_cmap_val(const void *ctx, int64_t g)
+{
+    return cval(ctx, g);
+}
+
+fvec_t resol_sec_dval(const void *ctx, int64_t g)
+{
+    const resol_sec_dval_t *d = ctx;
+    return resol_dgen(d->R, d->s, g);
+}
+
+int resol_sec_comp_finish(resol_sec_comp_t *c, pair_elt_t *acc, int64_t n)
+{
+    return comp_finish(c, acc, n);
+}
+
+void resol_sec_comps_clear(resol_sec_comp_t *c, int64_t n)
+{
+    comps_clear(c, n);
+}
+
+void resol_sec_act_add(const pairalg_t *P, const fmod_t *X, int32_t e, fvec_t u,
+                       const resol_sec_comp_t *comps, int64_t ncomp, int32_t shift,
+                       const fmod_t *T, fvec_t out)
+{
+    act_add(P, X, e, u, comps, ncomp, shift, T, out);
+}
+
+int resol_sec_prod_map_comps(const pairalg_t *A, const resol_sec_prod_t *P, int32_t j,
+                             int64_t n, resol_sec_comp_t *c, sq_pool_t *pool)
+{
+    level_t L = {A, P, j + 1, c, NULL, n, 0, NULL, 0};
+    sq_pool_parallel_for(pool, n, map_comp_one, &L);
+    return atomic_load(&L.bad);
+}
+
+int resol_sec_prod_unit_comps(const pairalg_t *A, const resol_sec_prod_t *P, int32_t k,
+                              int64_t n, resol_sec_comp_t *c, sq_pool_t *pool)
+{
+    level_t L = {A, P, k, NULL, c, 0, n, NULL, 0};
+    sq_pool_parallel_for(pool, n, unit_comp_one, &L);
+    return atomic_load(&L.bad);
+}
+
+int64_t resol_sec_gens_through(const fmod_t *F, int32_t e)
+{
+    return gens_through(F, e);
 }

@@ -126,8 +126,10 @@ static const char *const opt_names[O_COUNT] = {
 /* Which options each verb has. */
 static int verb_has(const char *verb, int o)
 {
-    /* product has --stem and --max-s for --secondary (refused without it) */
-    int region = strcmp(verb, "massey") != 0;
+    /* product and massey have --stem and --max-s for --secondary (refused
+     * without it) */
+    (void)verb;
+    int region = 1;
     switch (o) {
     case O_STEM:
     case O_MAXS: return region;
@@ -164,8 +166,9 @@ static const char *refusal(const char *verb, int o, int k, const char **what)
      * --gpu is refused (as for resolve), and --from while no store holds
      * the kind. */
     int odd_verb = !resolve && k == K_ODD;
-    if (strcmp(verb, "product") == 0 && (o == O_STEM || o == O_MAXS)) {
-        *what = opt_names[o]; /* product --stem/--max-s: only with --secondary */
+    if ((strcmp(verb, "product") == 0 || strcmp(verb, "massey") == 0) &&
+        (o == O_STEM || o == O_MAXS)) {
+        *what = opt_names[o]; /* product, massey --stem/--max-s: only with --secondary */
         return "--secondary";
     }
     if (odd_verb && (o == O_GPU || (o == O_FROM && !storable(k)))) {
@@ -1274,7 +1277,7 @@ TEST(audit_unstable)
  * a smaller --stem or --max-s; every other kind refused naming product and
  * the kind; --by, --from, --gpu, --coefficients refused naming the option;
  * --save, --format, -o unknown options; a class at the top of the region
- * refused; massey --secondary refused (not implemented). */
+ * refused; massey --secondary's refused options. */
 TEST(audit_product_secondary)
 {
     for (int k = 0; k < K_COUNT; k++) {
@@ -1339,8 +1342,15 @@ TEST(audit_product_secondary)
     expect_refused(__LINE__, "product --secondary --class 15,1,0", &r, "--secondary",
                    "nonzero d_2");
     run_free(&r);
-    r = run("massey --secondary --a 1,1,0 --b 0,1,0 --c 0,0,0");
-    expect_refused(__LINE__, "massey --secondary", &r, "--secondary", "not implemented");
-    run_free(&r);
+    /* massey --secondary: the options it cannot take, one line each */
+    static const char *const mno[][2] = {{"--c 0,0,0", "--c"},
+                                         {"--from x.db", "--from"},
+                                         {"--gpu", "--gpu"},
+                                         {"--coefficients C2", "--coefficients"}};
+    for (size_t i = 0; i < sizeof mno / sizeof *mno; i++) {
+        r = run("massey --secondary --a 3,1,0 --b 7,1,0 --stem 12 --max-s 5 %s", mno[i][0]);
+        expect_refused(__LINE__, "massey --secondary", &r, "--secondary", mno[i][1]);
+        run_free(&r);
+    }
 }
 

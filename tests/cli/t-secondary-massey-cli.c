@@ -1,0 +1,170 @@
+/*
+ * t-secondary-massey-cli.c -- `adams massey --secondary` through the
+ * program (docs/secondary.md, "Secondary Massey products"): the peer's
+ * published secondary_massey lines (tests/data/secondary_massey-*.txt; the
+ * peer's names of a and b, "[h_3]", "λh_0h_3", ..., being adams's "[x_(7,
+ * 1, 0)]", "λx_(7, 2, 0)", ...), the same on 2 threads, facts from outside
+ * adams (Adams periodicity P x = <x, h_0^4, h_3>), and the refusals.
+ */
+#define _POSIX_C_SOURCE 200809L
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "sq_core.h"
+#include "sq_test.h"
+
+#define run_ok(line, args) sq_test_run_ok(__FILE__, line, args)
+
+/* The data file's lines with each line's leading "<from" made "<to". */
+static char *renamed(const char *data, const char *from, const char *to)
+{
+    char *body = sq_test_data_body(data);
+    size_t n = strlen(body), cap = n * 2 + 64, k = 0;
+    char *out = sq_malloc(cap);
+    for (const char *p = body; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p + 1) : strlen(p);
+        if (strncmp(p, from, strlen(from)) == 0) {
+            k += (size_t)snprintf(out + k, cap - k, "%s", to);
+            p += strlen(from);
+            len -= strlen(from);
+        }
+        memcpy(out + k, p, len);
+        k += len;
+        p += len;
+    }
+    out[k] = '\0';
+    sq_free(body);
+    return out;
+}
+
+static const struct {
+    const char *args, *data, *from, *to;
+} peer[] = {
+    {"--a 7,1,0 --b 7,1,/0", "secondary_massey-h_4-S_2.txt", "<[h_3], λh_0h_3, ",
+     "<[x_(7, 1, 0)], λx_(7, 2, 0), "},
+    {"--a 3,1,0 --b 7,1,0", "secondary_massey-h_2-h_3-S_2.txt", "<[h_2], [h_3], ",
+     "<[x_(3, 1, 0)], [x_(7, 1, 0)], "},
+    {"--a 3,1,0/0 --b 7,1,0", "secondary_massey-3h_2-h_3-S_2.txt", "<[h_2] + λh_0h_2, [h_3], ",
+     "<[x_(3, 1, 0)] + λx_(3, 2, 0), [x_(7, 1, 0)], "},
+    {"--a 7,1,0 --b 0,4,0", "secondary_massey-P-S_2.txt", "<[h_3], [h_0^4], ",
+     "<[x_(7, 1, 0)], [x_(0, 4, 0)], "},
+};
+
+static char *massey(int line, const char *classes, const char *more)
+{
+    char args[512];
+    snprintf(args, sizeof args,
+             "massey S_2 --secondary %s --stem 30 --max-s 7 --algorithm classical --quiet%s",
+             classes, more);
+    return sq_test_run_ok(__FILE__, line, args);
+}
+
+TEST(secondary_massey_cli_peer_lines)
+{
+    for (size_t i = 0; i < sizeof peer / sizeof *peer; i++) {
+        char *want = renamed(peer[i].data, peer[i].from, peer[i].to);
+        char *got = massey(__LINE__, peer[i].args, "");
+        ASSERT_STR_EQ(got, want);
+        sq_free(got);
+        sq_free(want);
+    }
+}
+
+TEST(secondary_massey_cli_threads)
+{
+    char *want = renamed(peer[0].data, peer[0].from, peer[0].to);
+    char *got = massey(__LINE__, peer[0].args, " --threads 2");
+    ASSERT_STR_EQ(got, want);
+    sq_free(got);
+    sq_free(want);
+}
+
+/* The line of the output whose bracket's third entry is y ("[x_(..)]" or
+ * "λx_(..)"), or NULL. */
+static const char *line_of(const char *out, const char *prefix, const char *y)
+{
+    char key[256];
+    snprintf(key, sizeof key, "%s%s> = ", prefix, y);
+    const char *p = strstr(out, key);
+    return p && (p == out || p[-1] == '\n') ? p + strlen(key) : NULL;
+}
+
+/* Adams periodicity (J. F. Adams, "A periodicity theorem in homological
+ * algebra", 1966; May's thesis): P x = <x, h_0^4, h_3> and P h_2 = <h_2,
+ * h_3, h_0^4>.  Through stem 11, Ext^5 at stem 9 is P h_1, at stem 11
+ * P h_2 (one class each), and Ext^6 at stem 10 is h_1 P h_1: the Ext
+ * parts of the secondary brackets say so. */
+TEST(secondary_massey_cli_periodicity)
+{
+    char *p = massey(__LINE__, "--a 7,1,0 --b 0,4,0", "");
+    const char *l = line_of(p, "<[x_(7, 1, 0)], [x_(0, 4, 0)], ", "[x_(1, 1, 0)]");
+    ASSERT(l && strncmp(l, "±[1]", strlen("±[1]")) == 0); /* <h_3, h_0^4, h_1> = P h_1 */
+    l = line_of(p, "<[x_(7, 1, 0)], [x_(0, 4, 0)], ", "[x_(2, 2, 0)]");
+    ASSERT(l && strncmp(l, "±[1]", strlen("±[1]")) == 0); /* <h_3, h_0^4, h_1^2> = h_1 P h_1 */
+    sq_free(p);
+    char *q = massey(__LINE__, "--a 3,1,0 --b 7,1,0", "");
+    l = line_of(q, "<[x_(3, 1, 0)], [x_(7, 1, 0)], ", "[x_(0, 4, 0)]");
+    ASSERT(l && strncmp(l, "±[1]", strlen("±[1]")) == 0); /* <h_2, h_3, h_0^4> = P h_2 */
+    sq_free(q);
+}
+
+/* Linearity in a's lambda part: <a + λ a1, b, y> - <a, b, y> = λ a1 K(y)
+ * has no Ext part: the two runs of the peer's (h_2 and h_2 + λ h_0 h_2)
+ * have the same kernels and Ext parts, line by line. */
+TEST(secondary_massey_cli_lambda_linear)
+{
+    char *x = massey(__LINE__, "--a 3,1,0 --b 7,1,0", "");
+    char *y = massey(__LINE__, "--a 3,1,0/0 --b 7,1,0", "");
+    int lines = 0;
+    for (const char *p = x, *q = y; *p && *q; lines++) {
+        const char *pe = strchr(p, '\n'), *qe = strchr(q, '\n');
+        ASSERT(pe && qe);
+        const char *pb = strstr(p, ", [x_(7, 1, 0)], "), *qb = strstr(q, ", [x_(7, 1, 0)], ");
+        ASSERT(pb && qb);
+        const char *pl = strstr(pb, " + λ["), *ql = strstr(qb, " + λ[");
+        ASSERT(pl && ql && pl < pe && ql < qe);
+        ASSERT(pl - pb == ql - qb && strncmp(pb, qb, (size_t)(pl - pb)) == 0);
+        p = pe + 1;
+        q = qe + 1;
+    }
+    ASSERT(lines == 30);
+    sq_free(x);
+    sq_free(y);
+}
+
+static void expect_refused(int line, const char *args, const char *words)
+{
+    char *out = NULL, *err = NULL, full[512];
+    snprintf(full, sizeof full, "%s --quiet", args);
+    int rc = sq_test_run_adams(full, &out, &err);
+    if (rc != 2 || out[0] || !strstr(err, words) || strchr(err, '\n') != err + strlen(err) - 1)
+        sq_test_fail(__FILE__, line, "adams %s: want one line naming '%s', exit 2; got %d\n%s",
+                     args, words, rc, err);
+    sq_free(out);
+    sq_free(err);
+}
+
+TEST(secondary_massey_cli_refusals)
+{
+    /* h_0 h_0 != 0 in Ext */
+    expect_refused(__LINE__, "massey --secondary --a 0,1,0 --b 0,1,0 --stem 10 --max-s 5",
+                   "not zero in Ext");
+    /* h_3 h_0^2 h_3 = 0 in Ext, but [h_3][h_0^2 h_3] = λ h_0 d_0 (docs/secondary.md) */
+    expect_refused(__LINE__, "massey --secondary --a 7,1,0 --b 7,3,0 --stem 20 --max-s 7",
+                   "Mod_{C lambda^2}");
+    /* h_4 supports d_2 h_4 = h_0 h_3^2 */
+    expect_refused(__LINE__, "massey --secondary --a 15,1,0 --b 0,1,0 --stem 20 --max-s 6",
+                   "nonzero d_2");
+    expect_refused(__LINE__, "massey --secondary --a 3,1,0 --b 7,1,0 --c 0,0,0 --stem 12",
+                   "--c");
+    expect_refused(__LINE__, "massey --secondary --a 3,1,0 --b 7,1,0", "--stem");
+    expect_refused(__LINE__, "massey --secondary --a 3,1,0 --b 7,1,0 --stem 9 --max-s 5",
+                   "leave no bracket");
+    expect_refused(__LINE__, "massey --secondary --a 3,1,/ --b 7,1,0 --stem 20 --max-s 5",
+                   "--a");
+    expect_refused(__LINE__, "massey C3 --secondary --a 3,1,0 --b 7,1,0 --stem 20 --max-s 5",
+                   "massey");
+    expect_refused(__LINE__, "massey --a 3,1,0 --b 7,1,0 --c 0,0,0 --stem 20", "--secondary");
+}
