@@ -33,6 +33,12 @@ time and speedup over one worker.
 with the split), to check the method against sched_sim.py on a trace with
 chunk events (docs/parallelism.md: 1.1-1.2x optimistic at (130, 68)).
 
+When the fractions trace has event=correct lines (one a step: step 3's serial
+CPU and section work in its parts: the blocks, the translations and
+quasi-inverses, the XORs of kept rows and products, the rest), it also prints
+step 3's serial time by part over the steps whose step 3 is at least
+--big-ms of CPU (what binds step 3 on the large steps).
+
 Usage: phase_model.py TRACE [TRACE ...] --fractions FRAC_TRACE [--cpu SECONDS]
                       [--workers 1,2,16,64,128] [--chunks-per-worker 1]
                       [--what-if PHASE=FRACTION,...] [--all-rows] [--own-cpu]
@@ -76,6 +82,32 @@ def load_steps(paths, own_cpu=False):
                 else:
                     steps[(int(d["s"]), int(d["t"]))] = [float(d[p]) for p in PHASES]
     return steps
+
+
+CORRECT_PARTS = ["blocks", "translations", "xors+products", "rest"]
+
+
+def correct_parts(path, big_ms):
+    """Step 3's serial and section CPU ms by part (event=correct lines) over
+    the steps whose step 3 takes at least big_ms of CPU in all; None if the
+    trace has no such lines."""
+    ser, par, n, seen = [0.0] * 4, [0.0] * 4, 0, False
+    with open(path, errors="replace") as f:
+        for line in f:
+            i = line.find("event=correct")
+            if i < 0:
+                continue
+            seen = True
+            d = dict(kv.split("=", 1) for kv in line[i:].split()[1:] if "=" in kv)
+            a = [max(0.0, float(x)) for x in d["serial"].split(",")]
+            b = [float(x) for x in d["sections"].split(",")]
+            if sum(a) + sum(b) < big_ms:
+                continue
+            n += 1
+            for k in range(4):
+                ser[k] += a[k]
+                par[k] += b[k]
+    return (ser, par, n) if seen else None
 
 
 def size_bin(ms):
@@ -178,6 +210,9 @@ def main():
                     help="one set of fractions for all rows (default: by row group)")
     ap.add_argument("--workers", default="1,2,16,64,128")
     ap.add_argument("--chunks-per-worker", type=int, default=1)
+    ap.add_argument("--big-ms", type=float, default=1000.0,
+                    help="step 3's parts are summed over steps whose step 3 takes this many "
+                         "CPU ms or more (event=correct lines of the fractions trace)")
     ap.add_argument("--what-if", default="",
                     help="PHASE=FRACTION,...: replace the measured fraction of these phases")
     a = ap.parse_args()
@@ -198,6 +233,18 @@ def main():
                  if s + q > 0 and 2**b >= 0.1]
         if cells:
             print(f"  {p:10s} s {g[0]}-{min(g[1], 999)}: " + " ".join(cells))
+
+    cp_parts = correct_parts(a.fractions, a.big_ms)
+    if cp_parts:
+        ser, par, n = cp_parts
+        tot = sum(ser) + sum(par)
+        if n and tot > 0:
+            print(f"step 3 by part over the {n} steps of the fractions trace whose step 3 takes "
+                  f">= {a.big_ms:g} CPU ms ({tot / 1e3:.1f} s, {100 * sum(par) / tot:.1f}% "
+                  f"parallel): serial " +
+                  ", ".join(f"{p} {100 * v / tot:.1f}%" for p, v in zip(CORRECT_PARTS, ser)) +
+                  "; sections " +
+                  ", ".join(f"{p} {100 * v / tot:.1f}%" for p, v in zip(CORRECT_PARTS, par)))
 
     # Serial and parallel CPU ms per step and phase.
     split = {}

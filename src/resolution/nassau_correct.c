@@ -29,6 +29,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nassau_mulpar_internal.h"
 #include "nassau_zblock.h"
 #include "sq_trace.h"
 #include "sq_core.h"
@@ -91,73 +92,242 @@ static int class_hit(const f2mat_t *dx, const sigclass_t *Nc, uint32_t o)
     return 0;
 }
 
-/* Scratch of kill_sigma, grown as needed and reused across signatures. */
+/* Test hook: with split_all set, the corrections' sections (translations,
+ * XORs of kept rows, products) are split whatever their size, into at
+ * least 3 pieces a row (a serial run runs the same pieces in order). */
+static int split_all;
+void nassau_correct_split_all(int on);
+void nassau_correct_split_all(int on)
+{
+    split_all = on;
+}
+
+/* Below these the translations (class positions over all rows) and the
+ * XORs of kept rows (limbs XORed) stay on the step's thread: a section's
+ * wake-up costs tens of microseconds, about 500 translated positions or
+ * 30,000 limbs.  A piece of a row is at least MIN_PIECE_POS positions or
+ * MIN_PIECE_LIMBS limbs. */
+#define TRANS_PAR_MIN_POS 2048
+#define MIN_PIECE_POS 256
+#define XOR_PAR_MIN_LIMBS (1 << 15)
+#define MIN_PIECE_LIMBS 64
+
+/* Scratch of kill_sigma, grown as needed and reused across signatures:
+ * per row i of x (k rows) its y0, d(y0) and y0 in T's basis; per piece of
+ * the translations its translated component, partial y0 and failure. */
 typedef struct {
-    f2mat_t Y;      /* rows: the zero-signature preimages y0 of the generators */
-    uint64_t *vz;   /* one translated component */
-    uint64_t *w;    /* d(y0) in degree t0 */
-    uint64_t *blk;  /* one generator block of w or y0 */
-    uint64_t *yt;   /* y0 scattered into T's basis in degree t0 */
-    int64_t cap_t;
-    milnor_ws_t *W; /* Sq(sigma), prepared once per signature */
-    int64_t cap_zc, cap_zr, cap_n;
+    uint64_t *Y, *D, *YT, *VZ, *YP;
+    int64_t ys, ds, ts, vs;  /* limbs a row of Y, D, YT, VZ (YP: ys) */
+    size_t cap[5];           /* limbs allocated for Y, D, YT, VZ, YP */
+    uint8_t *bad;
+    size_t cap_bad;
+    milnor_ws_t *W;          /* Sq(sigma), prepared once per signature */
 } killbuf_t;
 
-static void killbuf_fit(killbuf_t *kb, int64_t zc, int64_t zr, int64_t ncols, int64_t tdim)
+/* *p holds at least n limbs (contents not kept). */
+static void fit_limbs(uint64_t **p, size_t *cap, size_t n)
 {
-    if (tdim > kb->cap_t) {
-        sq_free(kb->yt);
-        kb->yt = sq_calloc((size_t)f2_limbs(tdim) + 1, 8);
-        kb->cap_t = tdim;
-    }
-    if (tdim > ncols)
-        ncols = tdim; /* blk serves both */
-    if (zc > kb->cap_zc) {
-        sq_free(kb->vz);
-        kb->vz = sq_calloc((size_t)f2_limbs(zc) + 1, 8);
-        kb->cap_zc = zc;
-    }
-    kb->cap_zr = zr > kb->cap_zr ? zr : kb->cap_zr;
-    if (ncols > kb->cap_n) {
-        sq_free(kb->w);
-        sq_free(kb->blk);
-        kb->w = sq_calloc((size_t)f2_limbs(ncols) + 1, 8);
-        kb->blk = sq_calloc((size_t)f2_limbs(ncols) + 1, 8);
-        kb->cap_n = ncols;
+    if (n <= *cap)
+        return;
+    sq_free(*p);
+    *p = sq_calloc(n, 8);
+    *cap = n;
+}
+
+static void killbuf_fit(killbuf_t *kb, int64_t k, int64_t pieces, const zblock_t *z)
+{
+    kb->ys = f2_limbs(z->zt) + 1;
+    kb->ds = f2_limbs(z->ndim) + 1;
+    kb->ts = f2_limbs(z->Tb.start[z->Tb.n]) + 1;
+    kb->vs = f2_limbs(z->zn) + 1;
+    fit_limbs(&kb->Y, &kb->cap[0], (size_t)(k * kb->ys));
+    fit_limbs(&kb->D, &kb->cap[1], (size_t)(k * kb->ds));
+    fit_limbs(&kb->YT, &kb->cap[2], (size_t)(k * kb->ts));
+    fit_limbs(&kb->VZ, &kb->cap[3], (size_t)(pieces * kb->vs));
+    fit_limbs(&kb->YP, &kb->cap[4], (size_t)(pieces * kb->ys));
+    if ((size_t)pieces > kb->cap_bad) {
+        sq_free(kb->bad);
+        kb->bad = sq_calloc((size_t)pieces, 1);
+        kb->cap_bad = (size_t)pieces;
     }
 }
 
 static void killbuf_clear(killbuf_t *kb)
 {
-    f2mat_clear(&kb->Y);
-    sq_free(kb->vz);
-    sq_free(kb->w);
-    sq_free(kb->blk);
-    sq_free(kb->yt);
+    sq_free(kb->Y);
+    sq_free(kb->D);
+    sq_free(kb->YT);
+    sq_free(kb->VZ);
+    sq_free(kb->YP);
+    sq_free(kb->bad);
     milnor_ws_free(kb->W);
 }
 
-/* Translates the sigma-component of dx's row i down into kb->vz (columns
- * of z); 1 if nonzero, 0 if zero, -1 if it cannot be translated (the
- * final check reports). */
+/* Translates the part j0 <= j < j1 of the sigma-component (the positions
+ * class_pos(Nc, o)[j]) of dx's row i down into vz (columns of z; cleared
+ * here); 1 if nonzero, 0 if zero, -1 if it cannot be translated (the final
+ * check reports). */
 static int translate_down(const resol_t *R, int32_t t, int32_t t0, const zblock_t *z,
                           const blocks_t *Nbt, const sigclass_t *Nc, uint32_t o,
-                          const int32_t *sig, int len, const f2mat_t *dx, int64_t i,
-                          killbuf_t *kb)
+                          const int32_t *sig, int len, const f2mat_t *dx, int64_t i, int64_t j0,
+                          int64_t j1, uint64_t *vz)
 {
-    memset(kb->vz, 0, (size_t)(f2_limbs(z->zn) + 1) * 8);
+    memset(vz, 0, (size_t)(f2_limbs(z->zn) + 1) * 8);
     int nonzero = 0;
-    for (int64_t j = 0; j < class_size(Nc, o); j++) {
+    for (int64_t j = j0; j < j1; j++) {
         int64_t c = class_pos(Nc, o)[j];
         if (!bit(f2mat_row(dx, i), c))
             continue;
         int64_t col = down_column(z, Nbt, R->A, t, t0, c, sig, len);
         if (col < 0)
             return -1;
-        kb->vz[col >> 6] ^= 1ULL << (col & 63);
+        vz[col >> 6] ^= 1ULL << (col & 63);
         nonzero = 1;
     }
     return nonzero;
+}
+
+/* What the pieces of one signature's correction read (kill_sigma). */
+typedef struct {
+    const resol_t *R;
+    int32_t t, t0;
+    const zblock_t *z;
+    const blocks_t *Nbt;
+    const sigclass_t *Nc;
+    uint32_t o;
+    const int32_t *sig;
+    int len;
+    const f2mat_t *dx;
+    killbuf_t *kb;
+    int64_t m;              /* pieces a row */
+    const milnor_op_t *op;  /* the extra piece k * m prepares kb->W for it ... */
+    int32_t maxdeg;         /* ... up to this degree (-1: not there) */
+    const uint8_t *live;    /* rows with a nonzero y0 (the XORs) */
+} corrpar_t;
+
+/* Piece c = i * m + p of the translations: the p-th of m parts of row i's
+ * sigma-component translated down and mapped by the quasi-inverse, into
+ * Y's row i (m == 1) or the piece's partial y0 (the caller adds them). */
+static void trans_piece(void *ctx, int64_t c)
+{
+    const corrpar_t *a = ctx;
+    killbuf_t *kb = a->kb;
+    int64_t k = a->dx->rows, n = class_size(a->Nc, a->o);
+    if (c == k * a->m) {
+        milnor_ws_prepare(kb->W, a->op, a->maxdeg, INT64_MAX);
+        return;
+    }
+    int64_t i = c / a->m, p = c % a->m;
+    uint64_t *y = a->m == 1 ? kb->Y + i * kb->ys : kb->YP + c * kb->ys;
+    memset(y, 0, (size_t)kb->ys * 8);
+    int r = translate_down(a->R, a->t, a->t0, a->z, a->Nbt, a->Nc, a->o, a->sig, a->len, a->dx,
+                           i, n * p / a->m, n * (p + 1) / a->m, kb->VZ + c * kb->vs);
+    kb->bad[c] = (uint8_t)(r < 0);
+    if (r > 0)
+        f2mat_aug_qi_apply(y, &a->z->m, a->z->piv, a->z->zn, kb->VZ + c * kb->vs);
+}
+
+/* The first index q in [q0, q1) with lidx[q] >= l (lidx increasing
+ * there: nassau_zcache.c keeps a row's limbs in order). */
+static int64_t first_limb(const uint32_t *lidx, int64_t q0, int64_t q1, int64_t l)
+{
+    while (q0 < q1) {
+        int64_t mid = q0 + (q1 - q0) / 2;
+        if ((int64_t)lidx[mid] < l)
+            q0 = mid + 1;
+        else
+            q1 = mid;
+    }
+    return q0;
+}
+
+/* Piece c = i * m + p of the XORs of kept rows: limbs [l0, l1), the p-th
+ * of m parts of D's row i, of d(y0) = the sum of the kept rows d(Sq(R0) g)
+ * (degree t0) at y0's set bits; piece 0 of a row also writes y0 into T's
+ * basis (YT). */
+static void xor_piece(void *ctx, int64_t c)
+{
+    const corrpar_t *a = ctx;
+    killbuf_t *kb = a->kb;
+    const zblock_t *z = a->z;
+    int64_t i = c / a->m, p = c % a->m;
+    if (!a->live[i])
+        return;
+    const uint64_t *y0 = kb->Y + i * kb->ys;
+    int64_t l0 = kb->ds * p / a->m, l1 = kb->ds * (p + 1) / a->m, zr = z->zt;
+    uint64_t *w = kb->D + i * kb->ds;
+    memset(w + l0, 0, (size_t)(l1 - l0) * 8);
+    if (p == 0) {
+        uint64_t *yt = kb->YT + i * kb->ts;
+        memset(yt, 0, (size_t)kb->ts * 8);
+        for (int64_t r = 0; r < zr; r++)
+            if (bit(y0, r))
+                yt[z->tpos[r] >> 6] |= 1ULL << (z->tpos[r] & 63);
+    }
+    if (!z->nrows || l0 == l1)
+        return;
+    for (int64_t l = 0; l < f2_limbs(zr); l++)
+        for (uint64_t b = y0[l]; b; b &= b - 1) {
+            int64_t r = l * 64 + __builtin_ctzll(b);
+            if (r >= zr)
+                break;
+            int64_t q1 = z->rstart[r + 1];
+            for (int64_t q = l0 ? first_limb(z->lidx, z->rstart[r], q1, l0) : z->rstart[r];
+                 q < q1 && (int64_t)z->lidx[q] < l1; q++)
+                w[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t0 */
+        }
+}
+
+/* Runs pieces [0, n) of a section over the pool when split, else in order
+ * on the caller. */
+static void run_pieces(sq_pool_t *pool, int split, int64_t n, void (*fn)(void *, int64_t),
+                       void *ctx)
+{
+    if (split)
+        sq_pool_parallel_for(pool, n, fn, ctx);
+    else
+        for (int64_t c = 0; c < n; c++)
+            fn(ctx, c);
+}
+
+/* Pieces a row for a section over k rows of `row` units each: 2 pieces a
+ * thread in all, each of at least `least` units; 1 when not split. */
+static int64_t pieces_per_row(const resol_t *R, int64_t k, int64_t row, int64_t least,
+                              int split)
+{
+    if (split_all)
+        return row < 3 ? (row > 0 ? row : 1) : 3;
+    if (!split)
+        return 1;
+    int64_t m = (2 * (int64_t)sq_pool_size(R->pool) + k - 1) / k, most = row / least;
+    return m < most ? m : (most > 1 ? most : 1);
+}
+
+/* For the phase trace (event=correct, one line a step): the serial CPU
+ * time of the step's thread and its sections' CPU work (as event=phase's
+ * serial= and sections=, sq_pool_section_totals) in step 3's parts: 0 the
+ * blocks (nassau_zcache_get), 1 the translations and quasi-inverses, 2 the
+ * XORs of kept rows and the products, 3 the rest (finding the classes hit,
+ * the cache's evictions). */
+typedef struct {
+    double cpu, work, own; /* at the last mark */
+    double ser[4], par[4];
+} cmark_t;
+
+/* Adds the time since the last mark to part k (cm NULL: nothing). */
+static void cmark(cmark_t *cm, int k)
+{
+    if (!cm)
+        return;
+    double cpu = sq_thread_cputime(), work, own;
+    sq_pool_section_totals(&work, &own);
+    if (k >= 0) {
+        cm->ser[k] += 1e3 * ((cpu - cm->cpu) - (own - cm->own));
+        cm->par[k] += 1e3 * (work - cm->work);
+    }
+    cm->cpu = cpu;
+    cm->work = work;
+    cm->own = own;
 }
 
 /*
@@ -175,32 +345,28 @@ static int translate_down(const resol_t *R, int32_t t, int32_t t0, const zblock_
  * sigma-component is v.  d(y0) needs only rows of d on zero-signature basis
  * elements in degree t0 (cheap products, built once per signature for all
  * generators together); the rest is products by the small Sq(sigma).
+ *
+ * The rows are independent, and each stage is a section over the pool
+ * (when large): (a) the translations and quasi-inverses, by row and part
+ * of the sigma-class, with Sq(sigma)'s preparation as one more piece;
+ * (b) the XORs of kept rows, by row and limb range of d(y0); (c) all the
+ * products of the signature in one batch (nassau_mul_many_par).  Pieces
+ * write disjoint memory or are added after the section: the same bits on
+ * any schedule.
  */
 static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zblock_t *z,
                        const blocks_t *Tbt, const blocks_t *Nbt, const sigclass_t *Nc, uint32_t o,
                        const int32_t *sig, int len, int32_t sdeg, f2mat_t *x, f2mat_t *dx,
-                       killbuf_t *kb, nassau_ctimes_t *ct)
+                       killbuf_t *kb, nassau_ctimes_t *ct, cmark_t *cm)
 {
     const milnor_t *A = R->A;
-    int64_t k = x->rows, zc = z->zn, zr = z->zt;
-    killbuf_fit(kb, zc, zr, z->ndim, z->Tb.start[z->Tb.n]);
-    if (kb->Y.rows != k || kb->Y.cols < zr) {
-        f2mat_clear(&kb->Y);
-        f2mat_init(&kb->Y, k, zr > kb->cap_zr ? zr : kb->cap_zr);
-    }
-    int any = 0;
-    for (int64_t i = 0; i < k; i++) {
-        uint64_t *y0 = f2mat_row(&kb->Y, i);
-        memset(y0, 0, (size_t)kb->Y.stride * 8);
-        if (translate_down(R, t, t0, z, Nbt, Nc, o, sig, len, dx, i, kb) <= 0)
-            continue;
-        f2mat_aug_qi_apply(y0, &z->m, z->piv, zc, kb->vz);
-        any = 1;
-    }
-    if (!any)
-        return;
+    int64_t k = x->rows, n = class_size(Nc, o), zr = z->zt;
+    int threads = sq_pool_size(R->pool);
+    int split = split_all || (threads > 1 && k * n >= TRANS_PAR_MIN_POS);
+    int64_t m = pieces_per_row(R, k, n, MIN_PIECE_POS, split);
+    killbuf_fit(kb, k, k * m, z);
 
-    double a0 = ct ? sq_wtime() : 0;
+    /* (a) y0 of every row, and Sq(sigma) prepared alongside. */
     milnor_op_t op;
     milnor_op_init(&op, A, sdeg, milnor_index(A, sig, len));
     if (!kb->W)
@@ -210,38 +376,76 @@ static void kill_sigma(resol_t *R, int32_t s, int32_t t, int32_t t0, const zbloc
         maxdeg = t0 - fmod_min_degree(R->F[s - 2]);
     if (maxdeg > milnor_max_degree(A) - sdeg)
         maxdeg = milnor_max_degree(A) - sdeg; /* no block reaches beyond the algebra */
-    milnor_ws_prepare(kb->W, &op, maxdeg, INT64_MAX);
-    int64_t tdim = z->Tb.start[z->Tb.n];
+    int prep = zr > 0 && maxdeg >= 0;        /* else no y0 is nonzero */
+    corrpar_t a = {R, t, t0, z, Nbt, Nc, o, sig, len, dx, kb, m, &op, maxdeg, NULL};
+    run_pieces(R->pool, split, k * m + prep, trans_piece, &a);
+    uint8_t *live = sq_calloc((size_t)k + 1, 1);
+    int64_t nlive = 0, xwork = 0;
     for (int64_t i = 0; i < k; i++) {
-        const uint64_t *y0 = f2mat_row(&kb->Y, i);
+        uint64_t *y0 = kb->Y + i * kb->ys;
+        if (m > 1) { /* y0 = the sum of the row's pieces, or 0 if one failed */
+            memset(y0, 0, (size_t)kb->ys * 8);
+            int bad = 0;
+            for (int64_t p = 0; p < m; p++)
+                bad |= kb->bad[i * m + p];
+            for (int64_t p = 0; p < m && !bad; p++)
+                for (int64_t l = 0; l < kb->ys; l++)
+                    y0[l] ^= kb->YP[(i * m + p) * kb->ys + l];
+        }
         if (f2_first_bit(y0, zr) < 0)
             continue;
-        memset(kb->w, 0, (size_t)(f2_limbs(z->ndim) + 1) * 8);
-        memset(kb->yt, 0, (size_t)(f2_limbs(tdim) + 1) * 8);
-        uint64_t *xi = f2mat_row(x, i), *dxi = f2mat_row(dx, i);
-        for (int64_t r = 0; r < zr; r++) {
-            if (!bit(y0, r))
-                continue;
-            if (z->nrows)
-                for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
-                    kb->w[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t0 */
-            kb->yt[z->tpos[r] >> 6] |= 1ULL << (z->tpos[r] & 63);
-            if (ct)
-                ct->ybits++;
-        }
-        if (!z->nrows) { /* the rows were not kept (budget): the same d(y0), computed */
-            fhom_apply_add_par(R->d[s - 1], kb->w, z->ndim, t0, t0 + 1, kb->yt, R->pool);
-            atomic_fetch_add(&R->zmiss, 1);
-        }
-        /* x += Sq(sigma) y0 and dx += Sq(sigma) d(y0), generator block by
-         * generator block (same generator order in degrees t0 and t). */
-        nassau_mul_blocks_par(kb->W, xi, Tbt, &z->Tb, t0, kb->yt, R->pool);
-        nassau_mul_blocks_par(kb->W, dxi, Nbt, &z->Nb, t0, kb->w, R->pool);
-        if (ct)
-            ct->kills++;
+        live[i] = 1;
+        nlive++;
+        for (int64_t l = 0; l < f2_limbs(zr); l++)
+            for (uint64_t b = y0[l]; b; b &= b - 1) {
+                int64_t r = l * 64 + __builtin_ctzll(b);
+                if (r >= zr)
+                    break;
+                xwork += z->nrows ? z->rstart[r + 1] - z->rstart[r] : 0;
+                if (ct)
+                    ct->ybits++;
+            }
     }
-    if (ct)
+    cmark(cm, 1);
+    if (!nlive) {
+        sq_free(live);
+        return;
+    }
+
+    /* (b) d(y0) of every row: the XORs of kept rows, or (rows not kept:
+     * the budget) computed. */
+    double a0 = ct ? sq_wtime() : 0;
+    split = split_all || (threads > 1 && xwork >= XOR_PAR_MIN_LIMBS);
+    a.m = pieces_per_row(R, nlive, kb->ds, MIN_PIECE_LIMBS, split);
+    a.live = live;
+    run_pieces(R->pool, split && z->nrows, k * a.m, xor_piece, &a);
+    if (!z->nrows)
+        for (int64_t i = 0; i < k; i++)
+            if (live[i]) { /* the same d(y0), computed */
+                fhom_apply_add_par(R->d[s - 1], kb->D + i * kb->ds, z->ndim, t0, t0 + 1,
+                                   kb->YT + i * kb->ts, R->pool);
+                atomic_fetch_add(&R->zmiss, 1);
+            }
+
+    /* (c) x += Sq(sigma) y0 and dx += Sq(sigma) d(y0) for every row, one
+     * batch (same generator order in degrees t0 and t). */
+    if (!prep)
+        milnor_ws_prepare(kb->W, &op, maxdeg, INT64_MAX);
+    nassau_mulvec_t *jobs = sq_calloc((size_t)(2 * nlive), sizeof *jobs);
+    int64_t nj = 0;
+    for (int64_t i = 0; i < k; i++)
+        if (live[i]) {
+            jobs[nj++] = (nassau_mulvec_t){f2mat_row(x, i), Tbt, &z->Tb, kb->YT + i * kb->ts};
+            jobs[nj++] = (nassau_mulvec_t){f2mat_row(dx, i), Nbt, &z->Nb, kb->D + i * kb->ds};
+        }
+    nassau_mul_many_par(kb->W, t0, jobs, nj, R->pool, split_all);
+    sq_free(jobs);
+    sq_free(live);
+    cmark(cm, 2);
+    if (ct) {
+        ct->kills += nlive;
         ct->apply += 1e3 * (sq_wtime() - a0);
+    }
 }
 
 void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
@@ -262,6 +466,8 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
         if (class_size(Nc, o) > 0)
             last[decode_sig(P, o, sig)] = o;
     zuse_t use = {t, top, last, 0};
+    cmark_t cmk = {0}, *cm = ct ? &cmk : NULL;
+    cmark(cm, -1);
     nassau_row_lock(R, s);
     for (uint32_t o = 1; o < P->nsig; o++) {
         if (class_size(Nc, o) == 0 || !class_hit(dx, Nc, o))
@@ -272,18 +478,26 @@ void nassau_correct(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P,
             continue; /* nothing can kill it: the final check reports */
         double z0 = ct ? sq_wtime() : 0;
         use.o = o;
+        cmark(cm, 3);
         zblock_t *z = nassau_zcache_get(R, s, t0, prof, P, &use);
+        cmark(cm, 0);
         if (ct) {
             ct->zblock += 1e3 * (sq_wtime() - z0);
             ct->sigs++;
         }
         sq_trace_set_context(s, t, o);
-        kill_sigma(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, sdeg, x, dx, &kb, ct);
+        kill_sigma(R, s, t, t0, z, &Tbt, &Nbt, Nc, o, sig, P->len, sdeg, x, dx, &kb, ct, cm);
         sq_trace_set_context(s, t, -1);
     }
     use.o = P->nsig;
     nassau_cache_fit(R, s, R->t_min - 1, &use);
     nassau_row_unlock(R, s);
+    cmark(cm, 3);
+    if (cm)
+        sq_trace_emit("event=correct s=%d t=%d serial=%.3f,%.3f,%.3f,%.3f "
+                      "sections=%.3f,%.3f,%.3f,%.3f",
+                      (int)s, (int)t, cm->ser[0], cm->ser[1], cm->ser[2], cm->ser[3],
+                      cm->par[0], cm->par[1], cm->par[2], cm->par[3]);
     sq_free(last);
     killbuf_clear(&kb);
     nassau_blocks_clear(&Tbt);

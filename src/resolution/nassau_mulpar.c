@@ -1,25 +1,31 @@
 /*
  * nassau_mulpar.c -- the products by Sq(sigma) of Nassau's corrections,
- * block by block, split over the pool (see internal.h).
+ * block by block, split over the pool (see nassau_mulpar_internal.h, internal.h).
  *
  * A correction multiplies the small element Sq(sigma) into every generator
- * block of y0 (in F_{s-1}) and of d(y0) (in F_{s-2}); at stems 130-150 this
- * is a third of all the work, and it lies on the critical path of its row
+ * block of y0 (in F_{s-1}) and of d(y0) (in F_{s-2}); at stems 130-200 this
+ * is most of step 3, and it lies on the critical path of its row
  * (docs/parallelism.md), so it is split like the matrix builds: chunks of
  * consecutive blocks, cut so that each holds about the same number of set
- * bits of v (the products' cost is linear in them).  Blocks in order land in
- * increasing, disjoint bit ranges of out, so chunk c writes only into
- * [ob->start[first block], ob->start[last block + 1]): a private buffer of
- * those limbs, XORed into out after the section (neighbouring chunks may
- * share a boundary limb; XOR does not care about order).
+ * bits of v (the products' cost is linear in them).  All the products of
+ * one signature (two per new generator: x and dx) go into one section, so
+ * that a step with several generators, or with small products, still
+ * fills the pool.  Blocks in order land in increasing, disjoint bit ranges
+ * of out, so chunk c writes only into [ob->start[first block],
+ * ob->start[last block + 1]): it multiplies into a private buffer of those
+ * limbs and XORs the limbs wholly inside that range into out itself (no
+ * other chunk touches them); the first and last limb, which it may share
+ * with its neighbours, the caller XORs after the section (XOR does not care
+ * about order).
  */
 #include <string.h>
 
 #include "internal.h"
+#include "nassau_mulpar_internal.h"
 #include "sq_core.h"
 #include "sq_pool.h"
 
-/* Below this many set bits in v a call stays on its thread (a section's
+/* Below this many set bits in a batch it stays on its thread (a section's
  * wake-up costs about as much as 100 set bits of products). */
 #define MULPAR_MIN_BITS 256
 
@@ -51,80 +57,152 @@ static void mul_range(const milnor_ws_t *W, uint64_t *out, int64_t base, const b
     }
 }
 
+/* The longest block of v (bits, at least 1). */
+static int64_t longest_block(const blocks_t *vb)
+{
+    int64_t m = 1;
+    for (int64_t b = 0; b < vb->n; b++)
+        if (vb->start[b + 1] - vb->start[b] > m)
+            m = vb->start[b + 1] - vb->start[b];
+    return m;
+}
+
+/* One chunk: blocks [b0, b1) of product job, into buf = limbs [lo, hi) of
+ * its out. */
+typedef struct {
+    int64_t job, b0, b1, lo, hi;
+    uint64_t *buf;
+} mulchunk_t;
+
 typedef struct {
     const milnor_ws_t *W;
-    const blocks_t *ob, *vb;
     int32_t t0;
-    const uint64_t *v;
-    const int64_t *cut; /* chunks + 1 block indices */
-    uint64_t **buf;     /* per chunk: its output limbs, from limb lo[c] */
-    const int64_t *lo;
-    int64_t maxlen;     /* longest block of v, in bits */
+    const nassau_mulvec_t *jobs;
+    mulchunk_t *ch;
 } mulpar_t;
+
+/* The limbs [*a, *e) of out wholly inside the bits of chunk h (empty when
+ * *a >= *e). */
+static void inner_limbs(const mulchunk_t *h, const nassau_mulvec_t *j, int64_t *a, int64_t *e)
+{
+    *a = (j->ob->start[h->b0] + 63) >> 6;
+    *e = j->ob->start[h->b1] >> 6;
+}
 
 static void mul_chunk(void *ctx, int64_t c)
 {
     const mulpar_t *m = ctx;
-    if (m->cut[c] == m->cut[c + 1])
-        return;
-    uint64_t *blk = sq_calloc((size_t)f2_limbs(m->maxlen) + 1, 8);
-    mul_range(m->W, m->buf[c], m->lo[c] * 64, m->ob, m->vb, m->t0, m->v, m->cut[c], m->cut[c + 1],
-              blk);
+    mulchunk_t *h = &m->ch[c];
+    const nassau_mulvec_t *j = &m->jobs[h->job];
+    uint64_t *blk = sq_calloc((size_t)f2_limbs(longest_block(j->vb)) + 1, 8);
+    mul_range(m->W, h->buf, h->lo * 64, j->ob, j->vb, m->t0, j->v, h->b0, h->b1, blk);
     sq_free(blk);
+    int64_t a, e;
+    inner_limbs(h, j, &a, &e);
+    for (int64_t l = a; l < e; l++)
+        j->out[l] ^= h->buf[l - h->lo];
+}
+
+/* The chunks of the batch (about `want` in all, never across products,
+ * none over blocks without set bits at either end) into *out; returns
+ * their number.  w[j][b]: set bits of block b of product j. */
+static int64_t cut_chunks(const nassau_mulvec_t *jobs, int64_t n, int64_t *const *w,
+                          int64_t total, int64_t want, mulchunk_t **out)
+{
+    int64_t cap = want + n + 1, nc = 0, acc = 0, c = 0;
+    mulchunk_t *ch = sq_calloc((size_t)cap, sizeof *ch);
+    for (int64_t j = 0; j < n; j++) {
+        int64_t nb = jobs[j].vb->n, b0 = -1;
+        for (int64_t b = 0; b < nb; b++) {
+            if (w[j][b] == 0)
+                continue;
+            if (b0 < 0)
+                b0 = b;
+            acc += w[j][b];
+            int cut = 0;
+            while (acc * want >= (c + 1) * total) {
+                c++;
+                cut = 1;
+            }
+            if (cut || b == nb - 1) {
+                if (nc == cap) {
+                    cap *= 2;
+                    ch = sq_realloc(ch, sq_mul_size((size_t)cap, sizeof *ch));
+                }
+                ch[nc++] = (mulchunk_t){j, b0, b + 1, 0, 0, NULL};
+                b0 = -1;
+            }
+        }
+        if (b0 >= 0) { /* the job's last blocks with bits */
+            if (nc == cap) {
+                cap *= 2;
+                ch = sq_realloc(ch, sq_mul_size((size_t)cap, sizeof *ch));
+            }
+            ch[nc++] = (mulchunk_t){j, b0, nb, 0, 0, NULL};
+        }
+    }
+    *out = ch;
+    return nc;
+}
+
+void nassau_mul_many_par(const milnor_ws_t *W, int32_t t0, const nassau_mulvec_t *jobs,
+                         int64_t n, sq_pool_t *pool, int force)
+{
+    if (n <= 0)
+        return;
+    int64_t total = 0;
+    int64_t **w = sq_calloc((size_t)n, sizeof *w);
+    for (int64_t j = 0; j < n; j++) {
+        const blocks_t *vb = jobs[j].vb;
+        SQ_CHECK(vb->n <= jobs[j].ob->n, "nassau_mul_many_par: %lld blocks into %lld",
+                 (long long)vb->n, (long long)jobs[j].ob->n);
+        w[j] = sq_malloc(sq_mul_size((size_t)vb->n + 1, sizeof *w[j]));
+        for (int64_t b = 0; b < vb->n; b++) {
+            w[j][b] = count_bits(jobs[j].v, vb->start[b], vb->start[b + 1] - vb->start[b]);
+            total += w[j][b];
+        }
+    }
+    int64_t want = pool ? 2 * (int64_t)sq_pool_size(pool) : 1;
+    if (force && want < 6)
+        want = 6;
+    if (total == 0 || (!force && (want <= 2 || total < MULPAR_MIN_BITS))) {
+        for (int64_t j = 0; j < n; j++) {
+            uint64_t *blk = sq_calloc((size_t)f2_limbs(longest_block(jobs[j].vb)) + 1, 8);
+            mul_range(W, jobs[j].out, 0, jobs[j].ob, jobs[j].vb, t0, jobs[j].v, 0,
+                      jobs[j].vb->n, blk);
+            sq_free(blk);
+        }
+    } else {
+        mulchunk_t *ch;
+        int64_t nc = cut_chunks(jobs, n, w, total, want, &ch);
+        for (int64_t c = 0; c < nc; c++) {
+            const blocks_t *ob = jobs[ch[c].job].ob;
+            ch[c].lo = ob->start[ch[c].b0] >> 6;
+            ch[c].hi = f2_limbs(ob->start[ch[c].b1]);
+            ch[c].buf = sq_calloc((size_t)(ch[c].hi - ch[c].lo) + 1, 8);
+        }
+        mulpar_t m = {W, t0, jobs, ch};
+        sq_pool_parallel_for(pool, nc, mul_chunk, &m);
+        for (int64_t c = 0; c < nc; c++) { /* the limbs shared with neighbours */
+            int64_t a, e;
+            inner_limbs(&ch[c], &jobs[ch[c].job], &a, &e);
+            uint64_t *out = jobs[ch[c].job].out;
+            for (int64_t l = ch[c].lo; l < ch[c].hi && l < a; l++)
+                out[l] ^= ch[c].buf[l - ch[c].lo];
+            for (int64_t l = e > a ? e : a; l < ch[c].hi; l++)
+                out[l] ^= ch[c].buf[l - ch[c].lo];
+            sq_free(ch[c].buf);
+        }
+        sq_free(ch);
+    }
+    for (int64_t j = 0; j < n; j++)
+        sq_free(w[j]);
+    sq_free(w);
 }
 
 void nassau_mul_blocks_par(const milnor_ws_t *W, uint64_t *out, const blocks_t *ob,
                            const blocks_t *vb, int32_t t0, const uint64_t *v, sq_pool_t *pool)
 {
-    int64_t n = vb->n, maxlen = 1, total = 0;
-    SQ_CHECK(n <= ob->n, "nassau_mul_blocks_par: %lld blocks into %lld", (long long)n,
-             (long long)ob->n);
-    int64_t *w = sq_malloc(sq_mul_size((size_t)n + 1, sizeof *w));
-    for (int64_t b = 0; b < n; b++) {
-        int64_t len = vb->start[b + 1] - vb->start[b];
-        maxlen = len > maxlen ? len : maxlen;
-        w[b] = count_bits(v, vb->start[b], len);
-        total += w[b];
-    }
-    int64_t chunks = pool ? 2 * (int64_t)sq_pool_size(pool) : 1;
-    if (chunks <= 2 || total < MULPAR_MIN_BITS || n < 2) {
-        uint64_t *blk = sq_calloc((size_t)f2_limbs(maxlen) + 1, 8);
-        mul_range(W, out, 0, ob, vb, t0, v, 0, n, blk);
-        sq_free(blk);
-        sq_free(w);
-        return;
-    }
-    int64_t *cut = sq_malloc(sq_mul_size((size_t)chunks + 1, sizeof *cut));
-    int64_t *lo = sq_malloc(sq_mul_size((size_t)chunks + 1, sizeof *lo));
-    uint64_t **buf = sq_calloc((size_t)chunks + 1, sizeof *buf);
-    int64_t acc = 0, c = 0;
-    cut[0] = 0;
-    for (int64_t b = 0; b < n && c + 1 < chunks; b++) {
-        acc += w[b];
-        if (acc * chunks >= (c + 1) * total)
-            cut[++c] = b + 1;
-    }
-    while (c < chunks)
-        cut[++c] = n;
-    for (c = 0; c < chunks; c++) {
-        if (cut[c] == cut[c + 1])
-            continue;
-        lo[c] = ob->start[cut[c]] >> 6;
-        int64_t hi = f2_limbs(ob->start[cut[c + 1]]);
-        buf[c] = sq_calloc((size_t)(hi - lo[c]) + 1, 8);
-    }
-    mulpar_t m = {W, ob, vb, t0, v, cut, buf, lo, maxlen};
-    sq_pool_parallel_for(pool, chunks, mul_chunk, &m);
-    for (c = 0; c < chunks; c++) {
-        if (!buf[c])
-            continue;
-        int64_t hi = f2_limbs(ob->start[cut[c + 1]]);
-        for (int64_t l = lo[c]; l < hi; l++)
-            out[l] ^= buf[c][l - lo[c]];
-        sq_free(buf[c]);
-    }
-    sq_free(buf);
-    sq_free(lo);
-    sq_free(cut);
-    sq_free(w);
+    nassau_mulvec_t job = {out, ob, vb, v};
+    nassau_mul_many_par(W, t0, &job, 1, pool, 0);
 }

@@ -109,6 +109,40 @@ TEST(nassau_split_serial_parts_threads)
     resol_nassau_split_all(0);
 }
 
+/* Step 3 of Nassau's step split whatever its size (nassau_correct.c: the
+ * translations and quasi-inverses by row and part of the class, the XORs
+ * of kept rows by row and limb range, all products of a signature in one
+ * batch cut at 6 or more chunks): the same bits on 1, 2, 3 and 8 threads
+ * as the unsplit serial run, with the default cache budget and with none
+ * (blocks evicted and built again).  The hook is declared where it is
+ * defined. */
+void nassau_correct_split_all(int on);
+
+TEST(nassau_correct_split_threads)
+{
+    fdmod_t *mods[] = {fdmod_sphere(), test_module_C2(), test_module_Joker()};
+    for (int i = 0; i < 3; i++) {
+        resol_t *ref = resol_new(mods[i], 18, 36);
+        resol_run(ref, RESOL_NASSAU);
+        nassau_correct_split_all(1);
+        int threads[] = {1, 2, 3, 8};
+        for (int budget = 0; budget < 2; budget++)
+            for (size_t j = 0; j < sizeof threads / sizeof threads[0]; j++) {
+                resol_t *R = resol_new(mods[i], 18, 36);
+                if (budget)
+                    resol_set_cache_budget(R, 0);
+                sq_pool_t *pool = sq_pool_new(threads[j]);
+                resol_run_pool(R, RESOL_NASSAU, pool, NULL);
+                sq_pool_free(pool);
+                assert_same(ref, R);
+                resol_free(R);
+            }
+        nassau_correct_split_all(0);
+        resol_free(ref);
+        fdmod_free(mods[i]);
+    }
+}
+
 /* The cache budget of Nassau's corrections (none, a little, the default)
  * changes what is built again, never the bits: serially and on 2 threads
  * the differentials equal the default serial run's; under a budget below
