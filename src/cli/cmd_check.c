@@ -3,8 +3,11 @@
  * found (argument parsing and printing only; the checks are
  * sq_store_check).
  */
+#define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "cli.h"
 #include "cli_opts.h"
@@ -33,7 +36,11 @@ static const char check_usage[] =
     "  --full               minimality and exactness at every bidegree\n"
     "  --spots K            bidegrees in the sample (default 24)\n"
     "  --seed N             seed of the sample (default 17)\n"
-    "  --threads K          worker threads (default: $ADAMS_THREADS, else all cores)\n"
+    "  --threads K          worker threads (default: $ADAMS_THREADS, else all cores);\n"
+    "                       the same lines for any K\n"
+    "  --progress           show the progress of d o d on stderr even when it is not\n"
+    "                       a terminal (then one line every 10 s)\n"
+    "  --quiet              no progress\n"
     "  --max-memory SIZE    refuse (exit 3) a store whose resolution is estimated\n"
     "                       above SIZE (default: the memory available)\n"
     "  -h, --help           show this help\n"
@@ -45,8 +52,42 @@ static const char check_usage[] =
 static const cli_verb_t check_verb = {
     "check", check_usage,
     CLI_BIT(CLI_OPT_FULL) | CLI_BIT(CLI_OPT_SPOTS) | CLI_BIT(CLI_OPT_SEED) |
-        CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_MAXMEM),
+        CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_PROGRESS) |
+        CLI_BIT(CLI_OPT_QUIET),
     NULL, "file"};
+
+/* The progress of d o d on stderr: on a terminal one line redrawn at most
+ * twice a second and cleared at the end, else a line every 10 s. */
+typedef struct {
+    int tty;
+    double start, last;
+} check_progress_t;
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void check_progress(void *ctx, int64_t done, int64_t total, int32_t t, int32_t tmax)
+{
+    check_progress_t *p = ctx;
+    double now = now_s();
+    int end = t >= tmax;
+    if (!end && now - p->last < (p->tty ? 0.5 : 10.0))
+        return;
+    p->last = now;
+    if (p->tty && end) {
+        fprintf(stderr, "\r%78s\r", "");
+        return;
+    }
+    double f = total > 0 ? (double)done / (double)total : 1.0;
+    fprintf(stderr, "%scheck: d o d through t = %d of %d, %.1f%% of the products, %.0f s%s",
+            p->tty ? "\r" : "", (int)t, (int)tmax, 100.0 * f, now - p->start,
+            p->tty ? "" : "\n");
+    fflush(stderr);
+}
 
 /* The check's threads can start: a pool of that many is created and freed
  * before sq_store_check makes its own (which cannot report a failure).
@@ -76,6 +117,11 @@ int cmd_check(int argc, char **argv)
                                 .spots = (int)o.spots,
                                 .seed = (uint64_t)o.seed,
                                 .threads = (int)o.threads};
+    check_progress_t prog = {isatty(STDERR_FILENO), now_s(), now_s()};
+    if (o.progress > 0 || (o.progress == 0 && prog.tty)) {
+        co.progress = check_progress;
+        co.progress_ctx = &prog;
+    }
     if ((rc = threads_can_start(o.threads)))
         return rc;
     char err[1024];

@@ -298,6 +298,10 @@ typedef struct {
     int (*module_for)(void *ctx, const char *text, const char *name, int32_t max_n,
                       fdmod_t **out, char *err, size_t errlen);
     void *module_ctx;
+    /* Progress of d o d (NULL: none): called from the calling thread after
+     * each degree t (of tmax) with the products made and their total. */
+    void (*progress)(void *ctx, int64_t done, int64_t total, int32_t t, int32_t tmax);
+    void *progress_ctx;
 } sq_store_check_opts_t;
 
 typedef struct {
@@ -308,6 +312,7 @@ typedef struct {
     int64_t generators;      /* generators loaded (checked below) */
     int64_t dd_checked, dd_failed;     /* generators with d(d(g)) computed; nonzero */
     int64_t spots_checked, spots_failed; /* bidegrees checked for minimality and exactness */
+    int64_t spots_too_large; /* bidegrees left out of the sample: their matrices exceed 64 MB */
     int module_rebuilt;      /* 1 when the module could be rebuilt from its text (rows 0 and 1
                               * checked too), 0 when not (a caller-supplied text and no
                               * module_for): then only the checksums were checked */

@@ -176,50 +176,277 @@ static int scan_rows(sq_store_t *st, FILE *out, sq_store_check_report_t *rep, in
 
 /* ---- d o d ---------------------------------------------------------------- */
 
+/*
+ * d(d(g)) is computed bidegree by bidegree, in increasing t (then s), so
+ * that a check stopped early has verified every generator of degree below
+ * the one in flight.  At p = 2 the generators of a bidegree go in groups of
+ * up to DD_GROUP: the positions of F_{s-1}'s basis where their images are
+ * set are split by pattern (which of the group's images hold them), d_{s-1}
+ * is applied once to each pattern's positions, and d(d(g)) is the sum of
+ * the patterns g belongs to.  Each basis element (a, h) of the union is then
+ * multiplied out once (a * d(h)) instead of once per generator whose image
+ * holds it.  The applies are split over the pool (fhom_apply_add_par: the
+ * same bits for any thread count).  At odd p each generator is applied on
+ * its own, the generators of a bidegree over the pool.
+ */
+#define DD_GROUP 6
+
 typedef struct {
     const resol_t *R;
-    int32_t s;
-    int64_t g0, n;           /* generators g0 .. g0 + n - 1 of F_s */
-    int64_t *fail;           /* per generator: 1 when d(d(g)) != 0 */
+    sq_pool_t *pool;
+    const sq_store_check_opts_t *o;
+    int64_t done, total;     /* progress: products (set positions) */
+} dd_run_t;
+
+/* Odd p (and the fallback): one generator. */
+typedef struct {
+    const resol_t *R;
+    int32_t s, t;
+    int64_t g0;
+    int *fail;
 } dd_job_t;
 
 static void dd_one(void *ctx, int64_t i)
 {
     dd_job_t *J = ctx;
-    const fmod_t *F = resol_free_module(J->R, J->s);
-    int64_t g = J->g0 + i;
-    int32_t t = fmod_gen_degree(F, g);
-    const void *v = fhom_image_enc(resol_differential(J->R, J->s), g, NULL);
+    const void *v = fhom_image_enc(resol_differential(J->R, J->s), J->g0 + i, NULL);
     const fhom_t *d1 = resol_differential(J->R, J->s - 1);
     fvec_t o;
-    fvec_init(&o, fhom_target_dim(d1, t), resol_prime(J->R));
-    fhom_apply_add_enc(d1, o.p == 2 ? (void *)o.limbs : (void *)o.bytes, t, t, v);
+    fvec_init(&o, fhom_target_dim(d1, J->t), resol_prime(J->R));
+    fhom_apply_add_enc(d1, o.p == 2 ? (void *)o.limbs : (void *)o.bytes, J->t, J->t, v);
     J->fail[i] = !fvec_is_zero(o);
     fvec_clear(&o);
 }
 
-static void check_dd(const resol_t *R, sq_pool_t *pool, FILE *out, sq_store_check_report_t *rep)
+/* The set positions of the union of the images of generators g0 .. g0 + k - 1
+ * (p = 2; L bits each). */
+static int64_t union_bits(const fhom_t *d, int64_t g0, int k, int64_t L)
 {
-    int lines = 0;
+    int64_t n = 0;
+    const uint64_t *v[DD_GROUP];
+    for (int i = 0; i < k; i++)
+        v[i] = fhom_image(d, g0 + i, NULL);
+    for (int64_t l = 0; l < f2_limbs(L); l++) {
+        uint64_t w = 0;
+        for (int i = 0; i < k; i++)
+            w |= v[i][l];
+        n += __builtin_popcountll(w);
+    }
+    return n;
+}
+
+/* The parallel apply of d o d: out ^= d(x) (p = 2; x over the degree-t
+ * basis of d's source below t) cut into chunks of about equal work, each
+ * applied into a buffer of its own on the pool, the buffers XORed into out
+ * (the same bits for any cut).  A set position (a, h) weighs 16 plus the
+ * set bits of d(h) (cost[h], per generator h of degree < t): a product
+ * scans d(h), and the generators' images differ in length by 100x, so
+ * cutting by counts of positions alone leaves a thread most of the work. */
+typedef struct {
+    const fhom_t *d;
+    int32_t t;
+    uint64_t **xs;   /* the chunks' positions */
+    uint64_t *bufs;  /* chunks x cl */
+    int64_t cl;
+} dd_par_t;
+
+static void dd_par_chunk(void *ctx, int64_t c)
+{
+    const dd_par_t *P = ctx;
+    fhom_apply_add(P->d, P->bufs + c * P->cl, P->t, P->t, P->xs[c]);
+}
+
+static void dd_apply(const fhom_t *d, uint64_t *out, int64_t cl, int32_t t, const uint64_t *x,
+                     int64_t L, const int64_t *cost, sq_pool_t *pool)
+{
+    int nt = sq_pool_size(pool);
+    int64_t limbs = f2_limbs(L), total = 0, nset = 0;
+    const fmod_t *F = fhom_source(d);
+    if (nt > 1) /* the work: cost of the generator of each set position */
+        for (int64_t h = 0, end = 0, l = 0; l < limbs; l++)
+            for (uint64_t w = x[l]; w; w &= w - 1) {
+                int64_t pos = l * 64 + __builtin_ctzll(w);
+                while (pos >= end)
+                    end += fmod_block_dim(F, t, fmod_gen_degree(F, h++));
+                total += cost[h - 1];
+                nset++;
+            }
+    if (nt <= 1 || nset < 32) {
+        fhom_apply_add(d, out, t, t, x);
+        return;
+    }
+    int64_t C = 4 * (int64_t)nt;
+    dd_par_t P = {d, t, sq_calloc((size_t)C, sizeof(uint64_t *)),
+                  sq_calloc(sq_mul_size((size_t)C, (size_t)cl), sizeof(uint64_t)), cl};
+    for (int64_t c = 0; c < C; c++)
+        P.xs[c] = sq_calloc((size_t)limbs + 1, sizeof(uint64_t));
+    int64_t cum = 0;
+    for (int64_t h = 0, end = 0, l = 0; l < limbs; l++)
+        for (uint64_t w = x[l]; w; w &= w - 1) {
+            int b = __builtin_ctzll(w);
+            int64_t pos = l * 64 + b;
+            while (pos >= end)
+                end += fmod_block_dim(F, t, fmod_gen_degree(F, h++));
+            int64_t c = (int64_t)((double)cum * (double)C / (double)total);
+            c = c < C ? c : C - 1;
+            P.xs[c][l] |= (uint64_t)1 << b;
+            cum += cost[h - 1];
+        }
+    sq_pool_parallel_for(pool, C, dd_par_chunk, &P);
+    for (int64_t c = 0; c < C; c++) {
+        for (int64_t l = 0; l < cl; l++)
+            out[l] ^= P.bufs[c * cl + l];
+        sq_free(P.xs[c]);
+    }
+    sq_free(P.xs);
+    sq_free(P.bufs);
+}
+
+/* cost[h] for dd_apply: 16 + the set bits of d(h), h the generators of the
+ * source of d of degree < t.  A new array (sq_free). */
+static int64_t *dd_costs(const fhom_t *d, int32_t t)
+{
+    const fmod_t *F = fhom_source(d);
+    int64_t n = 0, tot = fmod_total_gens(F);
+    while (n < tot && fmod_gen_degree(F, n) < t)
+        n++;
+    int64_t *cost = sq_malloc(((size_t)n + 1) * sizeof *cost);
+    for (int64_t h = 0; h < n; h++) {
+        int64_t nb = 0, pop = 0;
+        const uint64_t *v = fhom_image(d, h, &nb);
+        for (int64_t l = 0; v && l < f2_limbs(nb); l++)
+            pop += __builtin_popcountll(v[l]);
+        cost[h] = 16 + pop;
+    }
+    return cost;
+}
+
+/* p = 2: fail[i] = (d(d(g0 + i)) != 0) for a group of k <= DD_GROUP
+ * generators of F_s in degree t; returns the products made. */
+static int64_t dd_group_f2(const resol_t *R, int32_t s, int32_t t, int64_t g0, int k,
+                           sq_pool_t *pool, int *fail)
+{
+    const fhom_t *d = resol_differential(R, s), *d1 = resol_differential(R, s - 1);
+    int64_t L = fhom_image_len(d, t), limbs = f2_limbs(L);
+    int64_t cols = fhom_target_dim(d1, t), cl = f2_limbs(cols) + 1;
+    const uint64_t *v[DD_GROUP];
+    for (int i = 0; i < k; i++)
+        v[i] = fhom_image(d, g0 + i, NULL);
+    uint64_t *acc = sq_calloc(sq_mul_size((size_t)k, (size_t)cl), sizeof *acc);
+    uint64_t *out = k > 1 ? sq_calloc((size_t)cl, sizeof *out) : NULL;
+    uint64_t *w = k > 1 ? sq_calloc((size_t)limbs + 1, sizeof *w) : NULL;
+    int64_t *cost = sq_pool_size(pool) > 1 ? dd_costs(d1, t) : NULL, made = 0;
+    for (unsigned pat = 1; pat < (1u << k); pat++) {
+        const uint64_t *x = v[0];
+        if (k > 1) { /* the positions set exactly in the images of pat */
+            int64_t pop = 0;
+            for (int64_t l = 0; l < limbs; l++) {
+                uint64_t m = ~(uint64_t)0;
+                for (int i = 0; i < k; i++)
+                    m &= (pat >> i) & 1u ? v[i][l] : ~v[i][l];
+                w[l] = m;
+                pop += __builtin_popcountll(m);
+            }
+            if (!pop)
+                continue;
+            made += pop;
+            x = w;
+            memset(out, 0, (size_t)cl * sizeof *out);
+        }
+        dd_apply(d1, k > 1 ? out : acc, cl, t, x, L, cost, pool);
+        if (k > 1)
+            for (int i = 0; i < k; i++)
+                if ((pat >> i) & 1u)
+                    for (int64_t l = 0; l < cl; l++)
+                        acc[(int64_t)i * cl + l] ^= out[l];
+    }
+    if (k == 1)
+        made = union_bits(d, g0, 1, L);
+    for (int i = 0; i < k; i++) {
+        fail[i] = 0;
+        for (int64_t l = 0; l < cl; l++)
+            fail[i] |= acc[(int64_t)i * cl + l] != 0;
+    }
+    sq_free(cost);
+    sq_free(w);
+    sq_free(out);
+    sq_free(acc);
+    return made;
+}
+
+/* d(d(g)) for the generators of F_s in degree t, in order: failures
+ * counted and named (the first MAX_LINES in all). */
+static void dd_bidegree(dd_run_t *D, int32_t s, int32_t t, FILE *out,
+                        sq_store_check_report_t *rep, int *lines)
+{
+    const fmod_t *F = resol_free_module(D->R, s);
+    int64_t n = fmod_num_gens(F, t), g0 = fmod_gen_global(F, t, 0);
+    int *fail = sq_calloc((size_t)n + 1, sizeof *fail);
+    if (resol_prime(D->R) == 2) {
+        for (int64_t i = 0; i < n; i += DD_GROUP) {
+            int k = n - i < DD_GROUP ? (int)(n - i) : DD_GROUP;
+            D->done += dd_group_f2(D->R, s, t, g0 + i, k, D->pool, fail + i);
+        }
+    } else {
+        dd_job_t J = {D->R, s, t, g0, fail};
+        sq_pool_parallel_for(D->pool, n, dd_one, &J);
+        D->done += n * fhom_image_len(resol_differential(D->R, s), t);
+    }
+    for (int64_t i = 0; i < n; i++) {
+        rep->dd_checked++;
+        if (!fail[i])
+            continue;
+        rep->dd_failed++;
+        if ((*lines)++ < MAX_LINES)
+            say(out, "wrong: d(d(x_(%d, %d, %lld))) != 0 (step s=%d, t=%d)\n", (int)(t - s),
+                (int)s, (long long)i, (int)s, (int)t);
+    }
+    sq_free(fail);
+}
+
+/* The work of d o d (the products dd_bidegree makes), for the progress. */
+static int64_t dd_total(const resol_t *R)
+{
+    int64_t total = 0;
     for (int32_t s = 1; s <= resol_max_s(R); s++) {
         const fmod_t *F = resol_free_module(R, s);
-        dd_job_t J = {R, s, 0, fmod_total_gens(F), NULL};
-        if (!J.n)
-            continue;
-        J.fail = sq_calloc((size_t)J.n, sizeof *J.fail);
-        sq_pool_parallel_for(pool, J.n, dd_one, &J);
-        for (int64_t i = 0; i < J.n; i++) {
-            rep->dd_checked++;
-            if (!J.fail[i])
-                continue;
-            rep->dd_failed++;
-            int32_t t = fmod_gen_degree(F, i);
-            int64_t k = i - fmod_gen_global(F, t, 0);
-            if (lines++ < MAX_LINES)
-                say(out, "wrong: d(d(x_(%d, %d, %lld))) != 0 (step s=%d, t=%d)\n",
-                    (int)(t - s), (int)s, (long long)k, (int)s, (int)t);
+        const fhom_t *d = resol_differential(R, s);
+        for (int64_t g = 0; g < fmod_total_gens(F);) {
+            int32_t t = fmod_gen_degree(F, g);
+            int64_t n = fmod_num_gens(F, t), L = fhom_image_len(d, t);
+            for (int64_t i = 0; i < n; i += DD_GROUP) {
+                int k = n - i < DD_GROUP ? (int)(n - i) : DD_GROUP;
+                total += resol_prime(R) == 2 ? union_bits(d, g + i, k, L) : k * L;
+            }
+            g += n;
         }
-        sq_free(J.fail);
+    }
+    return total;
+}
+
+static void check_dd(const resol_t *R, sq_pool_t *pool, const sq_store_check_opts_t *o,
+                     FILE *out, sq_store_check_report_t *rep)
+{
+    int lines = 0;
+    dd_run_t D = {R, pool, o, 0, 0};
+    int32_t S = resol_max_s(R), tmax = -1, tmin = INT32_MAX;
+    for (int32_t s = 1; s <= S; s++) {
+        const fmod_t *F = resol_free_module(R, s);
+        int64_t ng = fmod_total_gens(F);
+        if (ng) {
+            tmin = fmod_gen_degree(F, 0) < tmin ? fmod_gen_degree(F, 0) : tmin;
+            tmax = fmod_gen_degree(F, ng - 1) > tmax ? fmod_gen_degree(F, ng - 1) : tmax;
+        }
+    }
+    if (o->progress)
+        D.total = dd_total(R);
+    for (int32_t t = tmin; t <= tmax; t++) {
+        for (int32_t s = 1; s <= S; s++)
+            if (t <= fmod_max_degree(resol_free_module(R, s)) &&
+                fmod_num_gens(resol_free_module(R, s), t) > 0)
+                dd_bidegree(&D, s, t, out, rep, &lines);
+        if (o->progress)
+            o->progress(o->progress_ctx, D.done, D.total, t, tmax);
     }
 }
 
@@ -280,6 +507,24 @@ static int check_spot(const resol_t *R, int32_t s, int32_t t, sq_pool_t *pool, F
     return ok ? 0 : -1;
 }
 
+/* The largest matrix a spot builds (bits): the spots of check_spot whose
+ * matrices exceed SPOT_MAX_BITS (64 MB) are not sampled: at stem 200 a
+ * matrix of d_s in one degree can have 400,000 rows and as many columns,
+ * which neither fits in memory nor reduces in any reasonable time. */
+#define SPOT_MAX_BITS ((int64_t)1 << 29)
+
+static int spot_fits(const resol_t *R, int32_t s, int32_t t)
+{
+    for (int32_t r = s; r >= 0 && r >= s - 1; r--) {
+        const fhom_t *d = resol_differential(R, r);
+        double bits = (double)fmod_dim_below(resol_free_module(R, r), t, t + 1) *
+                      (double)fhom_target_dim(d, t);
+        if (bits > (double)SPOT_MAX_BITS)
+            return 0;
+    }
+    return 1;
+}
+
 static void check_spots(const resol_t *R, const sq_store_check_opts_t *o, sq_pool_t *pool,
                         FILE *out, sq_store_check_report_t *rep)
 {
@@ -288,8 +533,12 @@ static void check_spots(const resol_t *R, const sq_store_check_opts_t *o, sq_poo
     int32_t(*list)[2] = sq_malloc(sq_mul_size((size_t)cells + 1, sizeof *list));
     for (int32_t s = 0; s <= S; s++)
         for (int32_t k = lo; k <= N; k++)
-            if (resol_step_published(R, s, s + k))
-                list[n][0] = s, list[n][1] = s + k, n++;
+            if (resol_step_published(R, s, s + k)) {
+                if (spot_fits(R, s, s + k))
+                    list[n][0] = s, list[n][1] = s + k, n++;
+                else
+                    rep->spots_too_large++;
+            }
     int64_t want = o->full ? n : (o->spots > 0 ? o->spots : 24);
     if (want > n)
         want = n;
@@ -459,7 +708,7 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
                     "missing or damaged\n",
                     (long long)rep->steps_unreachable);
             sq_pool_t *pool = o->threads > 1 ? sq_pool_new(o->threads) : NULL;
-            check_dd(R, pool, out, rep);
+            check_dd(R, pool, o, out, rep);
             if (rep->dd_failed)
                 say(out, "d o d = 0: FAILED for %lld of %lld generators\n",
                     (long long)rep->dd_failed, (long long)rep->dd_checked);
@@ -467,13 +716,20 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
                 say(out, "d o d = 0: ok on %lld generators (every stored differential)\n",
                     (long long)rep->dd_checked);
             check_spots(R, o, pool, out, rep);
+            char left[160] = "";
+            if (rep->spots_too_large)
+                snprintf(left, sizeof left,
+                         "; %lld bidegrees whose matrices exceed %lld MB left out",
+                         (long long)rep->spots_too_large, (long long)(SPOT_MAX_BITS >> 23));
+            const char *which = o->full && !rep->spots_too_large ? "all of them"
+                                : o->full                        ? "all the others"
+                                                                 : "a sample";
             if (rep->spots_failed)
-                say(out, "minimality and exactness: FAILED at %lld of %lld bidegrees (%s)\n",
-                    (long long)rep->spots_failed, (long long)rep->spots_checked,
-                    o->full ? "all of them" : "a sample");
+                say(out, "minimality and exactness: FAILED at %lld of %lld bidegrees (%s%s)\n",
+                    (long long)rep->spots_failed, (long long)rep->spots_checked, which, left);
             else
-                say(out, "minimality and exactness: ok at %lld bidegrees (%s)\n",
-                    (long long)rep->spots_checked, o->full ? "all of them" : "a sample");
+                say(out, "minimality and exactness: ok at %lld bidegrees (%s%s)\n",
+                    (long long)rep->spots_checked, which, left);
             sq_pool_free(pool);
             check_secondary(st, R, o->seed, out, rep);
         }
