@@ -110,6 +110,40 @@ TEST(secondary_massey_cli_periodicity)
     sq_free(q);
 }
 
+/* The bracket of a pure lambda class: a b1 = d_2 z makes K begin with z,
+ * so <a, λ b1, y> = z y (modulo a Ext + Ext y) for y with b1 y = 0.  With
+ * d_2 h_4 = h_0 h_3^2 (Adams, "On the non-existence of elements of Hopf
+ * invariant one", 1960; Mahowald-Tangora), <h_3, λ h_0 h_3, y> = h_4 y:
+ * the Ext part of every line with y in Ext equals the product by h_4
+ * (adams product, the classical products), here exactly. */
+TEST(secondary_massey_cli_h4_products)
+{
+    char *out = massey(__LINE__, "--a 7,1,0 --b 7,1,/0", "");
+    static const int ys[][2] = {{0, 3}, {0, 4}, {0, 5}, {1, 1}, {2, 2}, {3, 1}, {3, 2}, {3, 3},
+                                {6, 2}, {7, 3}, {8, 3}, {9, 4}, {11, 5}};
+    for (size_t i = 0; i < sizeof ys / sizeof *ys; i++) {
+        char y[64], args[256];
+        snprintf(y, sizeof y, "[x_(%d, %d, 0)]", ys[i][0], ys[i][1]);
+        const char *l = line_of(out, "<[x_(7, 1, 0)], λx_(7, 2, 0), ", y);
+        ASSERT(l != NULL);
+        snprintf(args, sizeof args, "product S_2 --class 15,1,0 --by %d,%d,0 --quiet", ys[i][0],
+                 ys[i][1]);
+        char *p = run_ok(__LINE__, args);
+        const char *eq = strstr(p, " = ");
+        const char *at = strstr(p, " at (");
+        ASSERT(eq && at && at > eq);
+        const char *v = eq + 3;
+        size_t len = (size_t)(at - v);
+        ASSERT(strncmp(l, "±", strlen("±")) == 0);
+        l += strlen("±");
+        if (strncmp(l, v, len) != 0 || strncmp(l + len, " + λ", strlen(" + λ")) != 0)
+            sq_test_fail(__FILE__, __LINE__, "<h_3, λh_0h_3, %s> = %.40s, h_4 y = %.*s", y, l,
+                         (int)len, v);
+        sq_free(p);
+    }
+    sq_free(out);
+}
+
 /* Linearity in a's lambda part: <a + λ a1, b, y> - <a, b, y> = λ a1 K(y)
  * has no Ext part: the two runs of the peer's (h_2 and h_2 + λ h_0 h_2)
  * have the same kernels and Ext parts, line by line. */
