@@ -19,6 +19,7 @@
 #include "resol.h"
 #include "resol_products.h"
 #include "resol_secondary_massey.h"
+#include "sq_modspec.h"
 #include "sq_test.h"
 
 /* Whether v (len entries) is in the row span of m (canonical RREF). */
@@ -59,16 +60,17 @@ static void class_vecs(const resol_t *R, cls_t c, resol_sec_class_t *x)
         fvec_set(x->x1, c.l, 1);
 }
 
-/* Checks every row of every kernel of <a, b, -> on R through (N, S);
- * returns the number of rows checked against a classical bracket. */
-static int check(const resol_t *R, cls_t ca, cls_t cb, int32_t N, int32_t S)
+/* Checks every row of every kernel of <a, b, -> on RM (M) and RS (the
+ * sphere; RS == RM for S_2) through (N, S); returns the number of rows
+ * checked against a classical bracket. */
+static int check(const resol_t *RM, const resol_t *RS, cls_t ca, cls_t cb, int32_t N, int32_t S)
 {
     resol_sec_class_t a, b;
-    class_vecs(R, ca, &a);
-    class_vecs(R, cb, &b);
+    class_vecs(RM, ca, &a);
+    class_vecs(RS, cb, &b);
     resol_sec_massey_t *X = NULL;
     char err[512];
-    if (resol_sec_massey_new(&X, R, R, &a, &b, N, S, NULL, NULL, NULL, err, sizeof err))
+    if (resol_sec_massey_new(&X, RM, RS, &a, &b, N, S, NULL, NULL, NULL, err, sizeof err))
         sq_test_fail(__FILE__, __LINE__, "%s", err);
     int checked = 0;
     for (int32_t n = 0; n + a.n + b.n + 2 <= N; n++)
@@ -76,8 +78,8 @@ static int check(const resol_t *R, cls_t ca, cls_t cb, int32_t N, int32_t S)
             fmat_t ker;
             ASSERT_EQ(resol_sec_massey_kernel(X, n, s, &ker), 0);
             int32_t bn = n + a.n + b.n + 1, bs = s + a.s + b.s - 1;
-            int64_t ne = resol_ext_dim(R, bs, bn), nl = resol_ext_dim(R, bs + 1, bn);
-            int64_t ny = resol_ext_dim(R, s, n);
+            int64_t ne = resol_ext_dim(RM, bs, bn), nl = resol_ext_dim(RM, bs + 1, bn);
+            int64_t ny = resol_ext_dim(RS, s, n);
             fvec_t ext, lam, cl;
             fvec_init(&ext, ne + 1, 2);
             fvec_init(&lam, nl + 1, 2);
@@ -89,10 +91,10 @@ static int check(const resol_t *R, cls_t ca, cls_t cb, int32_t N, int32_t S)
                 fvec_t y0 = fvec_window(y, 0, ny);
                 if (s >= 1 && !fvec_is_zero(y0)) {
                     fvec_zero(cl);
-                    ASSERT_EQ(resol_massey(R, R, s, n + s, y0, b.s, b.n + b.s, b.x0, a.s,
+                    ASSERT_EQ(resol_massey(RM, RS, s, n + s, y0, b.s, b.n + b.s, b.x0, a.s,
                                            a.n + a.s, a.x0, cl),
                               0);
-                    ASSERT_EQ(resol_massey_indeterminacy(R, R, s, n + s, y0, b.s, b.n + b.s,
+                    ASSERT_EQ(resol_massey_indeterminacy(RM, RS, s, n + s, y0, b.s, b.n + b.s,
                                                          a.s, a.n + a.s, a.x0, &ind),
                               0);
                     for (int64_t i = 0; i < ne; i++)
@@ -133,8 +135,33 @@ TEST(secondary_massey_classical)
                  {{1, 1, 0, -1}, {0, 1, 0, -1}}};
     int total = 0;
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
-        total += check(R, cases[i].a, cases[i].b, 24, 7);
+        total += check(R, R, cases[i].a, cases[i].b, 24, 7);
     ASSERT(total >= 20);
     resol_free(R);
+    fdmod_free(M);
+}
+
+/* A module that is not the sphere (its own resolution and the sphere's):
+ * C2, <iota, h_0^2, ->, <v_1, h_2, -> (h_0^2 iota = 0, h_2 v_1 = 0). */
+TEST(secondary_massey_classical_C2)
+{
+    char path[1024], err[512];
+    snprintf(path, sizeof path, "%s/../../modules/C2.json", SQ_TEST_DATA_DIR);
+    fdmod_t *M = NULL, *Sph = fdmod_sphere();
+    if (sq_modspec_load_file(&M, path, NULL, NULL, err, sizeof err))
+        sq_test_fail(__FILE__, __LINE__, "%s", err);
+    resol_t *RM = resol_new(M, 7, 20), *RS = resol_new(Sph, 9, 22);
+    resol_run(RM, RESOL_CLASSICAL);
+    resol_run(RS, RESOL_CLASSICAL);
+    static const struct {
+        cls_t a, b;
+    } cases[] = {{{0, 0, 0, -1}, {0, 2, 0, -1}}, {{2, 1, 0, -1}, {3, 1, 0, -1}}};
+    int total = 0;
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++)
+        total += check(RM, RS, cases[i].a, cases[i].b, 20, 7);
+    ASSERT(total >= 5);
+    resol_free(RS);
+    resol_free(RM);
+    fdmod_free(Sph);
     fdmod_free(M);
 }
