@@ -57,7 +57,9 @@ static const cli_verb_t check_verb = {
     NULL, "file"};
 
 /* The progress of d o d on stderr: on a terminal one line redrawn at most
- * twice a second and cleared at the end, else a line every 10 s. */
+ * twice a second and cleared at the end, else a line every 10 s.  The work
+ * is the products weighed by the length of what they multiply (a product
+ * a * d(h) scans d(h)), so that the share and the ETA hold at large stems. */
 typedef struct {
     int tty;
     double start, last;
@@ -82,10 +84,12 @@ static void check_progress(void *ctx, int64_t done, int64_t total, int32_t t, in
         fprintf(stderr, "\r%78s\r", "");
         return;
     }
-    double f = total > 0 ? (double)done / (double)total : 1.0;
-    fprintf(stderr, "%scheck: d o d through t = %d of %d, %.1f%% of the products, %.0f s%s",
-            p->tty ? "\r" : "", (int)t, (int)tmax, 100.0 * f, now - p->start,
-            p->tty ? "" : "\n");
+    double f = total > 0 ? (double)done / (double)total : 1.0, el = now - p->start;
+    char eta[48] = "";
+    if (f > 0 && f < 1)
+        snprintf(eta, sizeof eta, ", ETA %.0f s", el * (1 - f) / f);
+    fprintf(stderr, "%scheck: d o d through t = %d of %d, %.2f%% of the work, %.0f s%s%s",
+            p->tty ? "\r" : "", (int)t, (int)tmax, 100.0 * f, el, eta, p->tty ? "" : "\n");
     fflush(stderr);
 }
 

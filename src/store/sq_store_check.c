@@ -194,8 +194,8 @@ static int scan_rows(sq_store_t *st, FILE *out, sq_store_check_report_t *rep, in
 typedef struct {
     const resol_t *R;
     sq_pool_t *pool;
-    const sq_store_check_opts_t *o;
-    int64_t done, total;     /* progress: products (set positions) */
+    int64_t **cost;          /* p = 2: cost[r][h] of dd_costs for d_r, r < max_s */
+    int64_t done, total;     /* progress: the work (dd_weight) done and in all */
 } dd_run_t;
 
 /* Odd p (and the fallback): one generator. */
@@ -218,21 +218,38 @@ static void dd_one(void *ctx, int64_t i)
     fvec_clear(&o);
 }
 
-/* The set positions of the union of the images of generators g0 .. g0 + k - 1
- * (p = 2; L bits each). */
-static int64_t union_bits(const fhom_t *d, int64_t g0, int k, int64_t L)
+/* The work of the positions set in x (over the degree-t basis of F below
+ * t): the sum of cost[h] over them, h the generator of each. */
+static int64_t dd_weight(const fmod_t *F, int32_t t, const uint64_t *x, int64_t limbs,
+                         const int64_t *cost)
 {
-    int64_t n = 0;
-    const uint64_t *v[DD_GROUP];
-    for (int i = 0; i < k; i++)
-        v[i] = fhom_image(d, g0 + i, NULL);
-    for (int64_t l = 0; l < f2_limbs(L); l++) {
-        uint64_t w = 0;
-        for (int i = 0; i < k; i++)
-            w |= v[i][l];
-        n += __builtin_popcountll(w);
+    int64_t total = 0;
+    for (int64_t h = 0, end = 0, l = 0; l < limbs; l++)
+        for (uint64_t w = x[l]; w; w &= w - 1) {
+            int64_t pos = l * 64 + __builtin_ctzll(w);
+            while (pos >= end)
+                end += fmod_block_dim(F, t, fmod_gen_degree(F, h++));
+            total += cost[h - 1];
+        }
+    return total;
+}
+
+/* The work of a group of k images (generators g0 .. g0 + k - 1 of F_s in
+ * degree t, p = 2): that of the union of their positions. */
+static int64_t dd_group_weight(const resol_t *R, int32_t s, int32_t t, int64_t g0, int k,
+                               const int64_t *cost)
+{
+    const fhom_t *d = resol_differential(R, s);
+    int64_t limbs = f2_limbs(fhom_image_len(d, t));
+    uint64_t *u = sq_calloc((size_t)limbs + 1, sizeof *u);
+    for (int i = 0; i < k; i++) {
+        const uint64_t *v = fhom_image(d, g0 + i, NULL);
+        for (int64_t l = 0; l < limbs; l++)
+            u[l] |= v[l];
     }
-    return n;
+    int64_t w = dd_weight(resol_free_module(R, s - 1), t, u, limbs, cost);
+    sq_free(u);
+    return w;
 }
 
 /* The parallel apply of d o d: out ^= d(x) (p = 2; x over the degree-t
@@ -260,17 +277,11 @@ static void dd_apply(const fhom_t *d, uint64_t *out, int64_t cl, int32_t t, cons
                      int64_t L, const int64_t *cost, sq_pool_t *pool)
 {
     int nt = sq_pool_size(pool);
-    int64_t limbs = f2_limbs(L), total = 0, nset = 0;
+    int64_t limbs = f2_limbs(L), nset = 0;
     const fmod_t *F = fhom_source(d);
-    if (nt > 1) /* the work: cost of the generator of each set position */
-        for (int64_t h = 0, end = 0, l = 0; l < limbs; l++)
-            for (uint64_t w = x[l]; w; w &= w - 1) {
-                int64_t pos = l * 64 + __builtin_ctzll(w);
-                while (pos >= end)
-                    end += fmod_block_dim(F, t, fmod_gen_degree(F, h++));
-                total += cost[h - 1];
-                nset++;
-            }
+    for (int64_t l = 0; nt > 1 && l < limbs; l++)
+        nset += __builtin_popcountll(x[l]);
+    int64_t total = nset >= 32 ? dd_weight(F, t, x, limbs, cost) : 0;
     if (nt <= 1 || nset < 32) {
         fhom_apply_add(d, out, t, t, x);
         return;
@@ -302,14 +313,11 @@ static void dd_apply(const fhom_t *d, uint64_t *out, int64_t cl, int32_t t, cons
     sq_free(P.bufs);
 }
 
-/* cost[h] for dd_apply: 16 + the set bits of d(h), h the generators of the
- * source of d of degree < t.  A new array (sq_free). */
-static int64_t *dd_costs(const fhom_t *d, int32_t t)
+/* cost[h] for dd_apply and the progress: 16 + the set bits of d(h), for
+ * every generator h of the source of d (p = 2).  A new array (sq_free). */
+static int64_t *dd_costs(const fhom_t *d)
 {
-    const fmod_t *F = fhom_source(d);
-    int64_t n = 0, tot = fmod_total_gens(F);
-    while (n < tot && fmod_gen_degree(F, n) < t)
-        n++;
+    int64_t n = fmod_total_gens(fhom_source(d));
     int64_t *cost = sq_malloc(((size_t)n + 1) * sizeof *cost);
     for (int64_t h = 0; h < n; h++) {
         int64_t nb = 0, pop = 0;
@@ -324,7 +332,7 @@ static int64_t *dd_costs(const fhom_t *d, int32_t t)
 /* p = 2: fail[i] = (d(d(g0 + i)) != 0) for a group of k <= DD_GROUP
  * generators of F_s in degree t; returns the products made. */
 static int64_t dd_group_f2(const resol_t *R, int32_t s, int32_t t, int64_t g0, int k,
-                           sq_pool_t *pool, int *fail)
+                           const int64_t *cost, sq_pool_t *pool, int *fail)
 {
     const fhom_t *d = resol_differential(R, s), *d1 = resol_differential(R, s - 1);
     int64_t L = fhom_image_len(d, t), limbs = f2_limbs(L);
@@ -335,7 +343,7 @@ static int64_t dd_group_f2(const resol_t *R, int32_t s, int32_t t, int64_t g0, i
     uint64_t *acc = sq_calloc(sq_mul_size((size_t)k, (size_t)cl), sizeof *acc);
     uint64_t *out = k > 1 ? sq_calloc((size_t)cl, sizeof *out) : NULL;
     uint64_t *w = k > 1 ? sq_calloc((size_t)limbs + 1, sizeof *w) : NULL;
-    int64_t *cost = sq_pool_size(pool) > 1 ? dd_costs(d1, t) : NULL, made = 0;
+    int64_t made = 0;
     for (unsigned pat = 1; pat < (1u << k); pat++) {
         const uint64_t *x = v[0];
         if (k > 1) { /* the positions set exactly in the images of pat */
@@ -349,7 +357,6 @@ static int64_t dd_group_f2(const resol_t *R, int32_t s, int32_t t, int64_t g0, i
             }
             if (!pop)
                 continue;
-            made += pop;
             x = w;
             memset(out, 0, (size_t)cl * sizeof *out);
         }
@@ -360,14 +367,12 @@ static int64_t dd_group_f2(const resol_t *R, int32_t s, int32_t t, int64_t g0, i
                     for (int64_t l = 0; l < cl; l++)
                         acc[(int64_t)i * cl + l] ^= out[l];
     }
-    if (k == 1)
-        made = union_bits(d, g0, 1, L);
+    made = dd_group_weight(R, s, t, g0, k, cost);
     for (int i = 0; i < k; i++) {
         fail[i] = 0;
         for (int64_t l = 0; l < cl; l++)
             fail[i] |= acc[(int64_t)i * cl + l] != 0;
     }
-    sq_free(cost);
     sq_free(w);
     sq_free(out);
     sq_free(acc);
@@ -385,7 +390,7 @@ static void dd_bidegree(dd_run_t *D, int32_t s, int32_t t, FILE *out,
     if (resol_prime(D->R) == 2) {
         for (int64_t i = 0; i < n; i += DD_GROUP) {
             int k = n - i < DD_GROUP ? (int)(n - i) : DD_GROUP;
-            D->done += dd_group_f2(D->R, s, t, g0 + i, k, D->pool, fail + i);
+            D->done += dd_group_f2(D->R, s, t, g0 + i, k, D->cost[s - 1], D->pool, fail + i);
         }
     } else {
         dd_job_t J = {D->R, s, t, g0, fail};
@@ -404,8 +409,8 @@ static void dd_bidegree(dd_run_t *D, int32_t s, int32_t t, FILE *out,
     sq_free(fail);
 }
 
-/* The work of d o d (the products dd_bidegree makes), for the progress. */
-static int64_t dd_total(const resol_t *R)
+/* The work of d o d (what dd_bidegree adds to done), for the progress. */
+static int64_t dd_total(const resol_t *R, int64_t *const *cost)
 {
     int64_t total = 0;
     for (int32_t s = 1; s <= resol_max_s(R); s++) {
@@ -416,7 +421,8 @@ static int64_t dd_total(const resol_t *R)
             int64_t n = fmod_num_gens(F, t), L = fhom_image_len(d, t);
             for (int64_t i = 0; i < n; i += DD_GROUP) {
                 int k = n - i < DD_GROUP ? (int)(n - i) : DD_GROUP;
-                total += resol_prime(R) == 2 ? union_bits(d, g + i, k, L) : k * L;
+                total += resol_prime(R) == 2 ? dd_group_weight(R, s, t, g + i, k, cost[s - 1])
+                                             : k * L;
             }
             g += n;
         }
@@ -428,8 +434,10 @@ static void check_dd(const resol_t *R, sq_pool_t *pool, const sq_store_check_opt
                      FILE *out, sq_store_check_report_t *rep)
 {
     int lines = 0;
-    dd_run_t D = {R, pool, o, 0, 0};
     int32_t S = resol_max_s(R), tmax = -1, tmin = INT32_MAX;
+    dd_run_t D = {R, pool, sq_calloc((size_t)S + 1, sizeof(int64_t *)), 0, 0};
+    for (int32_t r = 0; r < S && resol_prime(R) == 2; r++)
+        D.cost[r] = dd_costs(resol_differential(R, r));
     for (int32_t s = 1; s <= S; s++) {
         const fmod_t *F = resol_free_module(R, s);
         int64_t ng = fmod_total_gens(F);
@@ -439,7 +447,7 @@ static void check_dd(const resol_t *R, sq_pool_t *pool, const sq_store_check_opt
         }
     }
     if (o->progress)
-        D.total = dd_total(R);
+        D.total = dd_total(R, D.cost);
     for (int32_t t = tmin; t <= tmax; t++) {
         for (int32_t s = 1; s <= S; s++)
             if (t <= fmod_max_degree(resol_free_module(R, s)) &&
@@ -448,6 +456,9 @@ static void check_dd(const resol_t *R, sq_pool_t *pool, const sq_store_check_opt
         if (o->progress)
             o->progress(o->progress_ctx, D.done, D.total, t, tmax);
     }
+    for (int32_t r = 0; r <= S; r++)
+        sq_free(D.cost[r]);
+    sq_free(D.cost);
 }
 
 /* ---- minimality and exactness ----------------------------------------------- */
