@@ -27,6 +27,7 @@
 
 #include "f2_kernels.h"
 #include "internal.h"
+#include "nassau_zblock.h"
 #include "pair_algebra.h"
 #include "resol_map_internal.h"
 #include "sq_core.h"
@@ -468,6 +469,156 @@ static int sec_solve(const resol_t *R, int32_t k, int32_t e, const fvec_t *v, in
     return bad;
 }
 
+/* ---- Lifts through Nassau's blocks ------------------------------------------------ */
+
+/* Whether lifts use the zero-signature blocks of Nassau's engine (1) or
+ * always reduce [D^T | v^T] (0): a knob for tests, not thread-safe to change;
+ * and how many degrees were lifted each way (tests read them). */
+extern int resol_sec_nassau_lift;
+extern _Atomic int64_t resol_sec_nassau_done, resol_sec_nassau_fellback;
+int resol_sec_nassau_lift = 1;
+_Atomic int64_t resol_sec_nassau_done, resol_sec_nassau_fellback;
+
+/* The profile Nassau's step (s, t) uses (resol_nassau.c's choice: the last
+ * usable one of the ladder). */
+static int step_profile(const resol_t *R, int32_t s, int32_t t)
+{
+    int best = 0;
+    for (int i = 1; i < R->nprof; i++)
+        if (nassau_usable(R->prof[i].h, R->prof[i].len, s, t, R->top))
+            best = i;
+    return best;
+}
+
+/* Kills the zero-signature component of every row of dx with the block z of
+ * d_k in degree t (rows: T = F_k's zero-signature basis, generators of degree
+ * <= t; columns: N = F_{k-1}'s, generators < t), correcting x (T's
+ * coordinates in degree t, all generators): y0 = z's quasi-inverse of the
+ * component, x += y0, dx += d(y0) (z's kept rows, or computed). */
+static void kill_zero(resol_t *R, int32_t k, int32_t t, const zblock_t *z, f2mat_t *x,
+                      f2mat_t *dx)
+{
+    uint64_t *vz = sq_calloc((size_t)f2_limbs(z->zn) + 1, sizeof *vz);
+    uint64_t *y0 = sq_calloc((size_t)f2_limbs(z->zt) + 1, sizeof *y0);
+    uint64_t *yt = z->nrows ? NULL : sq_calloc((size_t)f2_limbs(x->cols) + 1, sizeof *yt);
+    for (int64_t i = 0; i < x->rows; i++) {
+        uint64_t *xi = f2mat_row(x, i), *dxi = f2mat_row(dx, i);
+        memset(vz, 0, (size_t)(f2_limbs(z->zn) + 1) * sizeof *vz);
+        int any = 0;
+        for (int64_t c = 0; c < z->zn; c++)
+            if (bit(dxi, z->npos[c])) {
+                vz[c >> 6] ^= UINT64_C(1) << (c & 63);
+                any = 1;
+            }
+        if (!any)
+            continue;
+        memset(y0, 0, (size_t)(f2_limbs(z->zt) + 1) * sizeof *y0);
+        f2mat_aug_qi_apply(y0, &z->m, z->piv, z->zn, vz);
+        if (yt)
+            memset(yt, 0, (size_t)(f2_limbs(x->cols) + 1) * sizeof *yt);
+        for (int64_t r = 0; r < z->zt; r++) {
+            if (!bit(y0, r))
+                continue;
+            xi[z->tpos[r] >> 6] ^= UINT64_C(1) << (z->tpos[r] & 63);
+            if (yt)
+                yt[z->tpos[r] >> 6] ^= UINT64_C(1) << (z->tpos[r] & 63);
+            else
+                for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
+                    dxi[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t */
+        }
+        if (yt) /* the rows were not kept (the cache's budget): d(y0) computed */
+            fhom_apply_add_par(R->d[k], dxi, z->ndim, t, t + 1, yt, R->pool);
+    }
+    sq_free(vz);
+    sq_free(y0);
+    sq_free(yt);
+}
+
+/* Whether bits from .. cols - 1 of every row of m are zero. */
+static int rows_zero_from(const f2mat_t *m, int64_t from)
+{
+    for (int64_t i = 0; i < m->rows; i++)
+        for (int64_t c = from; c < m->cols; c++)
+            if (bit(f2mat_row(m, i), c))
+                return 0;
+    return 1;
+}
+
+/* Preimages under d_k (p = 2) in degree t of v[0 .. n), as sec_solve, by
+ * Nassau's triangular solve instead of one reduction of D: with B the
+ * subalgebra of Nassau's step (k + 1, t), d_k is block triangular in the
+ * signatures, its diagonal block on sigma a copy of the zero-signature block
+ * in degree t - |sigma| (resol_nassau.c, nassau_correct.c); the
+ * zero-signature component of v is killed with the block of degree t (all
+ * of F_k's generators through t among its rows), the others by the step's
+ * own corrections (nassau_correct), each from a block far smaller than D,
+ * kept in the engine's cache.  v is a boundary, and the zero-signature
+ * complex over B is exact in the step's range (what makes the engine's own
+ * corrections succeed), so each component is hit in turn.  Returns 0 with
+ * out[j] set, d(out[j]) = v[j] checked bit for bit through the boundaries
+ * carried along (dx = v + d(x) ends at zero), or 1 when the engine's blocks
+ * are not there (the classical engine, a trivial subalgebra) or some
+ * boundary is left (then nothing is written: the caller reduces D). */
+static int nassau_solve(const resol_t *Rc, int32_t k, int32_t t, const fvec_t *v, int64_t n,
+                        fvec_t *out)
+{
+    resol_t *R = (resol_t *)Rc; /* the block cache and its locks are not const */
+    if (!resol_sec_nassau_lift || R->algo != RESOL_NASSAU || !R->nprof || !R->zcache || k < 1 ||
+        t < R->t_min || t > R->t_max)
+        return 1;
+    int prof = step_profile(R, k + 1, t);
+    const resol_profile_t *P = &R->prof[prof];
+    if (P->len == 0)
+        return 1; /* B = F_2: the block is D itself */
+    const fmod_t *T = R->F[k], *N = R->F[k - 1];
+    int64_t tdim = fmod_dim(T, t), ndim = fmod_dim(N, t);
+    int64_t tlow = fmod_dim_below(T, t, t), nlow = fmod_dim_below(N, t, t - 1);
+    f2mat_t x, dx;
+    f2mat_init(&x, n, tdim);
+    f2mat_init(&dx, n, ndim);
+    for (int64_t j = 0; j < n; j++)
+        if (v[j].len)
+            memcpy(f2mat_row(&dx, j), v[j].limbs,
+                   (size_t)f2_limbs(v[j].len < ndim ? v[j].len : ndim) * sizeof(uint64_t));
+    nassau_row_lock(R, k + 1);
+    const zblock_t *z = nassau_zcache_get(R, k + 1, t, prof, P, NULL);
+    kill_zero(R, k, t, z, &x, &dx);
+    nassau_row_unlock(R, k + 1);
+    int ok = rows_zero_from(&dx, nlow); /* N's generators of degrees t - 1, t: never hit */
+    if (ok) {
+        sigclass_t Tc, Nc;
+        nassau_class_init(&Tc, P, T, t, t);
+        nassau_class_init(&Nc, P, N, t, t - 1);
+        f2mat_t x2, dx2;
+        f2mat_init(&x2, n, tlow);
+        f2mat_init(&dx2, n, nlow);
+        for (int64_t j = 0; j < n; j++)
+            memcpy(f2mat_row(&dx2, j), f2mat_row(&dx, j),
+                   (size_t)f2_limbs(nlow) * sizeof(uint64_t));
+        /* (the bits past nlow copied with the last limb are zero: checked above) */
+        nassau_correct(R, k + 1, t, P, &Tc, &Nc, &x2, &dx2, NULL);
+        ok = rows_zero_from(&dx2, 0);
+        for (int64_t j = 0; j < n && ok; j++)
+            f2_xor_raw(f2mat_row(&x, j), f2mat_row(&x2, j), f2_limbs(tlow));
+        f2mat_clear(&x2);
+        f2mat_clear(&dx2);
+        nassau_class_clear(&Tc);
+        nassau_class_clear(&Nc);
+    }
+    if (ok)
+        for (int64_t j = 0; j < n; j++) {
+            memset(&out[j], 0, sizeof out[j]);
+            if (fvec_is_zero(v[j]))
+                continue;
+            fvec_init(&out[j], tdim, 2);
+            memcpy(out[j].limbs, f2mat_row(&x, j), (size_t)f2_limbs(tdim) * sizeof(uint64_t));
+        }
+    f2mat_clear(&x);
+    f2mat_clear(&dx);
+    atomic_fetch_add(ok ? &resol_sec_nassau_done : &resol_sec_nassau_fellback, 1);
+    return ok ? 0 : 1;
+}
+
 static void lift_degree(const lift_ctx_t *L, int64_t i)
 {
     row_job_t *J = L->J;
@@ -479,7 +630,8 @@ static void lift_degree(const lift_ctx_t *L, int64_t i)
         return;
     int64_t g0 = fmod_gen_global(F, e, 0);
     fvec_t *h = sq_malloc((size_t)n * sizeof *h);
-    if (sec_solve(R, s - 2, e - 1, J->v + g0, n, h, L->pool))
+    if (nassau_solve(R, s - 2, e - 1, J->v + g0, n, h) != 0 &&
+        sec_solve(R, s - 2, e - 1, J->v + g0, n, h, L->pool))
         atomic_store(&J->bad, 1);
     for (int64_t j = 0; j < n; j++) {
         fvec_clear(&J->v[g0 + j]);
@@ -575,6 +727,8 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
         lift_ctx_t L = {&J, e0, pool};
         for (int32_t e = e0; e <= em; e++)
             lift_degree(&L, e - e0);
+        if (R->zcache) /* row s - 1's blocks of Nassau's cache: read by these lifts only */
+            nassau_zcache_clear((resol_t *)R, s - 1);
         if (atomic_load(&J.bad)) {
             snprintf(err, errlen,
                      s == 3 ? "the module does not lift to the secondary Steenrod algebra "
