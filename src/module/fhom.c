@@ -398,6 +398,9 @@ typedef struct {
     uint64_t *ublk;      /* unstable: a block of d(g), and a product in the Milnor order */
     uint64_t *uscr;
     uint8_t *ubytes;     /* unstable at odd p: a product in the algebra's order */
+    split_t *sps;        /* p = 2 builds: the images of one degree's generators (tile_f2_degree) */
+    int64_t *next;       /* their runs' next rows */
+    int64_t cap_sps;
 } scratch_t;
 
 /* The run of rows of generator g (degree e, block at basis position pos):
@@ -571,6 +574,58 @@ static void tile_u(const walk_t *w, scratch_t *x, const run_t *u)
     tile_f2_rows(w, x, u, 1);
 }
 
+/*
+ * p = 2 builds, free stable target: the runs u[0..nu) of the generators of
+ * one degree e, row by row of A_{t-e} rather than generator by generator,
+ * so that one Sq(R) is unpacked and its configurations built once for
+ * every generator with a row R (milnor_ws_prepare for the largest block
+ * degree of them all: configurations for a larger bound serve a smaller
+ * one).  Each row gets the same products as from tile_f2.
+ */
+static void tile_f2_degree(const walk_t *w, scratch_t *x, const run_t *u, int64_t nu)
+{
+    const fhom_t *d = w->d;
+    if (nu > x->cap_sps) {
+        x->sps = sq_realloc(x->sps, sq_mul_size((size_t)nu, sizeof *x->sps));
+        x->next = sq_realloc(x->next, sq_mul_size((size_t)nu, sizeof *x->next));
+        memset(x->sps + x->cap_sps, 0, (size_t)(nu - x->cap_sps) * sizeof *x->sps);
+        x->cap_sps = nu;
+    }
+    int32_t maxdeg = 0, rdeg = w->t - u[0].e;
+    int64_t nbits = 0;
+    for (int64_t i = 0; i < nu; i++) {
+        split_image(&x->sps[i], d, u[i].g, u[i].e, w->t);
+        maxdeg = x->sps[i].max_deg > maxdeg ? x->sps[i].max_deg : maxdeg;
+        nbits += x->sps[i].nbits;
+        x->next[i] = 0;
+    }
+    for (;;) {
+        int64_t a = INT64_MAX;
+        for (int64_t i = 0; i < nu; i++)
+            if (x->next[i] < u[i].n && run_a(&u[i], x->next[i]) < a)
+                a = run_a(&u[i], x->next[i]);
+        if (a == INT64_MAX)
+            return;
+        int prepared = 0;
+        for (int64_t i = 0; i < nu; i++) {
+            if (x->next[i] >= u[i].n || run_a(&u[i], x->next[i]) != a)
+                continue;
+            const split_t *sp = &x->sps[i];
+            uint64_t *out = f2mat_row(&w->m->f2, u[i].dst0 + x->next[i]++);
+            if (!sp->nblocks)
+                continue;
+            if (!prepared) {
+                milnor_op_init(&x->op, d->A2, rdeg, a);
+                milnor_ws_prepare(x->W, &x->op, maxdeg, nbits);
+                prepared = 1;
+            }
+            for (int64_t b = 0; b < sp->nblocks; b++)
+                milnor_ws_mul_vec_add(x->W, out, sp->blocks[b].off, sp->blocks[b].deg,
+                                      sp->bits + sp->blocks[b].limb0);
+        }
+    }
+}
+
 /* Unstable free modules at odd p: out += c_a a d(g) for each row a of the
  * run (c_a = 1, or v's entry), term by term of d(g) (each term c (a', h),
  * a' a position of F(deg h)'s block, translated to the algebra's index),
@@ -647,11 +702,19 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
         x.C = stalg_pcache(d->S); /* odd p: the algebra's cache (stalg_set_cache), or none */
     int64_t pos = 0, next = 0; /* basis position of the generator block; next idx entry */
     int32_t top = fmod_top_below(d->src, bound);
+    /* p = 2 builds into a free stable target go degree by degree (tile_f2_degree). */
+    const int by_degree = d->p == 2 && d->tgt && !d->U && w->m;
+    run_t *runs = NULL;
+    int64_t cap_runs = 0;
     for (int32_t e = fmod_min_degree(d->src); e <= top && e <= t; e++) {
-        int64_t ng = fmod_num_gens(d->src, e);
+        int64_t ng = fmod_num_gens(d->src, e), nu = 0;
         if (!ng)
             continue;
         int64_t nr = alg_dim(d, t - e, e);
+        if (by_degree && ng > cap_runs) {
+            cap_runs = ng;
+            runs = sq_realloc(runs, sq_mul_size((size_t)ng, sizeof *runs));
+        }
         for (int64_t i = 0; i < ng; i++, pos += nr) {
             run_t u = {0, pos, 0, 0, 0, e, NULL};
             if (idx) {
@@ -674,15 +737,26 @@ static void walk(const walk_t *w, int64_t row0, int32_t bound, const int64_t *id
                     continue;
             }
             u.g = fmod_gen_global(d->src, e, i);
-            if (SQ_UNLIKELY(d->U != NULL))
+            if (by_degree)
+                runs[nu++] = u;
+            else if (SQ_UNLIKELY(d->U != NULL))
                 d->p == 2 ? tile_u(w, &x, &u) : tile_u_fp(w, &x, &u);
             else if (d->p == 2)
                 tile_f2(w, &x, &u);
             else
                 tile_fp(w, &x, &u);
         }
+        if (nu == 1)
+            tile_f2(w, &x, runs);
+        else if (nu > 1)
+            tile_f2_degree(w, &x, runs, nu);
     }
     SQ_CHECK(!idx || next == n, "fhom_build_rows_subset: positions not increasing or out of range");
+    sq_free(runs);
+    for (int64_t i = 0; i < x.cap_sps; i++)
+        split_clear(&x.sps[i]);
+    sq_free(x.sps);
+    sq_free(x.next);
     milnor_ws_free(x.W);
     split_clear(&x.sp);
     sq_free(x.T.terms);

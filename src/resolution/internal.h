@@ -22,6 +22,8 @@ typedef struct {
     int len;
     uint32_t nsig;     /* number of signature ordinals */
     uint32_t **ord;    /* ord[d][k]: ordinal of basis element k of A_d; NULL for B = F_2 */
+    uint32_t **zr;     /* zr[d]: the k of ordinal 0 in A_d, ascending (nzr[d] of them); */
+    int64_t *nzr;      /* NULL with ord */
 } resol_profile_t;
 
 struct resol {
@@ -177,9 +179,11 @@ void nassau_mul_blocks_par(const milnor_ws_t *W, uint64_t *out, const blocks_t *
 
 /* Frees row s's cached zero-signature blocks. */
 void nassau_zcache_clear(resol_t *R, int32_t s);
-/* Frees row s's blocks that no step from degree t on reads with profile P
- * (degrees below t - top(P)), then evicts (nassau_zcache.c, nassau_cache_fit) to the
- * budget.  Called by the step (s, t). */
+/* Frees row s's blocks that no step from degree t on reads (below t -
+ * top(P), P step (s, t)'s profile, and below what every later step with
+ * its larger subalgebra reads), reseeds those below t - top(P) that a later
+ * step reads for that step's profile, then evicts (nassau_zcache.c,
+ * nassau_cache_fit) to the budget.  Called by the step (s, t). */
 void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P);
 /* Notes the bytes of the cache (blocks and handed matrices) now, and a new
  * entry of `bytes`, for resol_cache_stats. */

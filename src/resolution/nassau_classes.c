@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nassau_zblock.h"
 #include "sq_core.h"
 #include "sq_pool.h"
 
@@ -36,6 +37,51 @@ void nassau_class_init(sigclass_t *c, const resol_profile_t *P, const fmod_t *F,
         c->pos[fill[ord[k]]++] = k;
     sq_free(fill);
     sq_free(ord);
+}
+
+/* Class 0 alone (nassau_zblock.h): the zero-ordinal elements of each
+ * A_{t-e} (listed once per profile, P->zr) placed after each generator of
+ * degree e. */
+void nassau_zero_positions(int64_t **pos, int64_t *n, int64_t *dim, const resol_profile_t *P,
+                           const fmod_t *F, int32_t t, int32_t bound)
+{
+    const milnor_t *A = fmod_algebra(F);
+    int32_t top = fmod_top_below(F, bound);
+    int64_t cnt = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++)
+        cnt += (P->ord ? P->nzr[t - e] : milnor_dim(A, t - e)) * fmod_num_gens(F, e);
+    int64_t *out = sq_malloc(sq_mul_size((size_t)cnt + 1, sizeof *out));
+    int64_t p = 0, k = 0;
+    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
+        int64_t ng = fmod_num_gens(F, e), nr = milnor_dim(A, t - e);
+        if (!P->ord) {
+            for (int64_t j = 0; j < ng * nr; j++)
+                out[k++] = p + j;
+            p += ng * nr;
+            continue;
+        }
+        const uint32_t *zr = P->zr[t - e];
+        int64_t z = P->nzr[t - e];
+        for (int64_t i = 0; i < ng; i++, p += nr)
+            for (int64_t j = 0; j < z; j++)
+                out[k++] = p + zr[j];
+    }
+    SQ_CHECK(k == cnt && p == fmod_dim_below(F, t, bound),
+             "nassau_zero_positions: basis size mismatch (%lld, %lld)", (long long)k, (long long)p);
+    *pos = out;
+    *n = cnt;
+    *dim = p;
+}
+
+void nassau_class_init_zero(sigclass_t *c, const resol_profile_t *P, const fmod_t *F, int32_t t,
+                            int32_t bound)
+{
+    int64_t n;
+    nassau_zero_positions(&c->pos, &n, &c->dim, P, F, t, bound);
+    c->start = sq_malloc(sq_mul_size((size_t)P->nsig + 2, sizeof *c->start));
+    c->start[0] = 0;
+    for (uint32_t o = 1; o <= P->nsig; o++)
+        c->start[o] = n;
 }
 
 void nassau_class_clear(sigclass_t *c)
@@ -96,15 +142,32 @@ typedef struct {
     f2mat_t *m;
     const f2mat_t *full;
     const int32_t *inv;
+    const uint64_t *msk;
     int64_t chunks;
 } gather_par_t;
+
+/* nassau_gather_inv with each limb masked first to the gathered columns
+ * (msk), so that only their bits are looked up: they are an eighth or
+ * less of the columns (zero signature), the other bits most of a row's. */
+static void gather_masked(uint64_t *dst, const uint64_t *src, int64_t lim, const int32_t *inv,
+                          const uint64_t *msk)
+{
+    for (int64_t l = 0; l < lim; l++) {
+        const int32_t *il = inv + 64 * l;
+        for (uint64_t w = src[l] & msk[l]; w; w &= w - 1) {
+            uint32_t u = (uint32_t)il[__builtin_ctzll(w)];
+            dst[u >> 6] ^= UINT64_C(1) << (u & 63);
+        }
+    }
+}
 
 static void gather_chunk(void *ctx, int64_t k)
 {
     const gather_par_t *g = ctx;
     int64_t a = k * g->full->rows / g->chunks, b = (k + 1) * g->full->rows / g->chunks;
     for (int64_t i = a; i < b; i++)
-        nassau_gather_inv(f2mat_row(g->m, i), f2mat_row(g->full, i), g->full->cols, g->inv);
+        gather_masked(f2mat_row(g->m, i), f2mat_row(g->full, i), f2_limbs(g->full->cols), g->inv,
+                      g->msk);
 }
 
 /* Set bits of m, up to cap. */
@@ -124,15 +187,19 @@ void nassau_gather_rows(f2mat_t *m, const f2mat_t *full, const int64_t *cols, in
              "nassau_gather_rows: %lld x %lld from %lld rows", (long long)m->rows,
              (long long)m->cols, (long long)full->rows);
     int32_t *inv = nassau_gather_inverse(cols, ncols, full->cols);
+    uint64_t *msk = sq_calloc((size_t)f2_limbs(full->cols) + 1, sizeof *msk);
+    for (int64_t j = 0; j < ncols; j++)
+        msk[cols[j] >> 6] |= UINT64_C(1) << (cols[j] & 63); /* cols[j] < full->cols: checked */
     int64_t chunks = pool ? 4 * (int64_t)sq_pool_size(pool) : 1;
     if (chunks <= 4 || full->rows < chunks ||
         count_bits_upto(full, GATHER_PAR_MIN_BITS) < GATHER_PAR_MIN_BITS)
         chunks = 1;
-    gather_par_t g = {m, full, inv, chunks};
+    gather_par_t g = {m, full, inv, msk, chunks};
     if (chunks == 1)
         gather_chunk(&g, 0);
     else
         sq_pool_parallel_for(pool, chunks, gather_chunk, &g);
+    sq_free(msk);
     sq_free(inv);
 }
 

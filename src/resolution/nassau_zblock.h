@@ -51,6 +51,25 @@ void nassau_blocks_clear(blocks_t *b);
 /* The block of b containing position pos (binary search). */
 int64_t nassau_blocks_find(const blocks_t *b, int64_t pos);
 
+/* The least t at which profile R->prof[i] is usable in row s (INT32_MIN
+ * for i = 0, usable everywhere); usable from there on, and step (s, t)
+ * takes the last profile usable at t. */
+int32_t nassau_profile_from(const resol_t *R, int i, int32_t s);
+
+/* The positions of class 0 of nassau_class_init(c, P, F, t, bound) (the
+ * basis elements of signature ordinal 0, ascending) into *pos (*n of them,
+ * owned by the caller), without sorting the other classes: the
+ * zero-ordinal elements of each A_{t-e} are listed once, then placed after
+ * each generator of degree e.  *dim: the size of the whole basis. */
+void nassau_zero_positions(int64_t **pos, int64_t *n, int64_t *dim, const resol_profile_t *P,
+                           const fmod_t *F, int32_t t, int32_t bound);
+
+/* nassau_class_init's class 0 only (nassau_zero_positions): every other
+ * class is empty.  For the bases whose nonzero classes nobody reads (S and
+ * T of a step).  Free with nassau_class_clear. */
+void nassau_class_init_zero(sigclass_t *c, const resol_profile_t *P, const fmod_t *F, int32_t t,
+                            int32_t bound);
+
 /* Row s's lock (R->zlock[s]): held by row s's step while it reads or
  * changes its blocks; spins (yielding) while an evictor holds it. */
 void nassau_row_lock(resol_t *R, int32_t s);

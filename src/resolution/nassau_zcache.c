@@ -100,51 +100,6 @@ static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, const
     }
 }
 
-/* The positions of class 0 of nassau_class_init(P, F, t, bound) (the
- * basis elements of signature ordinal 0, ascending), into *pos (*n of
- * them), without sorting the other classes: the zero-ordinal elements of
- * each A_{t-e} are listed once, then placed after each generator of degree
- * e.  *dim: the size of the whole basis. */
-static void zero_positions(int64_t **pos, int64_t *n, int64_t *dim, const resol_profile_t *P,
-                           const fmod_t *F, int32_t t, int32_t bound)
-{
-    const milnor_t *A = fmod_algebra(F);
-    int32_t top = fmod_top_below(F, bound);
-    int64_t cnt = 0, maxnr = 0;
-    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
-        int64_t nr = milnor_dim(A, t - e), z = nr;
-        if (fmod_num_gens(F, e) == 0)
-            continue;
-        if (P->ord) {
-            z = 0;
-            for (int64_t r = 0; r < nr; r++)
-                z += P->ord[t - e][r] == 0;
-        }
-        cnt += z * fmod_num_gens(F, e);
-        maxnr = nr > maxnr ? nr : maxnr;
-    }
-    int64_t *out = sq_malloc(sq_mul_size((size_t)cnt + 1, sizeof *out));
-    int64_t *zr = sq_malloc(sq_mul_size((size_t)maxnr + 1, sizeof *zr));
-    int64_t p = 0, k = 0;
-    for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
-        int64_t nr = milnor_dim(A, t - e), z = 0;
-        if (fmod_num_gens(F, e) == 0)
-            continue;
-        for (int64_t r = 0; r < nr; r++)
-            if (!P->ord || P->ord[t - e][r] == 0)
-                zr[z++] = r;
-        for (int64_t i = 0; i < fmod_num_gens(F, e); i++, p += nr)
-            for (int64_t j = 0; j < z; j++)
-                out[k++] = p + zr[j];
-    }
-    sq_free(zr);
-    SQ_CHECK(k == cnt && p == fmod_dim_below(F, t, bound),
-             "zero_positions: basis size mismatch (%lld, %lld)", (long long)k, (long long)p);
-    *pos = out;
-    *n = cnt;
-    *dim = p;
-}
-
 /* Bytes held by z. */
 static size_t zblock_bytes(const zblock_t *z)
 {
@@ -163,8 +118,8 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
 {
     const fmod_t *T = R->F[s - 1], *N = R->F[s - 2];
     int64_t rows, cols, tdim;
-    zero_positions(&z->tpos, &rows, &tdim, P, T, t0, t0 + 1);
-    zero_positions(&z->npos, &cols, &z->ndim, P, N, t0, t0);
+    nassau_zero_positions(&z->tpos, &rows, &tdim, P, T, t0, t0 + 1);
+    nassau_zero_positions(&z->npos, &cols, &z->ndim, P, N, t0, t0);
     nassau_blocks_init(&z->Tb, T, t0, t0 + 1);
     nassau_blocks_init(&z->Nb, N, t0, t0);
     z->zt = rows;
@@ -375,8 +330,8 @@ static zblock_t *zblock_reseed(const resol_t *R, const zblock_t *z, int32_t s, i
     int64_t below = fmod_dim_below(T, t0, t0), *op, *np, on, nn, dim;
     if (z->nrows == 0)
         return NULL;
-    zero_positions(&op, &on, &dim, Po, T, t0, t0 + 1);
-    zero_positions(&np, &nn, &dim, P, T, t0, t0 + 1);
+    nassau_zero_positions(&op, &on, &dim, Po, T, t0, t0 + 1);
+    nassau_zero_positions(&np, &nn, &dim, P, T, t0, t0 + 1);
     int64_t oh = 0, nh = 0;
     while (oh < on && op[oh] < below)
         oh++;
@@ -419,6 +374,19 @@ static zblock_t *zblock_reseed(const resol_t *R, const zblock_t *z, int32_t s, i
     return w;
 }
 
+/* Replaces row s's block or seed of degree t0 in slot *z, of another
+ * profile, by the seed it makes for profile prof (zblock_reseed), or drops
+ * it when it makes none.  Row s's lock held. */
+static void zcache_reprofile(resol_t *R, zblock_t **z, int32_t s, int32_t t0, int prof)
+{
+    zblock_t *w = zblock_reseed(R, *z, s, t0, &R->prof[prof]);
+    zcache_drop(R, z);
+    if (w) {
+        *z = w;
+        zcache_account(R, (int64_t)w->bytes, (int64_t)w->bytes);
+    }
+}
+
 /* Row s's block of degree t0 for profile prof, built if need be (row s's
  * lock held): the cache is brought within its budget before and after the
  * build, this block excepted. */
@@ -427,14 +395,8 @@ zblock_t *nassau_zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const r
 {
     int32_t nt = R->t_max - R->t_min + 1;
     zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
-    if (*z && (*z)->prof != prof) {
-        zblock_t *w = zblock_reseed(R, *z, s, t0, P);
-        zcache_drop(R, z);
-        if (w) {
-            *z = w;
-            zcache_account(R, (int64_t)w->bytes, (int64_t)w->bytes);
-        }
-    }
+    if (*z && (*z)->prof != prof)
+        zcache_reprofile(R, z, s, t0, prof);
     if (!*z) {
         *z = sq_calloc(1, sizeof **z);
         (*z)->prof = prof;
@@ -449,13 +411,85 @@ zblock_t *nassau_zcache_get(resol_t *R, int32_t s, int32_t t0, int prof, const r
     return *z;
 }
 
+/* The profiles of row s: profile i is usable from t = from[i] on
+ * (nassau_profile_from), and step (s, t) takes the last usable one. */
+typedef struct {
+    int32_t from[RESOL_MAX_PROFILES];
+    int64_t top[RESOL_MAX_PROFILES];
+    int n;
+} rowplan_t;
+
+static void rowplan_init(rowplan_t *pl, const resol_t *R, int32_t s)
+{
+    pl->n = R->nprof;
+    for (int i = 0; i < R->nprof; i++) {
+        pl->from[i] = nassau_profile_from(R, i, s);
+        pl->top[i] = nassau_top_degree(R->prof[i].h, R->prof[i].len);
+    }
+}
+
+static int rowplan_profile(const rowplan_t *pl, int32_t t2)
+{
+    int i = pl->n - 1;
+    while (i > 0 && pl->from[i] > t2)
+        i--;
+    return i;
+}
+
+/* The lowest degree step (s, t2) reads blocks of: t2 - top(B). */
+static int64_t reads_from(const rowplan_t *pl, int32_t t2)
+{
+    return t2 - pl->top[rowplan_profile(pl, t2)];
+}
+
+/* The first degree after t2 where the row's profile changes (INT32_MAX:
+ * none).  Between two changes the lowest degree read rises by one a step,
+ * so it is least at the first step after t and at each change. */
+static int32_t rowplan_next_change(const rowplan_t *pl, int32_t t2)
+{
+    int32_t nx = INT32_MAX;
+    for (int i = 1; i < pl->n; i++)
+        if (pl->from[i] > t2 && pl->from[i] < nx)
+            nx = pl->from[i];
+    return nx;
+}
+
+/*
+ * Along a row the subalgebra grows with t, and with it top(B): a step that
+ * takes a larger subalgebra reads blocks further down than its
+ * predecessor did (at stems 90-150 the window start falls back by 6-15
+ * degrees at each change, to the same degree for every change within
+ * profiles of one length).  So a block below the running step's window is
+ * dropped only when no later step of the row reads it; one that a later
+ * step reads is kept, as the seed for the profile of the first step that
+ * reads it (fewer rows: a larger subalgebra has fewer zero-signature
+ * elements), instead of being built again from nothing by that step.
+ */
 void nassau_zcache_trim(resol_t *R, int32_t s, int32_t t, const resol_profile_t *P)
 {
     int32_t nt = R->t_max - R->t_min + 1;
-    int64_t lo = t - nassau_top_degree(P->h, P->len);
+    int32_t last = s + R->max_n < R->t_max ? s + R->max_n : R->t_max; /* the row's last step */
+    int64_t lo = t - nassau_top_degree(P->h, P->len), keep = lo;
+    rowplan_t pl;
+    rowplan_init(&pl, R, s);
+    for (int32_t t2 = t + 1; t2 <= last; t2 = rowplan_next_change(&pl, t2))
+        keep = reads_from(&pl, t2) < keep ? reads_from(&pl, t2) : keep;
     nassau_row_lock(R, s);
-    for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++)
-        zcache_drop(R, &R->zcache[(int64_t)s * nt + (t0 - R->t_min)]);
+    for (int32_t t0 = R->t_min; t0 < lo && t0 <= R->t_max; t0++) {
+        zblock_t **z = &R->zcache[(int64_t)s * nt + (t0 - R->t_min)];
+        if (!*z)
+            continue;
+        if (t0 < keep) {
+            zcache_drop(R, z);
+            continue;
+        }
+        int32_t t2 = t + 1; /* the first later step that reads it (t0 >= keep: one does) */
+        while (reads_from(&pl, t2) > t0 && rowplan_next_change(&pl, t2) <= last)
+            t2 = rowplan_next_change(&pl, t2);
+        int q = rowplan_profile(&pl, t2);
+        if ((*z)->prof != q)
+            zcache_reprofile(R, z, s, t0, q);
+    }
     nassau_cache_fit(R, s, R->t_min - 1, NULL);
     nassau_row_unlock(R, s);
 }

@@ -26,6 +26,7 @@
 #include <string.h>
 
 #include "internal.h"
+#include "nassau_zblock.h"
 #include "sq_core.h"
 #include "sq_trace.h"
 
@@ -37,17 +38,27 @@ static void profile_tables(resol_t *R, resol_profile_t *P)
     P->nsig = nassau_num_signatures(P->h, P->len);
     if (P->len == 0) {
         P->ord = NULL;
+        P->zr = NULL;
+        P->nzr = NULL;
         return;
     }
     P->ord = sq_calloc((size_t)adeg + 1, sizeof *P->ord);
+    P->zr = sq_calloc((size_t)adeg + 1, sizeof *P->zr);
+    P->nzr = sq_calloc((size_t)adeg + 1, sizeof *P->nzr);
     int32_t r[MILNOR_MAX_LEN];
     for (int32_t d = 0; d <= adeg; d++) {
-        int64_t dim = milnor_dim(R->A, d);
+        int64_t dim = milnor_dim(R->A, d), z = 0;
         P->ord[d] = sq_malloc(sq_mul_size((size_t)dim + 1, sizeof(uint32_t)));
         for (int64_t k = 0; k < dim; k++) {
             int len = milnor_get(R->A, d, k, r, MILNOR_MAX_LEN);
             P->ord[d][k] = nassau_signature(P->h, P->len, r, len);
+            z += P->ord[d][k] == 0;
         }
+        P->zr[d] = sq_malloc(sq_mul_size((size_t)z + 1, sizeof(uint32_t)));
+        P->nzr[d] = z;
+        for (int64_t k = 0, j = 0; k < dim; k++)
+            if (P->ord[d][k] == 0)
+                P->zr[d][j++] = (uint32_t)k;
     }
 }
 
@@ -92,9 +103,13 @@ void resol_nassau_clear(resol_t *R)
     for (int i = 0; i < R->nprof; i++) {
         if (!R->prof[i].ord)
             continue;
-        for (int32_t d = 0; d <= adeg; d++)
+        for (int32_t d = 0; d <= adeg; d++) {
             sq_free(R->prof[i].ord[d]);
+            sq_free(R->prof[i].zr[d]);
+        }
         sq_free(R->prof[i].ord);
+        sq_free(R->prof[i].zr);
+        sq_free(R->prof[i].nzr);
     }
     R->nprof = 0;
 }
@@ -106,6 +121,24 @@ static int choose_profile(const resol_t *R, int32_t s, int32_t t)
         if (nassau_usable(R->prof[i].h, R->prof[i].len, s, t, R->top))
             best = i;
     return best;
+}
+
+int32_t nassau_profile_from(const resol_t *R, int i, int32_t s)
+{
+    const resol_profile_t *P = &R->prof[i];
+    if (i == 0)
+        return INT32_MIN;
+    /* nassau_usable's two bounds on t - top, then the formula checked. */
+    int64_t c = nassau_slope(P->h, P->len);
+    int64_t a = c * s + 1, b = c * (s - 2) + nassau_top_degree(P->h, P->len) + 1;
+    int64_t t = R->top + (a > b ? a : b);
+    if (t > INT32_MAX / 2)
+        return INT32_MAX / 2;
+    while (!nassau_usable(P->h, P->len, s, (int32_t)t, R->top))
+        t++;
+    while (nassau_usable(P->h, P->len, s, (int32_t)t - 1, R->top))
+        t--;
+    return (int32_t)t;
 }
 
 int resol_nassau_subalgebra(const resol_t *R, int32_t s, int32_t t, int32_t *h, int maxlen)
@@ -140,10 +173,14 @@ typedef struct {
     sigclass_t *c[3];
 } classes_par_t;
 
+/* Only N's nonzero classes are read (step 3); S and T need class 0. */
 static void classes_chunk(void *ctx, int64_t k)
 {
     const classes_par_t *q = ctx;
-    nassau_class_init(q->c[k], q->P, q->R->F[q->s - k], q->t, k == 2 ? q->t - 1 : q->t);
+    if (k == 2)
+        nassau_class_init(q->c[k], q->P, q->R->F[q->s - k], q->t, q->t - 1);
+    else
+        nassau_class_init_zero(q->c[k], q->P, q->R->F[q->s - k], q->t, q->t);
 }
 
 static void classes_init(resol_t *R, const resol_profile_t *P, int32_t s, int32_t t,
