@@ -430,8 +430,8 @@ int resol_sec_massey_new(resol_sec_massey_t **out, const resol_t *RM, const reso
     int rc = resol_sec_prod_new(&X->Pa, RM, RS, a->n, a->s, a->x0, max_n, max_s, pool, prog,
                                 pctx, err, errlen);
     if (rc == 0 && db > 0 && !fvec_is_zero(X->b0v))
-        rc = resol_sec_prod_new(&X->Pb, RS, RS, b->n, b->s, X->b0v, max_n - a->n,
-                                max_s - a->s + 1, pool, NULL, NULL, err, errlen);
+        rc = resol_sec_prod_new_on(&X->Pb, X->Pa, b->n, b->s, X->b0v, max_n - a->n,
+                                   max_s - a->s + 1, pool, err, errlen);
     if (rc != 0) {
         resol_sec_massey_free(X);
         return rc;

@@ -35,6 +35,7 @@ struct resol_sec_prod {
     int32_t n0, s0, t0, kmax, max_n, max_s;
     resol_cmap_t f;          /* f_k : F_{s0+k} -> G_k */
     resol_cmap_t H;          /* vals[k - 1] = H_k : F_{s0+k} -> G_{k-1} */
+    int borrowed;            /* XM, XS, hM, hS are another lift's (resol_sec_prod_new_on) */
 };
 
 /* ---- Keeping the homotopies ----------------------------------------------------- */
@@ -448,14 +449,16 @@ void resol_sec_prod_free(resol_sec_prod_t *P)
 {
     if (!P)
         return;
-    if (!P->shared) {
+    if (!P->shared && !P->borrowed) {
         resol_sec_free(P->XS);
         if (P->hS.vals)
             resol_cmap_clear(&P->hS);
     }
-    resol_sec_free(P->XM);
-    if (P->hM.vals)
-        resol_cmap_clear(&P->hM);
+    if (!P->borrowed) {
+        resol_sec_free(P->XM);
+        if (P->hM.vals)
+            resol_cmap_clear(&P->hM);
+    }
     if (P->f.vals)
         resol_cmap_clear(&P->f);
     if (P->H.vals)
@@ -498,9 +501,12 @@ static int region_ok(const resol_t *R, int32_t n, int32_t s)
     return s <= R->max_s && n <= R->max_n;
 }
 
-int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS, int32_t n0,
-                       int32_t s0, fvec_t x, int32_t max_n, int32_t max_s, sq_pool_t *pool,
-                       resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
+/* resol_sec_prod_new, with the lifts of the sphere borrowed from base
+ * when base is not NULL (then RM == RS == base->RS). */
+static int prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS,
+                    const resol_sec_prod_t *base, int32_t n0, int32_t s0, fvec_t x, int32_t max_n,
+                    int32_t max_s, sq_pool_t *pool, resol_sec_progress_fn prog, void *pctx,
+                    char *err, size_t errlen)
 {
     *out = NULL;
     int64_t dim = resol_ext_dim(RM, s0, n0);
@@ -526,7 +532,13 @@ int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t 
     X->shared = RS == RM;
     int32_t rows_m = RM->max_s - 2, rows_s = X->shared ? 0 : RS->max_s - 2;
     prog_t pr = {prog, pctx, 0, rows_m + rows_s + X->kmax - 1};
-    int rc = lift_kept(&X->XM, &X->hM, RM, pool, &pr, err, errlen);
+    int rc = 0;
+    if (base) {
+        X->borrowed = 1;
+        X->XM = base->XS;
+        X->hM = base->hS;
+    } else
+        rc = lift_kept(&X->XM, &X->hM, RM, pool, &pr, err, errlen);
     pr.base = rows_m;
     if (rc == 0 && !X->shared)
         rc = lift_kept(&X->XS, &X->hS, RS, pool, &pr, err, errlen);
@@ -576,6 +588,21 @@ int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t 
     }
     *out = X;
     return 0;
+}
+
+int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS, int32_t n0,
+                       int32_t s0, fvec_t x, int32_t max_n, int32_t max_s, sq_pool_t *pool,
+                       resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
+{
+    return prod_new(out, RM, RS, NULL, n0, s0, x, max_n, max_s, pool, prog, pctx, err, errlen);
+}
+
+int resol_sec_prod_new_on(resol_sec_prod_t **out, const resol_sec_prod_t *base, int32_t n0,
+                          int32_t s0, fvec_t x, int32_t max_n, int32_t max_s, sq_pool_t *pool,
+                          char *err, size_t errlen)
+{
+    return prod_new(out, base->RS, base->RS, base, n0, s0, x, max_n, max_s, pool, NULL, NULL, err,
+                    errlen);
 }
 
 /* ---- Reading products off ------------------------------------------------------------ */

@@ -89,6 +89,14 @@ int resol_sec_prod_unit_comps(const pairalg_t *A, const resol_sec_prod_t *P, int
  * degree <= emax - (kmax - k)), by Q's quasi-inverses. */
 void resol_sec_lift_class(resol_cmap_t *C, resol_qis_t *Q, fvec_t x, int32_t emax);
 
+/* resol_sec_prod_new for a class x of the sphere (RM == RS == base's
+ * sphere) with the secondary lift of the sphere and its homotopies
+ * borrowed from base (not lifted again; base must outlive the result).
+ * Returns as resol_sec_prod_new. */
+int resol_sec_prod_new_on(resol_sec_prod_t **out, const resol_sec_prod_t *base, int32_t n0,
+                          int32_t s0, fvec_t x, int32_t max_n, int32_t max_s, sq_pool_t *pool,
+                          char *err, size_t errlen);
+
 /* resol_sec_prod_eval without the reduction of lambda modulo the image of
  * d_2: the raw lambda part of [x][y].  Returns as resol_sec_prod_eval. */
 int resol_sec_prod_eval_raw(const resol_sec_prod_t *P, int32_t n, int32_t s, fvec_t y,
