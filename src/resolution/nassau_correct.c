@@ -103,14 +103,16 @@ void nassau_correct_split_all(int on)
 }
 
 /* Below these the translations (class positions over all rows) and the
- * XORs of kept rows (limbs XORed) stay on the step's thread: a section's
- * wake-up costs tens of microseconds, about 500 translated positions or
- * 30,000 limbs.  A piece of a row is at least MIN_PIECE_POS positions or
- * MIN_PIECE_LIMBS limbs. */
-#define TRANS_PAR_MIN_POS 2048
-#define MIN_PIECE_POS 256
-#define XOR_PAR_MIN_LIMBS (1 << 15)
-#define MIN_PIECE_LIMBS 64
+ * XORs of kept rows (limbs XORed) stay on the step's thread: opening a
+ * section costs the step's thread a few microseconds (a lock and a
+ * broadcast; a helper only comes when idle), about 50 translated positions
+ * or 2,000 limbs.  A piece of a row is at least MIN_PIECE_POS positions or
+ * MIN_PIECE_LIMBS limbs.  (At 2048 positions and 32,768 limbs, a third of
+ * step 3's CPU at (110, 58) stayed serial in steps of 2-16 ms.) */
+#define TRANS_PAR_MIN_POS 256
+#define MIN_PIECE_POS 32
+#define XOR_PAR_MIN_LIMBS 2048
+#define MIN_PIECE_LIMBS 16
 
 /* Scratch of kill_sigma, grown as needed and reused across signatures:
  * per row i of x (k rows) its y0, d(y0) and y0 in T's basis; per piece of

@@ -25,9 +25,10 @@
 #include "sq_core.h"
 #include "sq_pool.h"
 
-/* Below this many set bits in a batch it stays on its thread (a section's
- * wake-up costs about as much as 100 set bits of products). */
-#define MULPAR_MIN_BITS 256
+/* Below this many set bits in a batch it stays on its thread (opening a
+ * section costs the caller about as much as a few dozen set bits of
+ * products). */
+#define MULPAR_MIN_BITS 64
 
 /* Set bits of v in [off, off + len). */
 static int64_t count_bits(const uint64_t *v, int64_t off, int64_t len)
@@ -94,6 +95,7 @@ static void mul_chunk(void *ctx, int64_t c)
     const mulpar_t *m = ctx;
     mulchunk_t *h = &m->ch[c];
     const nassau_mulvec_t *j = &m->jobs[h->job];
+    h->buf = sq_calloc((size_t)(h->hi - h->lo) + 1, 8); /* freed by the caller */
     uint64_t *blk = sq_calloc((size_t)f2_limbs(longest_block(j->vb)) + 1, 8);
     mul_range(m->W, h->buf, h->lo * 64, j->ob, j->vb, m->t0, j->v, h->b0, h->b1, blk);
     sq_free(blk);
@@ -179,7 +181,6 @@ void nassau_mul_many_par(const milnor_ws_t *W, int32_t t0, const nassau_mulvec_t
             const blocks_t *ob = jobs[ch[c].job].ob;
             ch[c].lo = ob->start[ch[c].b0] >> 6;
             ch[c].hi = f2_limbs(ob->start[ch[c].b1]);
-            ch[c].buf = sq_calloc((size_t)(ch[c].hi - ch[c].lo) + 1, 8);
         }
         mulpar_t m = {W, t0, jobs, ch};
         sq_pool_parallel_for(pool, nc, mul_chunk, &m);
