@@ -141,6 +141,79 @@ TEST(secondary_massey_classical)
     fdmod_free(M);
 }
 
+/* a = lambda a1 alone (a0 = 0): K = 0 (z = 0 as a1 b0 = 0), so HK is the
+ * classical null-homotopy of b0 a1 and <lambda a1, b, y> = lambda <a1, b0,
+ * y0>: the Ext part is zero and the lambda part is the classical bracket
+ * (at one filtration above) modulo its indeterminacy. */
+TEST(secondary_massey_lambda_a)
+{
+    fdmod_t *M = fdmod_sphere();
+    resol_t *R = resol_new(M, 9, 26);
+    resol_run(R, RESOL_CLASSICAL);
+    /* <lambda h_0 h_2, h_3, -> (h_0 h_2 h_3 = 0), <lambda h_0 h_2, h_0^2, -> (h_0^3 h_2 = 0) */
+    static const struct {
+        cls_t a, b;
+    } cases[] = {{{3, 1, -1, 0}, {7, 1, 0, -1}}, {{3, 1, -1, 0}, {0, 2, 0, -1}}};
+    int checked = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
+        resol_sec_class_t a, b;
+        class_vecs(R, cases[c].a, &a);
+        class_vecs(R, cases[c].b, &b);
+        resol_sec_massey_t *X = NULL;
+        char err[512];
+        if (resol_sec_massey_new(&X, R, R, &a, &b, 24, 7, NULL, NULL, NULL, err, sizeof err))
+            sq_test_fail(__FILE__, __LINE__, "%s", err);
+        for (int32_t n = 0; n + a.n + b.n + 2 <= 24; n++)
+            for (int32_t s = 1; s + a.s + b.s <= 7; s++) {
+                fmat_t ker;
+                ASSERT_EQ(resol_sec_massey_kernel(X, n, s, &ker), 0);
+                int32_t bn = n + a.n + b.n + 1, bs = s + a.s + b.s - 1;
+                int64_t ne = resol_ext_dim(R, bs, bn), nl = resol_ext_dim(R, bs + 1, bn);
+                int64_t ny = resol_ext_dim(R, s, n);
+                fvec_t ext, lam;
+                fvec_init(&ext, ne + 1, 2);
+                fvec_init(&lam, nl + 1, 2);
+                for (int64_t r = 0; r < fmat_rows(&ker); r++) {
+                    fvec_t y = fmat_row(&ker, r), y0 = fvec_window(y, 0, ny);
+                    ASSERT_EQ(resol_sec_massey_eval(X, n, s, y, ext, lam), 0);
+                    ASSERT(fvec_is_zero(fvec_window(ext, 0, ne)));
+                    if (fvec_is_zero(y0))
+                        continue;
+                    fvec_t cl;
+                    fvec_init(&cl, nl + 1, 2);
+                    fmat_t ind = {0};
+                    ASSERT_EQ(resol_massey(R, R, s, n + s, y0, b.s, b.n + b.s, b.x0, a.s + 1,
+                                           a.n + a.s + 1, a.x1, cl),
+                              0);
+                    ASSERT_EQ(resol_massey_indeterminacy(R, R, s, n + s, y0, b.s, b.n + b.s,
+                                                         a.s + 1, a.n + a.s + 1, a.x1, &ind),
+                              0);
+                    for (int64_t i = 0; i < nl; i++)
+                        fvec_add_entry(cl, i, fvec_get(lam, i));
+                    if (!in_span(cl, &ind, nl))
+                        sq_test_fail(__FILE__, __LINE__,
+                                     "case %zu (%d, %d) row %lld: the lambda part is not the "
+                                     "classical bracket modulo its indeterminacy",
+                                     c, (int)n, (int)s, (long long)r);
+                    checked++;
+                    fmat_clear(&ind);
+                    fvec_clear(&cl);
+                }
+                fvec_clear(&ext);
+                fvec_clear(&lam);
+                fmat_clear(&ker);
+            }
+        resol_sec_massey_free(X);
+        fvec_clear(&a.x0);
+        fvec_clear(&a.x1);
+        fvec_clear(&b.x0);
+        fvec_clear(&b.x1);
+    }
+    ASSERT(checked >= 10);
+    resol_free(R);
+    fdmod_free(M);
+}
+
 /* A module that is not the sphere (its own resolution and the sphere's):
  * C2, <iota, h_0^2, ->, <v_1, h_2, -> (h_0^2 iota = 0, h_2 v_1 = 0). */
 TEST(secondary_massey_classical_C2)
