@@ -403,10 +403,9 @@ int resol_sec_massey_new(resol_sec_massey_t **out, const resol_t *RM, const reso
                       "the region of the secondary Massey product is not computed");
     int64_t da = resol_ext_dim(RM, a->s, a->n), db = resol_ext_dim(RS, b->s, b->n);
     int64_t da1 = resol_ext_dim(RM, a->s + 1, a->n), db1 = resol_ext_dim(RS, b->s + 1, b->n);
-    if (da <= 0)
-        return refuse(NULL, SQ_E_INVAL, err, errlen,
-                      "Ext of the module at a's bidegree is zero (a class lambda a1 alone "
-                      "there is not supported)");
+    if (da < 0)
+        return refuse(NULL, SQ_E_RANGE, err, errlen,
+                      "the region of the secondary Massey product is not computed");
     if (db < 0 || da1 < 0 || db1 < 0 || a->x0.len < da || b->x0.len < db ||
         (a->x1.len && a->x1.len < da1) || (b->x1.len && b->x1.len < db1))
         return refuse(NULL, SQ_E_INVAL, err, errlen, "a class vector is too short");
@@ -427,8 +426,12 @@ int resol_sec_massey_new(resol_sec_massey_t **out, const resol_t *RM, const reso
     X->max_s = max_s;
     X->b0v = copy_of(b->x0, db);
     X->b1v = copy_of(b->x1, b->x1.len ? db1 : 0);
-    int rc = resol_sec_prod_new(&X->Pa, RM, RS, a->n, a->s, a->x0, max_n, max_s, pool, prog,
-                                pctx, err, errlen);
+    /* a0's lift (with the lifts of both resolutions); the zero map when Ext is
+     * zero at a (lambda a1 alone) */
+    int rc = da > 0 ? resol_sec_prod_new(&X->Pa, RM, RS, a->n, a->s, a->x0, max_n, max_s, pool,
+                                         prog, pctx, err, errlen)
+                    : resol_sec_prod_new_zero(&X->Pa, RM, RS, a->n, a->s, max_n, max_s, pool,
+                                              prog, pctx, err, errlen);
     if (rc == 0 && db > 0 && !fvec_is_zero(X->b0v))
         rc = resol_sec_prod_new_on(&X->Pb, X->Pa, b->n, b->s, X->b0v, max_n - a->n,
                                    max_s - a->s + 1, pool, err, errlen);

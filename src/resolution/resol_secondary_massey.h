@@ -73,8 +73,8 @@ typedef struct {
  * computed through (max_n, max_s), RS through (max_n + 2 - min(na, 0),
  * max_s + 2).  Needs sa + sb >= 2 and sa + sb < max_s.  Returns 0 and sets
  * *out, or (*out NULL, one line in err) SQ_E_INVAL when a module or class
- * is refused (as resol_sec_prod_new; a0 or b0 supports a d_2; Ext(M) at a
- * is zero), a b != 0 in Ext or in Mod_{C lambda^2}; SQ_E_RANGE when the
+ * is refused (as resol_sec_prod_new; a0 or b0 supports a d_2; a zero
+ * class), a b != 0 in Ext or in Mod_{C lambda^2}; SQ_E_RANGE when the
  * region is not computed or a lift fails (a bug).  prog as
  * resol_sec_prod_new (NULL: none). */
 int resol_sec_massey_new(resol_sec_massey_t **out, const resol_t *RM, const resol_t *RS,

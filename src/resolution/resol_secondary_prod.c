@@ -510,7 +510,8 @@ static int prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS
 {
     *out = NULL;
     int64_t dim = resol_ext_dim(RM, s0, n0);
-    if (RM->p != 2 || RS->p != 2 || s0 < 0 || dim <= 0 || x.len < dim) {
+    int zero_ok = !base && x.len == 0; /* resol_sec_prod_new_zero */
+    if (RM->p != 2 || RS->p != 2 || s0 < 0 || dim < 0 || (dim == 0 && !zero_ok) || x.len < dim) {
         snprintf(err, errlen, "the class is not a class of Ext at (%d, %d) at p = 2", (int)n0,
                  (int)s0);
         return SQ_E_INVAL;
@@ -595,6 +596,19 @@ int resol_sec_prod_new(resol_sec_prod_t **out, const resol_t *RM, const resol_t 
                        resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
 {
     return prod_new(out, RM, RS, NULL, n0, s0, x, max_n, max_s, pool, prog, pctx, err, errlen);
+}
+
+int resol_sec_prod_new_zero(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS,
+                            int32_t n0, int32_t s0, int32_t max_n, int32_t max_s, sq_pool_t *pool,
+                            resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen)
+{
+    fvec_t none = {0};
+    if (resol_ext_dim(RM, s0, n0) != 0) {
+        snprintf(err, errlen, "Ext at (%d, %d) is not zero", (int)n0, (int)s0);
+        return SQ_E_INVAL;
+    }
+    return prod_new(out, RM, RS, NULL, n0, s0, none, max_n, max_s, pool, prog, pctx, err,
+                    errlen);
 }
 
 int resol_sec_prod_new_on(resol_sec_prod_t **out, const resol_sec_prod_t *base, int32_t n0,

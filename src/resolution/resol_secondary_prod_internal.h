@@ -89,6 +89,13 @@ int resol_sec_prod_unit_comps(const pairalg_t *A, const resol_sec_prod_t *P, int
  * degree <= emax - (kmax - k)), by Q's quasi-inverses. */
 void resol_sec_lift_class(resol_cmap_t *C, resol_qis_t *Q, fvec_t x, int32_t emax);
 
+/* resol_sec_prod_new for the zero class at (n0, s0) where Ext(M) is zero
+ * (f = 0, H = 0; the lifts of the two resolutions): SQ_E_INVAL when Ext
+ * there is not zero; otherwise returns as resol_sec_prod_new. */
+int resol_sec_prod_new_zero(resol_sec_prod_t **out, const resol_t *RM, const resol_t *RS,
+                            int32_t n0, int32_t s0, int32_t max_n, int32_t max_s, sq_pool_t *pool,
+                            resol_sec_progress_fn prog, void *pctx, char *err, size_t errlen);
+
 /* resol_sec_prod_new for a class x of the sphere (RM == RS == base's
  * sphere) with the secondary lift of the sphere and its homotopies
  * borrowed from base (not lifted again; base must outlive the result).

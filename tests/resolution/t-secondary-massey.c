@@ -150,10 +150,13 @@ TEST(secondary_massey_lambda_a)
     fdmod_t *M = fdmod_sphere();
     resol_t *R = resol_new(M, 9, 26);
     resol_run(R, RESOL_CLASSICAL);
-    /* <lambda h_0 h_2, h_3, -> (h_0 h_2 h_3 = 0), <lambda h_0 h_2, h_0^2, -> (h_0^3 h_2 = 0) */
+    /* <lambda h_0 h_2, h_3, -> (h_0 h_2 h_3 = 0), <lambda h_0 h_2, h_0^2, -> (h_0^3 h_2 =
+     * 0), <lambda h_1^2, h_0, -> (Ext at (2, 1) is zero: a's lift is the zero map) */
     static const struct {
         cls_t a, b;
-    } cases[] = {{{3, 1, -1, 0}, {7, 1, 0, -1}}, {{3, 1, -1, 0}, {0, 2, 0, -1}}};
+    } cases[] = {{{3, 1, -1, 0}, {7, 1, 0, -1}},
+                 {{3, 1, -1, 0}, {0, 2, 0, -1}},
+                 {{2, 1, -1, 0}, {0, 1, 0, -1}}};
     int checked = 0;
     for (size_t c = 0; c < sizeof cases / sizeof *cases; c++) {
         resol_sec_class_t a, b;
