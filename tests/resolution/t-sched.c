@@ -113,9 +113,9 @@ TEST(nassau_split_serial_parts_threads)
  * translations and quasi-inverses by row and part of the class, the XORs
  * of kept rows by row and limb range, all products of a signature in one
  * batch cut at 6 or more chunks): the same bits on 1, 2, 3 and 8 threads
- * as the unsplit serial run, with the default cache budget and with none
- * (blocks evicted and built again).  The hook is declared where it is
- * defined. */
+ * as the unsplit serial run, with the default cache budget and (the
+ * sphere, 2 and 8 threads) with none (blocks evicted and built again).
+ * The hook is declared where it is defined. */
 void nassau_correct_split_all(int on);
 
 TEST(nassau_correct_split_threads)
@@ -126,8 +126,10 @@ TEST(nassau_correct_split_threads)
         resol_run(ref, RESOL_NASSAU);
         nassau_correct_split_all(1);
         int threads[] = {1, 2, 3, 8};
-        for (int budget = 0; budget < 2; budget++)
+        for (int budget = 0; budget < (i == 0 ? 2 : 1); budget++)
             for (size_t j = 0; j < sizeof threads / sizeof threads[0]; j++) {
+                if (budget && (threads[j] == 1 || threads[j] == 3))
+                    continue;
                 resol_t *R = resol_new(mods[i], 18, 36);
                 if (budget)
                     resol_set_cache_budget(R, 0);
