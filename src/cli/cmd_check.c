@@ -72,7 +72,8 @@ static double now_s(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void check_progress(void *ctx, int64_t done, int64_t total, int32_t t, int32_t tmax)
+static void check_progress(void *ctx, int64_t done, int64_t total, int32_t t, int32_t tmax,
+                           int64_t checked, int64_t wrong)
 {
     check_progress_t *p = ctx;
     double now = now_s();
@@ -81,15 +82,18 @@ static void check_progress(void *ctx, int64_t done, int64_t total, int32_t t, in
         return;
     p->last = now;
     if (p->tty && end) {
-        fprintf(stderr, "\r%78s\r", "");
+        fprintf(stderr, "\r%120s\r", "");
         return;
     }
     double f = total > 0 ? (double)done / (double)total : 1.0, el = now - p->start;
     char eta[48] = "";
     if (f > 0 && f < 1)
         snprintf(eta, sizeof eta, ", ETA %.0f s", el * (1 - f) / f);
-    fprintf(stderr, "%scheck: d o d through t = %d of %d, %.2f%% of the work, %.0f s%s%s",
-            p->tty ? "\r" : "", (int)t, (int)tmax, 100.0 * f, el, eta, p->tty ? "" : "\n");
+    fprintf(stderr,
+            "%scheck: d o d through t = %d of %d: %lld generators, %lld wrong; %.2f%% of the "
+            "work, %.0f s%s%s",
+            p->tty ? "\r" : "", (int)t, (int)tmax, (long long)checked, (long long)wrong,
+            100.0 * f, el, eta, p->tty ? "" : "\n");
     fflush(stderr);
 }
 

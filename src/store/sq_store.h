@@ -299,8 +299,10 @@ typedef struct {
                       fdmod_t **out, char *err, size_t errlen);
     void *module_ctx;
     /* Progress of d o d (NULL: none): called from the calling thread after
-     * each degree t (of tmax) with the products made and their total. */
-    void (*progress)(void *ctx, int64_t done, int64_t total, int32_t t, int32_t tmax);
+     * each degree t (of tmax) with the work done and in all, the generators
+     * checked so far (every one of degree <= t) and the wrong among them. */
+    void (*progress)(void *ctx, int64_t done, int64_t total, int32_t t, int32_t tmax,
+                     int64_t checked, int64_t wrong);
     void *progress_ctx;
 } sq_store_check_opts_t;
 

@@ -405,6 +405,8 @@ static void dd_bidegree(dd_run_t *D, int32_t s, int32_t t, FILE *out,
         if ((*lines)++ < MAX_LINES)
             say(out, "wrong: d(d(x_(%d, %d, %lld))) != 0 (step s=%d, t=%d)\n", (int)(t - s),
                 (int)s, (long long)i, (int)s, (int)t);
+        if (out) /* a long check stopped early has said what it found */
+            fflush(out);
     }
     sq_free(fail);
 }
@@ -454,7 +456,8 @@ static void check_dd(const resol_t *R, sq_pool_t *pool, const sq_store_check_opt
                 fmod_num_gens(resol_free_module(R, s), t) > 0)
                 dd_bidegree(&D, s, t, out, rep, &lines);
         if (o->progress)
-            o->progress(o->progress_ctx, D.done, D.total, t, tmax);
+            o->progress(o->progress_ctx, D.done, D.total, t, tmax, rep->dd_checked,
+                        rep->dd_failed);
     }
     for (int32_t r = 0; r <= S; r++)
         sq_free(D.cost[r]);
