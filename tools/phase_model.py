@@ -39,7 +39,13 @@ quasi-inverses, the XORs of kept rows and products, the rest), it also prints
 step 3's serial time by part over the steps whose step 3 is at least
 --big-ms of CPU (what binds step 3 on the large steps).
 
-Usage: phase_model.py TRACE [TRACE ...] --fractions FRAC_TRACE [--cpu SECONDS]
+--fractions takes one or more traces, their phases binned together (for
+instance a (150, 78) run for every row and the first rows of a stem-200 run
+recorded with the split, for the sizes only stem 200 reaches); FILE:N takes
+only the steps of rows s <= N of FILE.
+
+Usage: phase_model.py TRACE [TRACE ...] --fractions FRAC_TRACE[:N] [FRAC_TRACE[:N] ...]
+                      [--cpu SECONDS]
                       [--workers 1,2,16,64,128] [--chunks-per-worker 1]
                       [--what-if PHASE=FRACTION,...] [--all-rows] [--own-cpu]
 """
@@ -87,26 +93,21 @@ def load_steps(paths, own_cpu=False):
 CORRECT_PARTS = ["blocks", "translations", "xors+products", "rest"]
 
 
-def correct_parts(path, big_ms):
+def correct_parts(paths, big_ms):
     """Step 3's serial and section CPU ms by part (event=correct lines) over
     the steps whose step 3 takes at least big_ms of CPU in all; None if the
     trace has no such lines."""
     ser, par, n, seen = [0.0] * 4, [0.0] * 4, 0, False
-    with open(path, errors="replace") as f:
-        for line in f:
-            i = line.find("event=correct")
-            if i < 0:
-                continue
-            seen = True
-            d = dict(kv.split("=", 1) for kv in line[i:].split()[1:] if "=" in kv)
-            a = [max(0.0, float(x)) for x in d["serial"].split(",")]
-            b = [float(x) for x in d["sections"].split(",")]
-            if sum(a) + sum(b) < big_ms:
-                continue
-            n += 1
-            for k in range(4):
-                ser[k] += a[k]
-                par[k] += b[k]
+    for d in trace_lines(paths, "event=correct"):
+        seen = True
+        a = [max(0.0, float(x)) for x in d["serial"].split(",")]
+        b = [float(x) for x in d["sections"].split(",")]
+        if sum(a) + sum(b) < big_ms:
+            continue
+        n += 1
+        for k in range(4):
+            ser[k] += a[k]
+            par[k] += b[k]
     return (ser, par, n) if seen else None
 
 
@@ -145,30 +146,47 @@ def row_group(s):
     return ROW_GROUPS[-1]
 
 
-def load_fractions(path, by_row=True):
-    """{(phase, row group): {bin: [serial ms, section ms, phases]}} from a
-    trace with the split (one group for all rows unless by_row)."""
+def trace_lines(specs, event):
+    """The fields of the lines of `event` in the traces specs (FILE or
+    FILE:N, the rows s <= N only)."""
+    for spec in specs:
+        path, max_row = spec, None
+        head, _, tail = spec.rpartition(":")
+        if head and tail.isdigit():
+            path, max_row = head, int(tail)
+        with open(path, errors="replace") as f:
+            for line in f:
+                i = line.find(event)
+                if i < 0:
+                    continue
+                d = dict(kv.split("=", 1) for kv in line[i:].split()[1:] if "=" in kv)
+                if max_row is None or int(d["s"]) <= max_row:
+                    yield d
+
+
+def load_fractions(paths, by_row=True):
+    """{(phase, row group): {bin: [serial ms, section ms, phases]}} from
+    traces with the split (trace_lines; one group for all rows unless
+    by_row)."""
     acc = defaultdict(lambda: defaultdict(lambda: [0.0, 0.0, 0]))
     n = 0
-    with open(path, errors="replace") as f:
-        for line in f:
-            d = parse(line)
-            if not d or "serial" not in d:
+    for d in trace_lines(paths, "event=phase"):
+        if "serial" not in d:
+            continue
+        n += 1
+        ser = [float(x) for x in d["serial"].split(",")]
+        par = [float(x) for x in d["sections"].split(",")]
+        g = row_group(int(d["s"])) if by_row else ROW_GROUPS[-1]
+        for k, p in enumerate(PHASES):
+            w = ser[k] + par[k]
+            if w <= 0:
                 continue
-            n += 1
-            ser = [float(x) for x in d["serial"].split(",")]
-            par = [float(x) for x in d["sections"].split(",")]
-            g = row_group(int(d["s"])) if by_row else ROW_GROUPS[-1]
-            for k, p in enumerate(PHASES):
-                w = ser[k] + par[k]
-                if w <= 0:
-                    continue
-                b = acc[(p, g)][size_bin(w)]
-                b[0] += max(0.0, ser[k])
-                b[1] += par[k]
-                b[2] += 1
+            b = acc[(p, g)][size_bin(w)]
+            b[0] += max(0.0, ser[k])
+            b[1] += par[k]
+            b[2] += 1
     if n == 0:
-        sys.exit("no event=phase lines with serial= and sections= in " + path)
+        sys.exit("no event=phase lines with serial= and sections= in " + " ".join(paths))
     return {key: merge_sparse(bins) for key, bins in acc.items()}
 
 
@@ -200,7 +218,8 @@ def fraction(acc, p, ms, s=None):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("trace", nargs="+")
-    ap.add_argument("--fractions", required=True)
+    ap.add_argument("--fractions", required=True, nargs="+",
+                    help="traces with the split, FILE or FILE:N (rows s <= N only)")
     ap.add_argument("--cpu", type=float, help="user CPU seconds of the modelled run")
     ap.add_argument("--scale", type=float, help="CPU ms per phase wall ms (default from --cpu)")
     ap.add_argument("--own-cpu", action="store_true",
@@ -293,14 +312,15 @@ def main():
             best[k] = span[k] + (best[b] if b else 0.0)
             arg[k] = b
         k = max(best, key=best.get)
-        ser, par, n = [0.0] * len(PHASES), 0.0, 0
+        ser, par, n, rows = [0.0] * len(PHASES), 0.0, 0, defaultdict(float)
         while k:
             for i, (s, q) in enumerate(split[k]):
                 ser[i] += s
                 par += q / P
+            rows[k[0]] += split[k][PHASES.index("correct")][0]
             n += 1
             k = arg[k]
-        return ser, par, n
+        return ser, par, n, rows
 
     t1 = None
     print("workers\tmodelled_s\tspeedup\tcritical_path_s\tbound")
@@ -312,11 +332,13 @@ def main():
         print(f"{P}\t{sp / 1e3:.1f}\t{t1 / sp:.2f}\t{cp / 1e3:.1f}\t{total / cp:.1f}")
         sys.stdout.flush()
     P = max(int(x) for x in a.workers.split(","))
-    ser, par, n = path_parts(P)
+    ser, par, n, rows = path_parts(P)
     print(f"the critical path at {P} workers: {n} steps, "
           f"{(sum(ser) + par) / 1e3:.1f} s = serial " +
           ", ".join(f"{p} {v / 1e3:.1f}" for p, v in zip(PHASES, ser)) +
           f" + sections / {P} {par / 1e3:.1f} s")
+    print("  its serial step 3 by row: " +
+          ", ".join(f"s={r} {v / 1e3:.1f}" for r, v in sorted(rows.items()) if v >= 50))
 
 
 if __name__ == "__main__":
