@@ -194,6 +194,22 @@ void milnor_ws_prepare(milnor_ws_t *W, const milnor_op_t *op, int32_t max_sdeg, 
 void milnor_ws_mul_vec_add(const milnor_ws_t *W, uint64_t *out, int64_t off, int32_t sdeg,
                            const uint64_t *v);
 
+/* One vector of a milnor_ws_mul_blocks_add: the bits from limb limb0 of
+ * the caller's array, of degree deg, land at offset off. */
+typedef struct {
+    int64_t off;
+    int32_t deg;
+    int64_t limb0;
+} milnor_block_t;
+
+/* out ^= Sq(R) * v_b at blk[b].off for every block b < nb (v_b = bits +
+ * blk[b].limb0, of degree blk[b].deg): the same bits as
+ * milnor_ws_mul_vec_add block by block, with the S's of all the blocks
+ * tested four at a time against the configurations.  Preconditions as
+ * milnor_ws_mul_vec_add's, for every block. */
+void milnor_ws_mul_blocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_block_t *blk,
+                              int64_t nb, const uint64_t *bits);
+
 /* out ^= Sq(R) * Sq(S) for arbitrary p-parts r[0..rlen-1], s[0..slen-1]
  * (trailing zeros allowed); output bits as milnor_mul_add, in the degree
  * |R| + |S|.  Preconditions (SQ_CHECK): entries >= 0, |R| + |S| <= max.

@@ -462,13 +462,20 @@ static int enough_bits(const uint64_t *v, int64_t dim)
  * wins); NULL above PK_MAXDEG or PK_ROW_MAX elements.  With it, a product
  * reads each S of its vector as one word, instead of unranking or stepping
  * to it and packing it (a third of the products' instructions). */
-static const uint64_t *pk_row(const milnor_t *A, int32_t deg)
+static const uint64_t *pk_row_build(const milnor_t *A, int32_t deg);
+
+static inline const uint64_t *pk_row(const milnor_t *A, int32_t deg)
 {
     if (deg > PK_MAXDEG || deg > A->max_degree || !A->pkrow)
         return NULL;
-    uint64_t *row = atomic_load_explicit(&A->pkrow[deg], memory_order_acquire);
-    if (row)
-        return row;
+    const uint64_t *row = atomic_load_explicit(&A->pkrow[deg], memory_order_acquire);
+    return row ? row : pk_row_build(A, deg);
+}
+
+/* pk_row's first use of a degree: builds and publishes its table. */
+static __attribute__((noinline)) const uint64_t *pk_row_build(const milnor_t *A, int32_t deg)
+{
+    uint64_t *row;
     int64_t dim = milnor_dim(A, deg);
     if (dim == 0 || dim > PK_ROW_MAX)
         return NULL;
@@ -495,13 +502,15 @@ static const uint64_t *pk_row(const milnor_t *A, int32_t deg)
 /* SCAN_CHUNK: configurations per call of the guard_scan4 kernel. */
 #define SCAN_CHUNK 256
 
-/* out ^= Sq(R) Sq(S_i) for the ns (1..4) S's packed with guards in
- * sg[0..ns) (the other lanes are ignored) over the sorted configurations C:
+/* out ^= Sq(R) Sq(S_i) at offset off[i] for the ns (1..4) S's packed with
+ * guards in sg[0..ns) (the other lanes are ignored; the S's may be of
+ * different degrees <= the configurations' bound) over the sorted
+ * configurations C:
  * the kernel guard_scan4 (f2_kernels.h; AVX2 where the CPU has it) tests the
  * four against each configuration at once, up to the longest of their
  * c_1 <= s_1 prefixes (the test itself rejects c_1 > s_1). */
 static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const configs_t *C,
-                          const uint64_t *sg, int ns, uint64_t *out, int64_t off)
+                          const uint64_t *sg, int ns, uint64_t *out, const int64_t *off)
 {
     uint64_t s1 = 0; /* the largest s_1: upto is non-decreasing */
     for (int i = 0; i < ns; i++)
@@ -520,8 +529,9 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
             const uint64_t ck = c[k], dk = dg[k];
             for (uint32_t m = hits[j] & lanes; m; m &= m - 1) {
                 /* both words have every guard set: ^ clears them */
-                uint64_t T = ((s4[__builtin_ctz(m)] - ck) | dk) ^ PK_GUARD;
-                flip_bit(out, off + rank_of(zc, zs, T));
+                int lane = __builtin_ctz(m);
+                uint64_t T = ((s4[lane] - ck) | dk) ^ PK_GUARD;
+                flip_bit(out, off[lane] + rank_of(zc, zs, T));
             }
         }
     }
@@ -554,6 +564,7 @@ static void scan_vector(const milnor_t *A, const configs_t *C, siter_t *it, uint
         /* Four S's at a time (s_1 is the low field, below the first guard). */
         const f2_kernels_t *K = f2_kernels();
         uint64_t sg[4] = {0, 0, 0, 0};
+        const int64_t o4[4] = {off, off, off, off};
         int ns = 0;
         for (int64_t l = 0; l < it->nlimbs; l++) {
             uint64_t w = it->v[l];
@@ -562,13 +573,13 @@ static void scan_vector(const milnor_t *A, const configs_t *C, siter_t *it, uint
             for (; w; w &= w - 1) {
                 sg[ns++] = pk[64 * l + __builtin_ctzll(w)];
                 if (ns == 4) {
-                    scan_configs4(A, K, C, sg, 4, out, off);
+                    scan_configs4(A, K, C, sg, 4, out, o4);
                     ns = 0;
                 }
             }
         }
         if (ns)
-            scan_configs4(A, K, C, sg, ns, out, off);
+            scan_configs4(A, K, C, sg, ns, out, o4);
         return;
     }
     while (siter_next(it)) {
@@ -720,6 +731,57 @@ void milnor_ws_prepare(milnor_ws_t *W, const milnor_op_t *op, int32_t max_sdeg, 
     }
     sort_configs(&W->C, max_sdeg);
     W->built = 1;
+}
+
+void milnor_ws_mul_blocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_block_t *blk,
+                              int64_t nb, const uint64_t *bits)
+{
+    const milnor_op_t *op = &W->op;
+    SQ_CHECK(op->A != NULL, "milnor_ws_mul_blocks_add: workspace not prepared");
+    const milnor_t *A = op->A;
+    if (!W->built || A->sub) {
+        for (int64_t b = 0; b < nb; b++)
+            milnor_ws_mul_vec_add(W, out, blk[b].off, blk[b].deg, bits + blk[b].limb0);
+        return;
+    }
+    /* The S's of all the blocks, four at a time whatever their block: the
+     * configurations serve every degree up to max_sdeg, and each lane
+     * carries its block's offset (the terms' ranks are within their own
+     * degree). */
+    const f2_kernels_t *K = f2_kernels();
+    uint64_t sg[4] = {0, 0, 0, 0};
+    int64_t o4[4] = {0, 0, 0, 0};
+    int ns = 0;
+    for (int64_t b = 0; b < nb; b++) {
+        const int32_t sdeg = blk[b].deg;
+        const int64_t off = blk[b].off;
+        const uint64_t *v = bits + blk[b].limb0;
+        SQ_CHECK(sdeg >= 0 && sdeg <= W->max_sdeg,
+                 "milnor_ws_mul_blocks_add: degree %d above the prepared bound %d", (int)sdeg,
+                 (int)W->max_sdeg);
+        milnor_check_degrees(A, op->deg, sdeg, off);
+        const uint64_t *pk = sdeg > 0 ? pk_row(A, sdeg) : NULL;
+        if (!pk) {
+            milnor_ws_mul_vec_add(W, out, off, sdeg, v);
+            continue;
+        }
+        const int64_t dim = milnor_dim(A, sdeg), nlimbs = (dim + 63) / 64;
+        for (int64_t l = 0; l < nlimbs; l++) {
+            uint64_t w = v[l];
+            if (l == nlimbs - 1 && (dim & 63))
+                w &= (UINT64_C(1) << (dim & 63)) - 1;
+            for (; w; w &= w - 1) {
+                sg[ns] = pk[64 * l + __builtin_ctzll(w)];
+                o4[ns++] = off;
+                if (ns == 4) {
+                    scan_configs4(A, K, &W->C, sg, 4, out, o4);
+                    ns = 0;
+                }
+            }
+        }
+    }
+    if (ns)
+        scan_configs4(A, K, &W->C, sg, ns, out, o4);
 }
 
 void milnor_ws_mul_vec_add(const milnor_ws_t *W, uint64_t *out, int64_t off, int32_t sdeg,

@@ -239,12 +239,10 @@ static void extract_bits(uint64_t *dst, const uint64_t *src, int64_t off, int64_
         dst[limbs - 1] &= (1ULL << (len & 63)) - 1;
 }
 
-/* One nonzero block of d(g): Sq(R) * vec lands at `off` in degree t. */
-typedef struct {
-    int64_t off;        /* target offset in degree t */
-    int32_t deg;        /* degree of the block's algebra part: deg g - deg h */
-    int64_t limb0;      /* start of vec in the scratch */
-} block_t;
+/* One nonzero block of d(g): Sq(R) * vec lands at `off` (target offset in
+ * degree t); deg: of the block's algebra part, deg g - deg h; limb0: the
+ * start of vec in the scratch (milnor_ws_mul_blocks_add reads them). */
+typedef milnor_block_t block_t;
 
 typedef struct {
     block_t *blocks;
@@ -330,9 +328,7 @@ static void mul_blocks(milnor_ws_t *W, milnor_op_t *op, const milnor_t *A, const
         return;
     milnor_op_init(op, A, rdeg, r);
     milnor_ws_prepare(W, op, sp->max_deg, sp->nbits);
-    for (int64_t b = 0; b < sp->nblocks; b++)
-        milnor_ws_mul_vec_add(W, out, sp->blocks[b].off, sp->blocks[b].deg,
-                              sp->bits + sp->blocks[b].limb0);
+    milnor_ws_mul_blocks_add(W, out, sp->blocks, sp->nblocks, sp->bits);
 }
 
 /* ---- The odd-prime tile -------------------------------------------------------- */
@@ -619,9 +615,7 @@ static void tile_f2_degree(const walk_t *w, scratch_t *x, const run_t *u, int64_
                 milnor_ws_prepare(x->W, &x->op, maxdeg, nbits);
                 prepared = 1;
             }
-            for (int64_t b = 0; b < sp->nblocks; b++)
-                milnor_ws_mul_vec_add(x->W, out, sp->blocks[b].off, sp->blocks[b].deg,
-                                      sp->bits + sp->blocks[b].limb0);
+            milnor_ws_mul_blocks_add(x->W, out, sp->blocks, sp->nblocks, sp->bits);
         }
     }
 }
