@@ -1,0 +1,71 @@
+/*
+ * t-milnor-blocks.c -- milnor_ws_mul_blocks_add (the S's of several blocks
+ * four at a time, each lane with its block's offset) against the slow
+ * reference: every set bit of every block multiplied alone by
+ * milnor_mul_add (one Milnor matrix walk per product).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "milnor.h"
+#include "sq_test.h"
+
+static uint64_t rnd(uint64_t *x)
+{
+    *x ^= *x << 13;
+    *x ^= *x >> 7;
+    *x ^= *x << 17;
+    return *x;
+}
+
+TEST(milnor_ws_blocks_vs_walk)
+{
+    const int32_t maxd = 120;
+    milnor_t *A = milnor_new(maxd);
+    milnor_ws_t *W = milnor_ws_new();
+    uint64_t seed = 0x9e3779b97f4a7c15ULL;
+    int64_t products = 0;
+    for (int round = 0; round < 1000; round++) {
+        int32_t rdeg = (int32_t)(rnd(&seed) % 40), top = (int32_t)(rnd(&seed) % 50) + 1;
+        int64_t ridx = (int64_t)(rnd(&seed) % (uint64_t)milnor_dim(A, rdeg));
+        /* One to six blocks of degrees <= top at increasing offsets, each
+         * with room for its product's degree. */
+        int64_t nb = (int64_t)(rnd(&seed) % 6) + 1, limbs = 0, off = 0, nbits = 0;
+        milnor_block_t blk[6];
+        uint64_t *bits = calloc(4096, sizeof *bits);
+        int32_t maxdeg = 0;
+        for (int64_t b = 0; b < nb; b++) {
+            int32_t d = (int32_t)(rnd(&seed) % (uint64_t)(top + 1));
+            int64_t dim = milnor_dim(A, d), l = (dim + 63) / 64;
+            ASSERT(limbs + l <= 4096);
+            blk[b] = (milnor_block_t){off, d, limbs};
+            for (int64_t k = 0; k < dim; k++)
+                if (rnd(&seed) % 3 == 0) {
+                    bits[limbs + k / 64] |= UINT64_C(1) << (k % 64);
+                    nbits++;
+                }
+            limbs += l;
+            off += milnor_dim(A, rdeg + d) + (int64_t)(rnd(&seed) % 70);
+            maxdeg = d > maxdeg ? d : maxdeg;
+        }
+        int64_t olimbs = (off + 63) / 64 + 1;
+        uint64_t *got = calloc((size_t)olimbs, sizeof *got), *want = calloc((size_t)olimbs, 8);
+        milnor_op_t op;
+        milnor_op_init(&op, A, rdeg, ridx);
+        milnor_ws_prepare(W, &op, maxdeg, nbits);
+        milnor_ws_mul_blocks_add(W, got, blk, nb, bits);
+        for (int64_t b = 0; b < nb; b++)
+            for (int64_t k = 0; k < milnor_dim(A, blk[b].deg); k++)
+                if ((bits[blk[b].limb0 + k / 64] >> (k % 64)) & 1) {
+                    milnor_mul_add(A, want, blk[b].off, rdeg, ridx, blk[b].deg, k);
+                    products++;
+                }
+        ASSERT(memcmp(got, want, (size_t)olimbs * sizeof *got) == 0);
+        free(got);
+        free(want);
+        free(bits);
+    }
+    ASSERT(products > 5000);
+    milnor_ws_free(W);
+    milnor_free(A);
+}
