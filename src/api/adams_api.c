@@ -96,6 +96,16 @@ static int check_memory(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int3
     return refuse_estimate(&e, max_s, stem, limit, err, errlen);
 }
 
+/* The cache budget of a run of M through (max_s, stem) under limit, as the
+ * program's (resol_cache_budget). */
+static int64_t cache_budget(const fdmod_t *M, resol_algo_t algo, int32_t max_s, int32_t stem,
+                            int threads, double limit)
+{
+    resol_estimate_t e;
+    resol_estimate(M, algo, max_s, stem, threads, &e);
+    return resol_cache_budget(limit, &e);
+}
+
 /* h->threads > 1: a pool of that many threads.  Returns 0 or ADAMS_E_THREADS. */
 static int start_pool(adams_res_t *h, char *err, size_t errlen)
 {
@@ -218,7 +228,8 @@ static int prepare(adams_res_t *h, const sq_modspec_info_t *info, int32_t stem, 
         return rc;
     h->R = resol_new(h->M, max_s, stem);
     if (h->mem_limit > 0)
-        resol_set_cache_budget(h->R, (int64_t)(h->mem_limit / 3));
+        resol_set_cache_budget(h->R, cache_budget(h->M, h->algo, max_s, stem, h->threads,
+                                                  h->mem_limit));
     return 0;
 }
 

@@ -196,7 +196,7 @@ int cli_check_memory(const cli_opts_t *o, const fdmod_t *M, int algo, int32_t st
 
 /* The estimate of the prepared run r, whatever its prime and kind
  * (resol_estimate, resol_estimate_cofiber), refused when it cannot fit. */
-static int check_run_memory(const cli_run_t *r)
+static int check_run_memory(cli_run_t *r)
 {
     resol_estimate_t e;
     int th = est_threads(r->o);
@@ -205,6 +205,7 @@ static int check_run_memory(const cli_run_t *r)
                                r->stem, th, &e);
     else
         resol_estimate(r->M, (resol_algo_t)r->algo, r->max_s, r->stem, th, &e);
+    r->model_bytes = e.model_bytes;
     return refuse_estimate(r->o, &e, r->stem, r->max_s, r->quiet);
 }
 
@@ -240,12 +241,14 @@ static int start_pool(cli_run_t *r)
     return 0;
 }
 
-/* What every run does last: the cache budget, the progress line, the
+/* What every run does last: the cache budget (resol_cache_budget of the
+ * limit and the run's estimate), the progress line, the
  * GPU, the threads. */
 static int finish_prepare(cli_run_t *r)
 {
     double limit = memory_limit(r->o);
-    r->cache_budget = limit > 0 ? (int64_t)(limit / 3) : -1;
+    resol_estimate_t e = {.model_bytes = r->model_bytes};
+    r->cache_budget = resol_cache_budget(limit, &e);
     r->show = !r->quiet && (r->o->progress > 0 || (r->o->progress == 0 && isatty(STDERR_FILENO)));
     int rc = setup_gpu(r);
     return rc ? rc : start_pool(r);

@@ -55,6 +55,7 @@ typedef struct {
     int quiet;                 /* no notes */
     int show;                  /* draw the progress line */
     int64_t cache_budget;      /* for resol_set_cache_budget; < 0: the library's */
+    double model_bytes;        /* the estimate's modelled peak (resol_cache_budget) */
     sq_pool_t *pool;           /* NULL: one thread */
     int gpu;                   /* sq_gpu_setup was called (sq_gpu_shutdown at release) */
     int unstable;              /* resolve in the unstable category (cli_unstable.h) */

@@ -226,7 +226,7 @@ static void trans_piece(void *ctx, int64_t c)
                            i, n * p / a->m, n * (p + 1) / a->m, kb->VZ + c * kb->vs);
     kb->bad[c] = (uint8_t)(r < 0);
     if (r > 0)
-        f2mat_aug_qi_apply(y, &a->z->m, a->z->piv, a->z->zn, kb->VZ + c * kb->vs);
+        nassau_zblock_qi_apply(y, a->z, kb->VZ + c * kb->vs);
 }
 
 /* The first index q in [q0, q1) with lidx[q] >= l (lidx increasing

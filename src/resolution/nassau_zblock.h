@@ -21,6 +21,10 @@ struct nassau_zblock {
     int64_t *npos;
     int64_t ndim;     /* dimension of N in degree t0 (generators < t0) */
     blocks_t Tb, Nb;
+    /* The quasi-inverse of the block: its reduced [A | I] keeps only the
+     * I-segments of the rows with a pivot in A (rank x zt); piv[c] (c <
+     * zn) is column c's pivot row in m, or -1.  Read through
+     * nassau_zblock_qi_apply. */
     f2mat_t m;
     int64_t *piv;
     /* d on the zero-signature rows, all of N's columns, limb-sparse: row r
@@ -69,6 +73,12 @@ void nassau_zero_positions(int64_t **pos, int64_t *n, int64_t *dim, const resol_
  * T of a step).  Free with nassau_class_clear. */
 void nassau_class_init_zero(sigclass_t *c, const resol_profile_t *P, const fmod_t *F, int32_t t,
                             int32_t bound);
+
+/* The quasi-inverse of built block z applied to v (zn bits, in the image
+ * of the block): XORs into out (f2_limbs(zt) limbs) a y with y * A = v,
+ * the bits f2mat_aug_qi_apply gives on the full reduced [A | I].  Columns
+ * of v that are not pivots are ignored.  out must not alias v. */
+void nassau_zblock_qi_apply(uint64_t *out, const zblock_t *z, const uint64_t *v);
 
 /* Row s's lock (R->zlock[s]): held by row s's step while it reads or
  * changes its blocks; spins (yielding) while an evictor holds it. */

@@ -7,6 +7,7 @@
 #include <sched.h>
 #include <string.h>
 
+#include "f2_kernels.h"
 #include "internal.h"
 #include "nassau_zblock.h"
 #include "sq_core.h"
@@ -105,9 +106,40 @@ static size_t zblock_bytes(const zblock_t *z)
 {
     size_t b = (size_t)(z->nrows ? z->rstart[z->nrows] : 0) * 12 + (size_t)z->nrows * 8;
     if (z->built)
-        b += (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)(z->zt + z->zn) * 8 +
+        b += (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)(z->zt + 2 * z->zn) * 8 +
              (size_t)(z->Tb.n + z->Nb.n) * 20;
     return b;
+}
+
+/* Replaces z->m, the reduced [A | I] (zt x (zn + zt)), by what the
+ * quasi-inverse reads: the I-segments of its pivot rows (rows 0 .. rank - 1,
+ * those with a pivot in the A part), rank x zt; z->piv keeps its zn
+ * entries (a pivot's row, or -1).  The rows below the rank (the kernel)
+ * and the A part are never read again: at stems 130-170 this is about
+ * a quarter of what the blocks hold. */
+static void zblock_keep_qi(zblock_t *z)
+{
+    int64_t rank = f2mat_aug_rank(&z->m, z->piv, z->zn);
+    int64_t off = f2_seg_start(z->zn) / F2_LIMB_BITS, nl = f2_limbs(z->zt);
+    f2mat_t q = {0};
+    f2mat_init(&q, rank, z->zt);
+    for (int64_t r = 0; r < rank; r++)
+        memcpy(f2mat_row(&q, r), f2mat_row(&z->m, r) + off, (size_t)nl * sizeof(uint64_t));
+    f2mat_clear(&z->m);
+    z->m = q;
+    z->piv = sq_realloc(z->piv, sq_mul_size((size_t)z->zn + 1, sizeof *z->piv));
+}
+
+void nassau_zblock_qi_apply(uint64_t *out, const zblock_t *z, const uint64_t *v)
+{
+    int64_t nl = f2_limbs(z->zt);
+    const f2_kernels_t *K = f2_kernels();
+    for (int64_t l = 0; l < f2_limbs(z->zn); l++)
+        for (uint64_t w = v[l]; w; w &= w - 1) {
+            int64_t c = l * F2_LIMB_BITS + __builtin_ctzll(w);
+            if (c < z->zn && z->piv[c] >= 0)
+                K->xor_raw(out, f2mat_row(&z->m, z->piv[c]), nl);
+        }
 }
 
 /* Completes z (empty, or a seed for the same profile) as the block of
@@ -151,6 +183,7 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     sq_free(inv);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
+    zblock_keep_qi(z);
     z->built = 1;
     z->bytes = zblock_bytes(z);
 }

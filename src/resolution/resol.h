@@ -99,6 +99,16 @@ void resol_estimate_cofiber(const fdmod_t *M, int32_t s, int32_t t, int32_t targ
  * every model_bytes (the figures are of the whole adams process). */
 double resol_estimate_base_bytes(void);
 
+/* The cache budget (resol_set_cache_budget) of a run of estimate e under
+ * a memory limit of limit bytes: the limit less the modelled part of the
+ * peak that is not cache, RESOL_NONCACHE_SHARE of e->model_bytes (the
+ * resolution, the tables, the running steps' matrices: at stem 200 on two
+ * threads ~0.7 GB of a 2.0 GB model, at (150, 78) 79 of 185 MB), but at
+ * least a third of the limit.  -1 (the library's default: no budget)
+ * when limit <= 0.  e NULL: a third of the limit.  docs/limits.md. */
+#define RESOL_NONCACHE_SHARE 0.5
+int64_t resol_cache_budget(double limit, const resol_estimate_t *e);
+
 /* A store bound to the classical engine (store_algo) extended through
  * (max_s, max_n): when Nassau's algorithm could resolve M, the classical
  * estimate is at least RESOL_ENGINE_NOTE_SECONDS and at least 3 times

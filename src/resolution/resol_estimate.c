@@ -101,6 +101,15 @@ double resol_estimate_base_bytes(void)
     return EST_BASE_MIB * 1048576.0;
 }
 
+int64_t resol_cache_budget(double limit, const resol_estimate_t *e)
+{
+    if (!(limit > 0))
+        return -1;
+    double rest = RESOL_NONCACHE_SHARE * (e ? e->model_bytes : 0);
+    double b = limit - rest > limit / 3 ? limit - rest : limit / 3;
+    return b < 9e18 ? (int64_t)b : INT64_MAX;
+}
+
 /* Bytes of Nassau's signature tables for the profiles usable in the run
  * (the ladder up to the first not usable at s = 2, t = max_n + 3). */
 static double nassau_tables(const milnor_t *A, int32_t adeg, int32_t max_n, int32_t top)

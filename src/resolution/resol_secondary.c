@@ -513,7 +513,7 @@ static void kill_zero(resol_t *R, int32_t k, int32_t t, const zblock_t *z, f2mat
         if (!any)
             continue;
         memset(y0, 0, (size_t)(f2_limbs(z->zt) + 1) * sizeof *y0);
-        f2mat_aug_qi_apply(y0, &z->m, z->piv, z->zn, vz);
+        nassau_zblock_qi_apply(y0, z, vz);
         if (yt)
             memset(yt, 0, (size_t)(f2_limbs(x->cols) + 1) * sizeof *yt);
         for (int64_t r = 0; r < z->zt; r++) {
