@@ -49,11 +49,14 @@ void nassau_zero_positions(int64_t **pos, int64_t *n, int64_t *dim, const resol_
     int32_t top = fmod_top_below(F, bound);
     int64_t cnt = 0;
     for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++)
-        cnt += (P->ord ? P->nzr[t - e] : milnor_dim(A, t - e)) * fmod_num_gens(F, e);
+        if (fmod_num_gens(F, e) > 0) /* P's tables stop at the algebra's degree */
+            cnt += (P->ord ? P->nzr[t - e] : milnor_dim(A, t - e)) * fmod_num_gens(F, e);
     int64_t *out = sq_malloc(sq_mul_size((size_t)cnt + 1, sizeof *out));
     int64_t p = 0, k = 0;
     for (int32_t e = fmod_min_degree(F); e <= top && e <= t; e++) {
         int64_t ng = fmod_num_gens(F, e), nr = milnor_dim(A, t - e);
+        if (ng == 0)
+            continue;
         if (!P->ord) {
             for (int64_t j = 0; j < ng * nr; j++)
                 out[k++] = p + j;
