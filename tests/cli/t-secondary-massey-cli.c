@@ -16,28 +16,6 @@
 
 #define run_ok(line, args) sq_test_run_ok(__FILE__, line, args)
 
-/* The data file's lines with each line's leading "<from" made "<to". */
-static char *renamed(const char *data, const char *from, const char *to)
-{
-    char *body = sq_test_data_body(data);
-    size_t n = strlen(body), cap = n * 2 + 64, k = 0;
-    char *out = sq_malloc(cap);
-    for (const char *p = body; *p;) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p + 1) : strlen(p);
-        if (strncmp(p, from, strlen(from)) == 0) {
-            k += (size_t)snprintf(out + k, cap - k, "%s", to);
-            p += strlen(from);
-            len -= strlen(from);
-        }
-        memcpy(out + k, p, len);
-        k += len;
-        p += len;
-    }
-    out[k] = '\0';
-    sq_free(body);
-    return out;
-}
 
 static const struct {
     const char *args, *data, *from, *to;
@@ -64,7 +42,7 @@ static char *massey(int line, const char *classes, const char *more)
 TEST(secondary_massey_cli_peer_lines)
 {
     for (size_t i = 0; i < sizeof peer / sizeof *peer; i++) {
-        char *want = renamed(peer[i].data, peer[i].from, peer[i].to);
+        char *want = sq_test_data_renamed(peer[i].data, peer[i].from, peer[i].to);
         char *got = massey(__LINE__, peer[i].args, "");
         ASSERT_STR_EQ(got, want);
         sq_free(got);
@@ -74,7 +52,7 @@ TEST(secondary_massey_cli_peer_lines)
 
 TEST(secondary_massey_cli_threads)
 {
-    char *want = renamed(peer[0].data, peer[0].from, peer[0].to);
+    char *want = sq_test_data_renamed(peer[0].data, peer[0].from, peer[0].to);
     char *got = massey(__LINE__, peer[0].args, " --threads 2");
     ASSERT_STR_EQ(got, want);
     sq_free(got);
@@ -112,7 +90,7 @@ TEST(secondary_massey_cli_nassau)
                  "massey S_2 --secondary %s --stem 30 --max-s 7 --algorithm nassau --quiet",
                  peer[i].args);
         char *got = run_ok(__LINE__, args);
-        char *want = renamed(peer[i].data, peer[i].from, peer[i].to);
+        char *want = sq_test_data_renamed(peer[i].data, peer[i].from, peer[i].to);
         char *g = cut_lambda(got), *w = cut_lambda(want);
         ASSERT_STR_EQ(g, w);
         sq_free(g);

@@ -16,28 +16,6 @@
 /* stdout of a run that must succeed (sq_test_run_ok at this file). */
 #define run_ok(line, args) sq_test_run_ok(__FILE__, line, args)
 
-/* The data file's lines with each line's leading "[from]" made "[to]". */
-static char *renamed(const char *data, const char *from, const char *to)
-{
-    char *body = sq_test_data_body(data);
-    size_t n = strlen(body), cap = n * 2 + 64, k = 0;
-    char *out = sq_malloc(cap);
-    for (const char *p = body; *p;) {
-        const char *e = strchr(p, '\n');
-        size_t len = e ? (size_t)(e - p + 1) : strlen(p);
-        if (strncmp(p, from, strlen(from)) == 0) {
-            k += (size_t)snprintf(out + k, cap - k, "%s", to);
-            p += strlen(from);
-            len -= strlen(from);
-        }
-        memcpy(out + k, p, len);
-        k += len;
-        p += len;
-    }
-    out[k] = '\0';
-    sq_free(body);
-    return out;
-}
 
 TEST(secondary_product_cli_peer_lines)
 {
@@ -50,7 +28,7 @@ TEST(secondary_product_cli_peer_lines)
          "secondary_product-v_1-C2.txt", "[v_1]", "[x_(2, 1, 0)]"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
-        char *want = renamed(cases[i].data, cases[i].from, cases[i].to);
+        char *want = sq_test_data_renamed(cases[i].data, cases[i].from, cases[i].to);
         char *got = run_ok(__LINE__, cases[i].args);
         ASSERT_STR_EQ(got, want);
         char args[512];

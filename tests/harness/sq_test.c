@@ -100,6 +100,28 @@ char *sq_test_data_body(const char *file)
     return copy;
 }
 
+char *sq_test_data_renamed(const char *file, const char *from, const char *to)
+{
+    char *body = sq_test_data_body(file);
+    size_t n = strlen(body), cap = n * 2 + strlen(to) + 64, k = 0, fl = strlen(from);
+    char *out = sq_malloc(cap);
+    for (const char *p = body; *p;) {
+        const char *e = strchr(p, '\n');
+        size_t len = e ? (size_t)(e - p + 1) : strlen(p);
+        if (strncmp(p, from, fl) == 0) {
+            k += (size_t)snprintf(out + k, cap - k, "%s", to);
+            p += fl;
+            len -= fl;
+        }
+        memcpy(out + k, p, len);
+        k += len;
+        p += len;
+    }
+    out[k] = '\0';
+    sq_free(body);
+    return out;
+}
+
 int sq_test_run_adams(const char *args, char **out, char **err)
 {
 #ifdef SQ_ADAMS_BIN

@@ -42,6 +42,10 @@ char *sq_test_slurp(const char *path);
  * and citation lines of a reference output), as a new string ("" if
  * unreadable); free with sq_free. */
 char *sq_test_data_body(const char *file);
+/* sq_test_data_body(file) with each line's leading `from` (if it starts
+ * with it) made `to`: the peer's names of classes made adams's.  A new
+ * string; free with sq_free. */
+char *sq_test_data_renamed(const char *file, const char *from, const char *to);
 /* Runs "adams <args>" (args are shell words; the adams built with the
  * tests), capturing stdout and stderr into new strings; returns the exit
  * code (the test fails if adams did not exit normally). */
