@@ -229,20 +229,6 @@ static void trans_piece(void *ctx, int64_t c)
         nassau_zblock_qi_apply(y, a->z, kb->VZ + c * kb->vs);
 }
 
-/* The first index q in [q0, q1) with lidx[q] >= l (lidx increasing
- * there: nassau_zcache.c keeps a row's limbs in order). */
-static int64_t first_limb(const uint32_t *lidx, int64_t q0, int64_t q1, int64_t l)
-{
-    while (q0 < q1) {
-        int64_t mid = q0 + (q1 - q0) / 2;
-        if ((int64_t)lidx[mid] < l)
-            q0 = mid + 1;
-        else
-            q1 = mid;
-    }
-    return q0;
-}
-
 /* Piece c = i * m + p of the XORs of kept rows: limbs [l0, l1), the p-th
  * of m parts of D's row i, of d(y0) = the sum of the kept rows d(Sq(R0) g)
  * (degree t0) at y0's set bits; piece 0 of a row also writes y0 into T's
@@ -273,10 +259,7 @@ static void xor_piece(void *ctx, int64_t c)
             int64_t r = l * 64 + __builtin_ctzll(b);
             if (r >= zr)
                 break;
-            int64_t q1 = z->rstart[r + 1];
-            for (int64_t q = l0 ? first_limb(z->lidx, z->rstart[r], q1, l0) : z->rstart[r];
-                 q < q1 && (int64_t)z->lidx[q] < l1; q++)
-                w[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t0 */
+            nassau_zblock_row_xor(w, z, r, l0, l1); /* d(Sq(R0) g) in degree t0 */
         }
 }
 

@@ -27,12 +27,15 @@ struct nassau_zblock {
      * nassau_zblock_qi_apply. */
     f2mat_t m;
     int64_t *piv;
-    /* d on the zero-signature rows, all of N's columns, limb-sparse: row r
-     * is the limbs lval[k] at limb positions lidx[k], rstart[r] <= k <
-     * rstart[r + 1] (a quarter of the limbs are nonzero at stems 90-110,
-     * so this takes ~1/3 of the dense matrix). */
+    /* d on the zero-signature rows, all of N's columns (lim limbs a row),
+     * limb-sparse: bit l of row r's limb map (lmap + r * mw, mw =
+     * f2_limbs(lim) words) is set iff the row's limb l is nonzero, and the
+     * nonzero limbs are lval[rstart[r] ..] in increasing l.  At 17% nonzero
+     * limbs (stems 150-200) that is 1.5 bytes a limb (an index a limb: 2.0).
+     * Read through nassau_zblock_row_xor. */
+    int64_t lim, mw;
+    uint64_t *lmap;
     int64_t *rstart;
-    uint32_t *lidx;
     uint64_t *lval;
 };
 typedef struct nassau_zblock zblock_t;
@@ -79,6 +82,12 @@ void nassau_class_init_zero(sigclass_t *c, const resol_profile_t *P, const fmod_
  * the bits f2mat_aug_qi_apply gives on the full reduced [A | I].  Columns
  * of v that are not pivots are ignored.  out must not alias v. */
 void nassau_zblock_qi_apply(uint64_t *out, const zblock_t *z, const uint64_t *v);
+
+/* w[l] ^= limb l of z's kept row r (d of the zero-signature row r), for
+ * the limbs l0 <= l < min(l1, z->lim); r < z->nrows.  Cost: the nonzero
+ * limbs in range plus one popcount per 64 limbs below l1.  w has at least
+ * min(l1, z->lim) limbs.  Reads z only (any number of threads). */
+void nassau_zblock_row_xor(uint64_t *w, const zblock_t *z, int64_t r, int64_t l0, int64_t l1);
 
 /* Row s's lock (R->zlock[s]): held by row s's step while it reads or
  * changes its blocks; spins (yielding) while an evictor holds it. */

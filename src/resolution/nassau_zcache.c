@@ -56,34 +56,77 @@ int64_t nassau_blocks_find(const blocks_t *b, int64_t pos)
 }
 
 
-/* Appends the rows of full to z's kept rows, limb-sparse; returns the
+/* Widens z's limb maps to lim limbs a row (lim >= z->lim): the rows kept
+ * so far are zero beyond their own width. */
+static void zblock_widen(zblock_t *z, int64_t lim)
+{
+    int64_t mw = f2_limbs(lim);
+    if (mw != z->mw && z->nrows) {
+        uint64_t *map = sq_calloc((size_t)(z->nrows * mw) + 1, sizeof *map);
+        for (int64_t r = 0; r < z->nrows; r++)
+            memcpy(map + r * mw, z->lmap + r * z->mw, (size_t)z->mw * sizeof *map);
+        sq_free(z->lmap);
+        z->lmap = map;
+    }
+    z->lim = lim;
+    z->mw = mw;
+}
+
+/* Appends the rows of full to z's kept rows, in the limb-map format; the
+ * rows are as wide as the widest (a seed's rows, step 1's matrix, may have
+ * fewer columns than the block's: they are zero beyond).  Returns the
  * number of nonzero limbs appended. */
 static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
 {
     int64_t lim = f2_limbs(full->cols), nz = 0;
-    SQ_CHECK(lim <= UINT32_MAX, "zblock_append_rows: %lld limbs", (long long)lim);
+    if (lim > z->lim)
+        zblock_widen(z, lim);
     for (int64_t r = 0; r < full->rows; r++) {
         const uint64_t *row = f2mat_row(full, r);
         for (int64_t l = 0; l < lim; l++)
             nz += row[l] != 0;
     }
-    int64_t k = z->nrows ? z->rstart[z->nrows] : 0;
-    z->rstart = sq_realloc(z->rstart, sq_mul_size((size_t)(z->nrows + full->rows) + 1,
-                                                  sizeof *z->rstart));
-    z->lidx = sq_realloc(z->lidx, sq_mul_size((size_t)(k + nz) + 1, sizeof *z->lidx));
+    int64_t k = z->nrows ? z->rstart[z->nrows] : 0, n = z->nrows + full->rows;
+    z->rstart = sq_realloc(z->rstart, sq_mul_size((size_t)n + 1, sizeof *z->rstart));
+    z->lmap = sq_realloc(z->lmap, sq_mul_size((size_t)(n * z->mw) + 1, sizeof *z->lmap));
     z->lval = sq_realloc(z->lval, sq_mul_size((size_t)(k + nz) + 1, sizeof *z->lval));
     for (int64_t r = 0; r < full->rows; r++) {
         const uint64_t *row = f2mat_row(full, r);
+        uint64_t *map = z->lmap + (z->nrows + r) * z->mw;
+        memset(map, 0, (size_t)z->mw * sizeof *map);
         z->rstart[z->nrows + r] = k;
         for (int64_t l = 0; l < lim; l++)
             if (row[l]) {
-                z->lidx[k] = (uint32_t)l;
+                map[l >> 6] |= UINT64_C(1) << (l & 63);
                 z->lval[k++] = row[l];
             }
     }
-    z->nrows += full->rows;
-    z->rstart[z->nrows] = k;
+    z->nrows = n;
+    z->rstart[n] = k;
     return nz;
+}
+
+void nassau_zblock_row_xor(uint64_t *w, const zblock_t *z, int64_t r, int64_t l0, int64_t l1)
+{
+    if (l1 > z->lim)
+        l1 = z->lim;
+    if (l0 >= l1)
+        return;
+    const uint64_t *map = z->lmap + r * z->mw, *v = z->lval + z->rstart[r];
+    int64_t j0 = l0 >> 6, j1 = (l1 - 1) >> 6;
+    for (int64_t j = 0; j < j0; j++)
+        v += __builtin_popcountll(map[j]);
+    uint64_t lo = ~UINT64_C(0) << (l0 & 63); /* the bits of word j0 from l0 on */
+    v += __builtin_popcountll(map[j0] & ~lo);
+    for (int64_t j = j0; j <= j1; j++) {
+        uint64_t b = map[j];
+        if (j == j0)
+            b &= lo;
+        if (j == j1 && (l1 & 63))
+            b &= ~UINT64_C(0) >> (64 - (l1 & 63)); /* the bits below l1 */
+        for (; b; b &= b - 1)
+            w[j * 64 + __builtin_ctzll(b)] ^= *v++;
+    }
 }
 
 /* dst ^= kept row r restricted to the columns z->npos, by its set bits in
@@ -92,19 +135,23 @@ static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
 static void zblock_gather_row(uint64_t *dst, const zblock_t *z, int64_t r, const int32_t *inv,
                               const uint64_t *msk)
 {
-    for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++) {
-        const int32_t *il = inv + 64 * (int64_t)z->lidx[q];
-        for (uint64_t w = z->lval[q] & msk[z->lidx[q]]; w; w &= w - 1) {
-            uint32_t u = (uint32_t)il[__builtin_ctzll(w)];
-            dst[u >> 6] ^= UINT64_C(1) << (u & 63);
+    const uint64_t *map = z->lmap + r * z->mw, *v = z->lval + z->rstart[r];
+    for (int64_t j = 0; j < z->mw; j++)
+        for (uint64_t b = map[j]; b; b &= b - 1) {
+            int64_t l = j * 64 + __builtin_ctzll(b);
+            const int32_t *il = inv + 64 * l;
+            for (uint64_t x = *v++ & msk[l]; x; x &= x - 1) {
+                uint32_t u = (uint32_t)il[__builtin_ctzll(x)];
+                dst[u >> 6] ^= UINT64_C(1) << (u & 63);
+            }
         }
-    }
 }
 
 /* Bytes held by z. */
 static size_t zblock_bytes(const zblock_t *z)
 {
-    size_t b = (size_t)(z->nrows ? z->rstart[z->nrows] : 0) * 12 + (size_t)z->nrows * 8;
+    size_t b = (size_t)(z->nrows ? z->rstart[z->nrows] : 0) * 8 +
+               (size_t)(z->nrows * z->mw) * 8 + (size_t)z->nrows * 8;
     if (z->built)
         b += (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)(z->zt + 2 * z->zn) * 8 +
              (size_t)(z->Tb.n + z->Nb.n) * 20;
@@ -193,7 +240,7 @@ static void zblock_clear(zblock_t *z)
     if (!z)
         return;
     sq_free(z->rstart);
-    sq_free(z->lidx);
+    sq_free(z->lmap);
     sq_free(z->lval);
     if (!z->built)
         return;
@@ -387,16 +434,18 @@ static zblock_t *zblock_reseed(const resol_t *R, const zblock_t *z, int32_t s, i
         for (i = 0; i < nh; i++)
             k += z->rstart[sel[i] + 1] - z->rstart[sel[i]];
         w->nrows = nh;
+        w->lim = z->lim;
+        w->mw = z->mw;
         w->rstart = sq_malloc(sq_mul_size((size_t)nh + 1, sizeof *w->rstart));
-        w->lidx = sq_malloc(sq_mul_size((size_t)k + 1, sizeof *w->lidx));
+        w->lmap = sq_malloc(sq_mul_size((size_t)(nh * w->mw) + 1, sizeof *w->lmap));
         w->lval = sq_malloc(sq_mul_size((size_t)k + 1, sizeof *w->lval));
         k = 0;
         for (i = 0; i < nh; i++) {
+            int64_t q0 = z->rstart[sel[i]], q1 = z->rstart[sel[i] + 1];
             w->rstart[i] = k;
-            for (int64_t q = z->rstart[sel[i]]; q < z->rstart[sel[i] + 1]; q++, k++) {
-                w->lidx[k] = z->lidx[q];
-                w->lval[k] = z->lval[q];
-            }
+            memcpy(w->lmap + i * w->mw, z->lmap + sel[i] * z->mw, (size_t)w->mw * sizeof *w->lmap);
+            memcpy(w->lval + k, z->lval + q0, (size_t)(q1 - q0) * sizeof *w->lval);
+            k += q1 - q0;
         }
         w->rstart[nh] = k;
         w->bytes = zblock_bytes(w);

@@ -523,8 +523,7 @@ static void kill_zero(resol_t *R, int32_t k, int32_t t, const zblock_t *z, f2mat
             if (yt)
                 yt[z->tpos[r] >> 6] ^= UINT64_C(1) << (z->tpos[r] & 63);
             else
-                for (int64_t q = z->rstart[r]; q < z->rstart[r + 1]; q++)
-                    dxi[z->lidx[q]] ^= z->lval[q]; /* d(Sq(R0) g) in degree t */
+                nassau_zblock_row_xor(dxi, z, r, 0, z->lim); /* d(Sq(R0) g) in degree t */
         }
         if (yt) /* the rows were not kept (the cache's budget): d(y0) computed */
             fhom_apply_add_par(R->d[k], dxi, z->ndim, t, t + 1, yt, R->pool);
