@@ -210,6 +210,27 @@ typedef struct {
 void milnor_ws_mul_blocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_block_t *blk,
                               int64_t nb, const uint64_t *bits);
 
+/* 1 when W was prepared with its R-configurations (full algebra, enough set
+ * bits, degrees <= 511): then milnor_ws_mul_bitblocks_add applies. */
+int milnor_ws_scans(const milnor_ws_t *W);
+
+/* One vector of a milnor_ws_mul_bitblocks_add: bits [bit0, bit0 + len) of
+ * the caller's array (bit bit0 + k the k-th basis element of degree deg;
+ * zero past len), landing at offset off. */
+typedef struct {
+    int64_t off;
+    int32_t deg;
+    int64_t bit0, len;
+} milnor_bitblock_t;
+
+/* out ^= Sq(R) * v_b at blk[b].off for every block b < nb, v_b read in
+ * place at any bit offset of v: the same bits as copying each block out
+ * and milnor_ws_mul_vec_add, with the S's of all the blocks tested four at
+ * a time.  Preconditions (SQ_CHECK): milnor_ws_scans(W), and
+ * milnor_ws_mul_vec_add's for every block. */
+void milnor_ws_mul_bitblocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_bitblock_t *blk,
+                                 int64_t nb, const uint64_t *v);
+
 /* out ^= Sq(R) * Sq(S) for arbitrary p-parts r[0..rlen-1], s[0..slen-1]
  * (trailing zeros allowed); output bits as milnor_mul_add, in the degree
  * |R| + |S|.  Preconditions (SQ_CHECK): entries >= 0, |R| + |S| <= max.

@@ -733,6 +733,59 @@ void milnor_ws_prepare(milnor_ws_t *W, const milnor_op_t *op, int32_t max_sdeg, 
     W->built = 1;
 }
 
+/* The S's of several blocks gathered four at a time for scan_configs4,
+ * each lane with its block's offset (the terms' ranks are within their own
+ * degree; the configurations serve every degree up to max_sdeg). */
+typedef struct {
+    const milnor_t *A;
+    const f2_kernels_t *K;
+    const configs_t *C;
+    uint64_t *out;
+    uint64_t sg[4];
+    int64_t o4[4];
+    int ns;
+} quad_t;
+
+/* Adds the S's of bits [bit0, bit0 + n) of v (p-parts packed in pk, bit
+ * bit0 + k being element k) to Q, landing at off; scans each full four. */
+static inline void quad_add_bits(quad_t *Q, const uint64_t *pk, const uint64_t *v, int64_t bit0,
+                                 int64_t n, int64_t off)
+{
+    if (n <= 0)
+        return;
+    const int64_t la = bit0 >> 6, le = (bit0 + n - 1) >> 6;
+    const uint64_t lo = ~UINT64_C(0) << (bit0 & 63);
+    const uint64_t hi = ~UINT64_C(0) >> (63 - ((bit0 + n - 1) & 63));
+    for (int64_t l = la; l <= le; l++) {
+        uint64_t w = v[l];
+        if (l == la)
+            w &= lo;
+        if (l == le)
+            w &= hi;
+        for (; w; w &= w - 1) {
+            Q->sg[Q->ns] = pk[64 * l + __builtin_ctzll(w) - bit0];
+            Q->o4[Q->ns++] = off;
+            if (Q->ns == 4) {
+                scan_configs4(Q->A, Q->K, Q->C, Q->sg, 4, Q->out, Q->o4);
+                Q->ns = 0;
+            }
+        }
+    }
+}
+
+/* Scans the part-filled last four of Q, if any. */
+static void quad_flush(quad_t *Q)
+{
+    if (Q->ns)
+        scan_configs4(Q->A, Q->K, Q->C, Q->sg, Q->ns, Q->out, Q->o4);
+    Q->ns = 0;
+}
+
+static void quad_init(quad_t *Q, const milnor_ws_t *W, uint64_t *out)
+{
+    *Q = (quad_t){W->op.A, f2_kernels(), &W->C, out, {0, 0, 0, 0}, {0, 0, 0, 0}, 0};
+}
+
 void milnor_ws_mul_blocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_block_t *blk,
                               int64_t nb, const uint64_t *bits)
 {
@@ -744,14 +797,8 @@ void milnor_ws_mul_blocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_
             milnor_ws_mul_vec_add(W, out, blk[b].off, blk[b].deg, bits + blk[b].limb0);
         return;
     }
-    /* The S's of all the blocks, four at a time whatever their block: the
-     * configurations serve every degree up to max_sdeg, and each lane
-     * carries its block's offset (the terms' ranks are within their own
-     * degree). */
-    const f2_kernels_t *K = f2_kernels();
-    uint64_t sg[4] = {0, 0, 0, 0};
-    int64_t o4[4] = {0, 0, 0, 0};
-    int ns = 0;
+    quad_t Q;
+    quad_init(&Q, W, out);
     for (int64_t b = 0; b < nb; b++) {
         const int32_t sdeg = blk[b].deg;
         const int64_t off = blk[b].off;
@@ -765,23 +812,71 @@ void milnor_ws_mul_blocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_
             milnor_ws_mul_vec_add(W, out, off, sdeg, v);
             continue;
         }
-        const int64_t dim = milnor_dim(A, sdeg), nlimbs = (dim + 63) / 64;
-        for (int64_t l = 0; l < nlimbs; l++) {
-            uint64_t w = v[l];
-            if (l == nlimbs - 1 && (dim & 63))
-                w &= (UINT64_C(1) << (dim & 63)) - 1;
-            for (; w; w &= w - 1) {
-                sg[ns] = pk[64 * l + __builtin_ctzll(w)];
-                o4[ns++] = off;
-                if (ns == 4) {
-                    scan_configs4(A, K, &W->C, sg, 4, out, o4);
-                    ns = 0;
-                }
-            }
+        quad_add_bits(&Q, pk, v, 0, milnor_dim(A, sdeg), off);
+    }
+    quad_flush(&Q);
+}
+
+/* 1 iff a bit of v in [bit0, bit0 + n) is set. */
+static int any_bit(const uint64_t *v, int64_t bit0, int64_t n)
+{
+    if (n <= 0)
+        return 0;
+    const int64_t la = bit0 >> 6, le = (bit0 + n - 1) >> 6;
+    const uint64_t lo = ~UINT64_C(0) << (bit0 & 63);
+    const uint64_t hi = ~UINT64_C(0) >> (63 - ((bit0 + n - 1) & 63));
+    if (la == le)
+        return (v[la] & lo & hi) != 0;
+    if ((v[la] & lo) || (v[le] & hi))
+        return 1;
+    for (int64_t l = la + 1; l < le; l++)
+        if (v[l])
+            return 1;
+    return 0;
+}
+
+int milnor_ws_scans(const milnor_ws_t *W)
+{
+    return W->built && W->op.A && !W->op.A->sub;
+}
+
+void milnor_ws_mul_bitblocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_bitblock_t *blk,
+                                 int64_t nb, const uint64_t *v)
+{
+    SQ_CHECK(milnor_ws_scans(W), "milnor_ws_mul_bitblocks_add: workspace without configurations");
+    const milnor_op_t *op = &W->op;
+    const milnor_t *A = op->A;
+    quad_t Q;
+    quad_init(&Q, W, out);
+    for (int64_t b = 0; b < nb; b++) {
+        const int32_t sdeg = blk[b].deg;
+        const int64_t off = blk[b].off;
+        SQ_CHECK(blk[b].len >= 0 && blk[b].bit0 >= 0,
+                 "milnor_ws_mul_bitblocks_add: block at bit %lld of length %lld",
+                 (long long)blk[b].bit0, (long long)blk[b].len);
+        if (!any_bit(v, blk[b].bit0, blk[b].len))
+            continue; /* as milnor_ws_mul_vec_add is never called for a zero block */
+        SQ_CHECK(sdeg >= 0 && sdeg <= W->max_sdeg,
+                 "milnor_ws_mul_bitblocks_add: degree %d above the prepared bound %d", (int)sdeg,
+                 (int)W->max_sdeg);
+        milnor_check_degrees(A, op->deg, sdeg, off);
+        const int64_t dim = milnor_dim(A, sdeg), n = blk[b].len < dim ? blk[b].len : dim;
+        const uint64_t *pk = sdeg > 0 ? pk_row(A, sdeg) : NULL;
+        if (pk) {
+            quad_add_bits(&Q, pk, v, blk[b].bit0, n, off);
+            continue;
+        }
+        /* no packed table (degree 0, or beyond the tables): walk each S */
+        for (int64_t k = 0; k < n; k++) {
+            const int64_t bit = blk[b].bit0 + k;
+            if (!((v[bit >> 6] >> (bit & 63)) & 1))
+                continue;
+            int32_t sp[MILNOR_MAX_LEN + 1];
+            int q = milnor_unrank_raw(A, sdeg, k, sp);
+            milnor_mul_pp(A, out, off, op->r, op->len, sp, q);
         }
     }
-    if (ns)
-        scan_configs4(A, K, &W->C, sg, ns, out, o4);
+    quad_flush(&Q);
 }
 
 void milnor_ws_mul_vec_add(const milnor_ws_t *W, uint64_t *out, int64_t off, int32_t sdeg,

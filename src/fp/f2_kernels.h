@@ -49,6 +49,11 @@ void f2_xor_raw(uint64_t *dst, const uint64_t *src, int64_t nlimbs);
  * misses dg[k]).  Writes hits[j] = (k << 4) | m, m the 4-bit mask of the
  * lanes that pass (bit i for lane i), for each k with m != 0, in increasing
  * k, and returns their number.  hits has room for n entries; n < 2^28.
+ *
+ * popcount_range: the number of set bits of v in bit positions
+ * [off, off + len) (0 when len <= 0).  The AVX2 build counts with the popcnt
+ * instruction (every AVX2 CPU has it); the portable one with the compiler's
+ * builtin, a library call where the baseline ISA has no popcnt.
  */
 typedef struct {
     const char *name; /* "generic" or "avx2" */
@@ -59,6 +64,7 @@ typedef struct {
                         const uint64_t *tables, int64_t estride, int k, int ngroups, int64_t w);
     int64_t (*guard_scan4)(uint32_t *hits, const uint64_t *c, const uint64_t *dg, int64_t n,
                            const uint64_t *sg, uint64_t guard);
+    int64_t (*popcount_range)(const uint64_t *v, int64_t off, int64_t len);
 } f2_kernels_t;
 
 /* The kernels in use (chosen once; never NULL). */

@@ -73,10 +73,26 @@ static int64_t guard_scan4_generic(uint32_t *hits, const uint64_t *c, const uint
     return h;
 }
 
+
+static int64_t popcount_range_generic(const uint64_t *v, int64_t off, int64_t len)
+{
+    if (len <= 0)
+        return 0;
+    int64_t la = off >> 6, le = (off + len - 1) >> 6;
+    uint64_t lo = ~UINT64_C(0) << (off & 63), hi = ~UINT64_C(0) >> (63 - ((off + len - 1) & 63));
+    if (la == le)
+        return __builtin_popcountll(v[la] & lo & hi);
+    int64_t n = __builtin_popcountll(v[la] & lo) + __builtin_popcountll(v[le] & hi);
+    for (int64_t l = la + 1; l < le; l++)
+        n += __builtin_popcountll(v[l]);
+    return n;
+}
+
 const f2_kernels_t f2__kernels_generic = {
     .name = "generic",
     .xor_raw = xor_generic,
     .table_build = table_build_generic,
     .table_apply = table_apply_generic,
     .guard_scan4 = guard_scan4_generic,
+    .popcount_range = popcount_range_generic,
 };

@@ -20,6 +20,7 @@
 
 #include <string.h>
 
+#include "f2_kernels.h"
 #include "sq_core.h"
 #include "sq_gpu.h"
 
@@ -286,12 +287,11 @@ static void push_block(split_t *sp, int64_t off, int32_t deg, int64_t limbs, int
     sp->nlimbs += limbs;
 }
 
+/* Set bits of v[0..limbs): popcnt where the CPU has it (the f2 kernel; a
+ * library call per limb otherwise). */
 static int64_t popcount_limbs(const uint64_t *v, int64_t limbs)
 {
-    int64_t pop = 0;
-    for (int64_t k = 0; k < limbs; k++)
-        pop += __builtin_popcountll(v[k]);
-    return pop;
+    return f2_kernels()->popcount_range(v, 0, 64 * limbs);
 }
 
 /* Empties sp for the image of generator g, which it returns. */

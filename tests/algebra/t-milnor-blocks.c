@@ -4,6 +4,7 @@
  * reference: every set bit of every block multiplied alone by
  * milnor_mul_add (one Milnor matrix walk per product).
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,6 +66,87 @@ TEST(milnor_ws_blocks_vs_walk)
         free(want);
         free(bits);
     }
+    ASSERT(products > 5000);
+    milnor_ws_free(W);
+    milnor_free(A);
+}
+
+/* milnor_ws_mul_bitblocks_add: blocks read in place at any bit offset of
+ * one array with noise bits between them (which must not be read), some
+ * cut short (len < dim: the bits past len are not part of the vector),
+ * degree-0 blocks (no packed table: walked), and empty blocks of a degree
+ * above the prepared bound (skipped, as a caller skips zero blocks); the
+ * same slow reference. */
+TEST(milnor_ws_bitblocks_vs_walk)
+{
+    const int32_t maxd = 120;
+    milnor_t *A = milnor_new(maxd);
+    milnor_ws_t *W = milnor_ws_new();
+    uint64_t seed = 0x2545f4914f6cdd1dULL;
+    int64_t products = 0, scanned = 0;
+    for (int round = 0; round < 1000; round++) {
+        int32_t rdeg = (int32_t)(rnd(&seed) % 40), top = (int32_t)(rnd(&seed) % 50) + 1;
+        int64_t ridx = (int64_t)(rnd(&seed) % (uint64_t)milnor_dim(A, rdeg));
+        int64_t nb = (int64_t)(rnd(&seed) % 7) + 1, bit = 0, off = 0, nbits = 0;
+        milnor_bitblock_t blk[8];
+        uint64_t *bits = calloc(4096, sizeof *bits);
+        int32_t maxdeg = 0;
+        for (int64_t b = 0; b < nb; b++) {
+            int32_t d = (int32_t)(rnd(&seed) % (uint64_t)(top + 1));
+            if (rnd(&seed) % 8 == 0)
+                d = 0;
+            int64_t dim = milnor_dim(A, d), len = dim;
+            if (rnd(&seed) % 5 == 0)
+                len = (int64_t)(rnd(&seed) % (uint64_t)(dim + 1));
+            int64_t gap = (int64_t)(rnd(&seed) % 130);
+            for (int64_t k = 0; k < gap; k++) /* noise outside every block */
+                if (rnd(&seed) % 2)
+                    bits[(bit + k) / 64] |= UINT64_C(1) << ((bit + k) % 64);
+            bit += gap;
+            ASSERT(bit + dim <= 4096 * 64);
+            blk[b] = (milnor_bitblock_t){off, d, bit, len};
+            for (int64_t k = 0; k < dim; k++)
+                if (rnd(&seed) % 3 == 0) {
+                    bits[(bit + k) / 64] |= UINT64_C(1) << ((bit + k) % 64);
+                    nbits += k < len;
+                }
+            bit += len; /* the bits past len are the next gap's noise */
+            off += milnor_dim(A, rdeg + d) + (int64_t)(rnd(&seed) % 70);
+            maxdeg = d > maxdeg ? d : maxdeg;
+        }
+        /* an empty block of a degree above the bound, at the end */
+        int64_t nall = nb;
+        if (maxdeg + 1 + rdeg <= maxd && rnd(&seed) % 4 == 0) {
+            int64_t dim = milnor_dim(A, maxdeg + 1);
+            for (int64_t k = 0; k < dim; k++)
+                bits[(bit + k) / 64] &= ~(UINT64_C(1) << ((bit + k) % 64));
+            blk[nall++] = (milnor_bitblock_t){off, maxdeg + 1, bit, dim};
+        }
+        int64_t olimbs = (off + 63) / 64 + 1;
+        uint64_t *got = calloc((size_t)olimbs, sizeof *got), *want = calloc((size_t)olimbs, 8);
+        milnor_op_t op;
+        milnor_op_init(&op, A, rdeg, ridx);
+        milnor_ws_prepare(W, &op, maxdeg, nbits);
+        if (milnor_ws_scans(W)) {
+            milnor_ws_mul_bitblocks_add(W, got, blk, nall, bits);
+            scanned++;
+            for (int64_t b = 0; b < nb; b++)
+                for (int64_t k = 0; k < blk[b].len; k++) {
+                    int64_t at = blk[b].bit0 + k;
+                    if ((bits[at / 64] >> (at % 64)) & 1) {
+                        milnor_mul_add(A, want, blk[b].off, rdeg, ridx, blk[b].deg, k);
+                        products++;
+                    }
+                }
+        }
+        ASSERT(memcmp(got, want, (size_t)olimbs * sizeof *got) == 0);
+        free(got);
+        free(want);
+        free(bits);
+    }
+    printf("     %lld of 1000 rounds scanned, %lld products\n", (long long)scanned,
+           (long long)products);
+    ASSERT(scanned > 300);
     ASSERT(products > 5000);
     milnor_ws_free(W);
     milnor_free(A);

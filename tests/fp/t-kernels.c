@@ -192,3 +192,22 @@ TEST(kernels_guard_scan4)
         }
     }
 }
+
+/* popcount_range against a bit-by-bit count, every offset and length
+ * across limb edges (and len <= 0: zero). */
+TEST(kernels_popcount_range)
+{
+    sq_rand_t *rng = sq_test_rand();
+    const f2_kernels_t *ks[2] = {f2_kernels_generic(), other()};
+    uint64_t v[6];
+    fill(v, 6, rng);
+    v[2] &= sq_rand_u64(rng); /* some sparser limbs */
+    for (int64_t off = 0; off < 140; off += off < 70 ? 1 : 7)
+        for (int64_t len = -1; off + len <= 6 * 64; len += len < 140 ? 1 : 23) {
+            int64_t want = 0;
+            for (int64_t b = off; b < off + len; b++)
+                want += (int64_t)((v[b >> 6] >> (b & 63)) & 1);
+            for (int w = 0; w < 2; w++)
+                ASSERT(ks[w]->popcount_range(v, off, len) == want);
+        }
+}
