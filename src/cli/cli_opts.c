@@ -48,6 +48,7 @@ static const struct {
     [CLI_OPT_PAGE] = {"page", 1, 2, 3},
     [CLI_OPT_D2] = {"d2", 0, 1, 0},
     [CLI_OPT_SECONDARY] = {"secondary", 0, 1, 0},
+    [CLI_OPT_TRANGE] = {"t-range", 1, 1, 0},
 };
 
 /* getopt_long's value of option id (above every character). */
@@ -137,6 +138,36 @@ static int parse_algo(const char *v, resol_algo_t *a)
     return 0;
 }
 
+/* --t-range LO:HI, LO: or :HI (an omitted end: 0, CLI_STEM_LIMIT), each
+ * end in [0, CLI_STEM_LIMIT], LO <= HI: 0, or -1 after an error. */
+static int parse_t_range(const char *v, int64_t *lo, int64_t *hi)
+{
+    const char *colon = strchr(v, ':');
+    if (!colon) {
+        cli_error("--t-range: expected LO:HI (degrees t, either end may be omitted), got '%s'",
+                  cli_str(v));
+        return -1;
+    }
+    char a[32], b[32];
+    size_t na = (size_t)(colon - v), nb = strlen(colon + 1);
+    if (na >= sizeof a || nb >= sizeof b) {
+        cli_error("--t-range: '%s' is out of range [0, %lld]", cli_str(v),
+                  (long long)CLI_STEM_LIMIT);
+        return -1;
+    }
+    memcpy(a, v, na), a[na] = '\0';
+    memcpy(b, colon + 1, nb + 1);
+    *lo = 0, *hi = CLI_STEM_LIMIT;
+    if ((na && cli_parse_int("--t-range", a, 0, CLI_STEM_LIMIT, lo)) ||
+        (nb && cli_parse_int("--t-range", b, 0, CLI_STEM_LIMIT, hi)))
+        return -1;
+    if (*lo > *hi) {
+        cli_error("--t-range: %s: the first degree is above the last", cli_str(v));
+        return -1;
+    }
+    return 0;
+}
+
 /* A value that must not be empty (a file name, a class). */
 static int nonempty(cli_opt_t id, const char *v, const char **out)
 {
@@ -182,6 +213,8 @@ static int take(cli_opts_t *o, cli_opt_t id, const char *v)
     case CLI_OPT_D2:
     case CLI_OPT_SECONDARY:
         return 0;
+    case CLI_OPT_TRANGE:
+        return parse_t_range(v, &o->t_lo, &o->t_hi);
     case CLI_OPT_PAGE:
         return cli_parse_int("--page", v, opt_table[id].lo, opt_table[id].hi, &o->page);
     case CLI_OPT_SAVE:
@@ -296,6 +329,7 @@ static int parse_opts(cli_opts_t *o, const cli_verb_t *verb, int argc, char **ar
     o->two_operands = two;
     o->stem = 40;
     o->prime = 2;
+    o->t_hi = CLI_STEM_LIMIT;
     o->page = 2;
     o->algo = RESOL_AUTO;
     build_longs(longs, verb);

@@ -47,6 +47,7 @@ typedef enum {
     CLI_OPT_PAGE,     /* --page R (resolve, chart: the E_R page; R = 2 or 3) */
     CLI_OPT_D2,       /* --d2 (chart: the d_2 arrows) */
     CLI_OPT_SECONDARY, /* --secondary (product: products in Mod_{C lambda^2}) */
+    CLI_OPT_TRANGE,   /* --t-range LO:HI (check: the degrees verified) */
     CLI_OPT_COUNT
 } cli_opt_t;
 
@@ -93,6 +94,7 @@ typedef struct {
     const char *profile;   /* --profile LIST; NULL when not given */
     const char *coefficients; /* --coefficients MODULE; NULL when not given */
     int64_t page;          /* --page R; 2 when not given */
+    int64_t t_lo, t_hi;    /* --t-range LO:HI; 0 and CLI_STEM_LIMIT when not given */
     char coeff_operand[CLI_COEFF_OPERAND_MAX]; /* chart, products, product, massey with
                             * --coefficients N: "M*D(N)", which operand then points to */
 } cli_opts_t;

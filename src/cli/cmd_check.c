@@ -36,6 +36,10 @@ static const char check_usage[] =
     "  --full               minimality and exactness at every bidegree\n"
     "  --spots K            bidegrees in the sample (default 24)\n"
     "  --seed N             seed of the sample (default 17)\n"
+    "  --t-range LO:HI      d o d and minimality only in the degrees LO <= t <= HI\n"
+    "                       (LO: or :HI: open at one end), a slice of a long check;\n"
+    "                       the last line then says 'ok for the degrees t = LO..HI\n"
+    "                       only'; slices that cover every degree verify the store\n"
     "  --threads K          worker threads (default: $ADAMS_THREADS, else all cores);\n"
     "                       the same lines for any K\n"
     "  --progress           show the progress of d o d on stderr even when it is not\n"
@@ -53,7 +57,7 @@ static const cli_verb_t check_verb = {
     "check", check_usage,
     CLI_BIT(CLI_OPT_FULL) | CLI_BIT(CLI_OPT_SPOTS) | CLI_BIT(CLI_OPT_SEED) |
         CLI_BIT(CLI_OPT_THREADS) | CLI_BIT(CLI_OPT_MAXMEM) | CLI_BIT(CLI_OPT_PROGRESS) |
-        CLI_BIT(CLI_OPT_QUIET),
+        CLI_BIT(CLI_OPT_QUIET) | CLI_BIT(CLI_OPT_TRANGE),
     NULL, "file"};
 
 /* The progress of d o d on stderr: on a terminal one line redrawn at most
@@ -124,7 +128,10 @@ int cmd_check(int argc, char **argv)
     sq_store_check_opts_t co = {.full = cli_given(&o, CLI_OPT_FULL),
                                 .spots = (int)o.spots,
                                 .seed = (uint64_t)o.seed,
-                                .threads = (int)o.threads};
+                                .threads = (int)o.threads,
+                                .t_range = cli_given(&o, CLI_OPT_TRANGE),
+                                .t_lo = (int32_t)o.t_lo,
+                                .t_hi = (int32_t)o.t_hi};
     check_progress_t prog = {isatty(STDERR_FILENO), now_s(), now_s()};
     if (o.progress > 0 || (o.progress == 0 && prog.tty)) {
         co.progress = check_progress;

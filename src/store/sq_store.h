@@ -289,6 +289,9 @@ typedef struct {
     int spots;          /* bidegrees sampled otherwise (0: 24) */
     uint64_t seed;      /* of the sample (0: 17) */
     int threads;        /* for d o d and the reductions (0 or 1: one) */
+    int t_range;        /* 1: d o d and minimality only for the degrees t_lo <= t <= t_hi
+                         * (a slice of the check; the checksums are checked in full) */
+    int32_t t_lo, t_hi;
     /* When module is NULL and the store's text is not a canonical module
      * text (a module truncated from an infinite one: its definition, given
      * by the program that wrote the store), this rebuilds the module from

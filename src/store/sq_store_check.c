@@ -16,7 +16,9 @@
  *      rank D_all = dim ker d_{s-1} in degree t (dim M_t in row 0): the new
  *      generators cover the cycles, which with d o d = 0 is exactness.
  * The last two use only the stored differentials, not the engine: a store
- * written by either engine passes, and a wrong vector fails.
+ * written by either engine passes, and a wrong vector fails.  With
+ * t_range they cover the bidegrees of degree t_lo <= t <= t_hi only (a
+ * slice of a check too long for one sitting; the last line says so).
  */
 #include <stdlib.h>
 
@@ -411,8 +413,9 @@ static void dd_bidegree(dd_run_t *D, int32_t s, int32_t t, FILE *out,
     sq_free(fail);
 }
 
-/* The work of d o d (what dd_bidegree adds to done), for the progress. */
-static int64_t dd_total(const resol_t *R, int64_t *const *cost)
+/* The work of d o d (what dd_bidegree adds to done) in the degrees
+ * lo <= t <= hi, for the progress. */
+static int64_t dd_total(const resol_t *R, int64_t *const *cost, int32_t lo, int32_t hi)
 {
     int64_t total = 0;
     for (int32_t s = 1; s <= resol_max_s(R); s++) {
@@ -421,6 +424,10 @@ static int64_t dd_total(const resol_t *R, int64_t *const *cost)
         for (int64_t g = 0; g < fmod_total_gens(F);) {
             int32_t t = fmod_gen_degree(F, g);
             int64_t n = fmod_num_gens(F, t), L = fhom_image_len(d, t);
+            if (t < lo || t > hi) {
+                g += n;
+                continue;
+            }
             for (int64_t i = 0; i < n; i += DD_GROUP) {
                 int k = n - i < DD_GROUP ? (int)(n - i) : DD_GROUP;
                 total += resol_prime(R) == 2 ? dd_group_weight(R, s, t, g + i, k, cost[s - 1])
@@ -448,8 +455,12 @@ static void check_dd(const resol_t *R, sq_pool_t *pool, const sq_store_check_opt
             tmax = fmod_gen_degree(F, ng - 1) > tmax ? fmod_gen_degree(F, ng - 1) : tmax;
         }
     }
+    if (o->t_range) { /* a slice: the degrees t_lo..t_hi only */
+        tmin = tmin > o->t_lo ? tmin : o->t_lo;
+        tmax = tmax < o->t_hi ? tmax : o->t_hi;
+    }
     if (o->progress)
-        D.total = dd_total(R, D.cost);
+        D.total = dd_total(R, D.cost, tmin, tmax);
     for (int32_t t = tmin; t <= tmax; t++) {
         for (int32_t s = 1; s <= S; s++)
             if (t <= fmod_max_degree(resol_free_module(R, s)) &&
@@ -547,7 +558,8 @@ static void check_spots(const resol_t *R, const sq_store_check_opts_t *o, sq_poo
     int32_t(*list)[2] = sq_malloc(sq_mul_size((size_t)cells + 1, sizeof *list));
     for (int32_t s = 0; s <= S; s++)
         for (int32_t k = lo; k <= N; k++)
-            if (resol_step_published(R, s, s + k)) {
+            if (resol_step_published(R, s, s + k) &&
+                (!o->t_range || (s + k >= o->t_lo && s + k <= o->t_hi))) {
                 if (spot_fits(R, s, s + k))
                     list[n][0] = s, list[n][1] = s + k, n++;
                 else
@@ -722,13 +734,17 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
                     "missing or damaged\n",
                     (long long)rep->steps_unreachable);
             sq_pool_t *pool = o->threads > 1 ? sq_pool_new(o->threads) : NULL;
+            char slice[96] = ""; /* a slice of the degrees (t_range) */
+            if (o->t_range)
+                snprintf(slice, sizeof slice, " of degree t = %d..%d", (int)o->t_lo,
+                         (int)o->t_hi);
             check_dd(R, pool, o, out, rep);
             if (rep->dd_failed)
-                say(out, "d o d = 0: FAILED for %lld of %lld generators\n",
-                    (long long)rep->dd_failed, (long long)rep->dd_checked);
+                say(out, "d o d = 0: FAILED for %lld of %lld generators%s\n",
+                    (long long)rep->dd_failed, (long long)rep->dd_checked, slice);
             else
-                say(out, "d o d = 0: ok on %lld generators (every stored differential)\n",
-                    (long long)rep->dd_checked);
+                say(out, "d o d = 0: ok on %lld generators (every stored differential%s)\n",
+                    (long long)rep->dd_checked, slice);
             check_spots(R, o, pool, out, rep);
             char left[160] = "";
             if (rep->spots_too_large)
@@ -739,11 +755,12 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
                                 : o->full                        ? "all the others"
                                                                  : "a sample";
             if (rep->spots_failed)
-                say(out, "minimality and exactness: FAILED at %lld of %lld bidegrees (%s%s)\n",
-                    (long long)rep->spots_failed, (long long)rep->spots_checked, which, left);
+                say(out, "minimality and exactness: FAILED at %lld of %lld bidegrees (%s%s%s)\n",
+                    (long long)rep->spots_failed, (long long)rep->spots_checked, which, slice,
+                    left);
             else
-                say(out, "minimality and exactness: ok at %lld bidegrees (%s%s)\n",
-                    (long long)rep->spots_checked, which, left);
+                say(out, "minimality and exactness: ok at %lld bidegrees (%s%s%s)\n",
+                    (long long)rep->spots_checked, which, slice, left);
             sq_pool_free(pool);
             check_secondary(st, R, o->seed, out, rep);
         }
@@ -763,6 +780,10 @@ static int check_snapshot(sq_store_t *st, const sq_store_check_opts_t *o, FILE *
         say(out, "checksums ok; d o d = 0 and minimality NOT checked: the store's module (%s) "
                  "cannot be rebuilt from the store alone\n",
             clean(c1, sizeof c1, st->module_name));
+    else if (o->t_range && max_s >= 0)
+        say(out, "ok for the degrees t = %d..%d only (d o d and minimality of the other degrees "
+                 "not checked)\n",
+            (int)o->t_lo, (int)o->t_hi);
     else
         say(out, "ok\n");
     if (bad)

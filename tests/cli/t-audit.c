@@ -383,7 +383,7 @@ TEST(audit_ext_check)
         run_free(&plain), run_free(&csv), run_free(&all), run_free(&part);
         static const char *const check_opts[] = {"", "--full", "--spots 3", "--seed 5",
                                                  "--threads 2", "--max-memory 4G",
-                                                 "--progress", "--quiet"};
+                                                 "--progress", "--quiet", "--t-range 2:5"};
         for (size_t i = 0; i < sizeof check_opts / sizeof *check_opts; i++) {
             run_t c = run("check %s %s", db, check_opts[i]);
             if (c.rc != 0)
