@@ -31,6 +31,7 @@
 #include "pair_algebra.h"
 #include "resol_map_internal.h"
 #include "sq_core.h"
+#include "sq_trace.h"
 
 /* The nonzero composites of one generator: c(g', tgt[i]) = e[i]. */
 typedef struct {
@@ -702,6 +703,7 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
     resol_cmap_init(&H, R, R, 2, 1, X->max_s - 2);
     int rc = 0;
     for (int32_t s = 3; s <= X->max_s && rc == 0; s++) {
+        double c0 = sq_cputime(), c1 = c0, c2 = c0;
         int32_t em = X->emax[s];
         int64_t nc = gens_through(R->F[s - 1], em - 1), ng = gens_through(R->F[s], em);
         int64_t n0 = 0; /* h_s kept on 0 .. n0 - 1 */
@@ -711,11 +713,14 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
         row_job_t J = {R, P, s, NULL, nc, &H, H.vals[s - 2], ng, n0, 0};
         if (n0 < ng) {
             int failed = 0;
+            c0 = sq_cputime(); /* the kept rows' loading aside */
             comp_t *comps = row_composites(R, P, s - 1, nc, pool, &failed);
             SQ_CHECK(!failed, "secondary: d d is not zero mod 2 in row %d", (int)(s - 1));
             J.comps = comps;
+            c1 = sq_cputime();
             sq_pool_parallel_for(pool, ng - n0, inter_one, &J);
             comps_clear(comps, nc);
+            c2 = sq_cputime();
         }
         if (s >= 4) /* h_{s-1} was needed by the intermediates only: freed before the lifts */
             for (int64_t g = 0; g < fmod_total_gens(R->F[s - 1]); g++)
@@ -728,6 +733,9 @@ static int run_rows(resol_sec_t *X, const pairalg_t *P, sq_pool_t *pool,
             lift_degree(&L, e - e0);
         if (R->zcache) /* row s - 1's blocks of Nassau's cache: read by these lifts only */
             nassau_zcache_clear((resol_t *)R, s - 1);
+        if (sq_trace_on(SQ_TRACE_PHASE))
+            sq_trace_emit("event=d2row s=%d comp_cpu=%.3f inter_cpu=%.3f lift_cpu=%.3f", (int)s,
+                          c1 - c0, c2 - c1, sq_cputime() - c2);
         if (atomic_load(&J.bad)) {
             snprintf(err, errlen,
                      s == 3 ? "the module does not lift to the secondary Steenrod algebra "

@@ -60,6 +60,30 @@ TEST(cli_d2_peer_lines)
     }
 }
 
+/* ADAMS_LOG=phase: one event=d2row line per row of the lift (s = 3 .. max
+ * s), with the CPU seconds of its composites, intermediates and lifts; the
+ * lines of stdout do not change. */
+TEST(cli_d2_row_trace)
+{
+    char *ref = run_ok(__LINE__, "d2 S_2 --stem 20 --max-s 9 --quiet --threads 2");
+    char *out, *err;
+    setenv("ADAMS_LOG", "phase", 1);
+    int rc = sq_test_run_adams("d2 S_2 --stem 20 --max-s 9 --quiet --threads 2", &out, &err);
+    unsetenv("ADAMS_LOG");
+    ASSERT_EQ(rc, 0);
+    ASSERT_STR_EQ(out, ref);
+    ASSERT_EQ(count(err, "event=d2row "), 7);
+    for (int s = 3; s <= 9; s++) {
+        char want[64];
+        snprintf(want, sizeof want, "event=d2row s=%d comp_cpu=", s);
+        ASSERT(strstr(err, want) != NULL);
+    }
+    ASSERT(strstr(err, " inter_cpu=") && strstr(err, " lift_cpu="));
+    sq_free(out);
+    sq_free(err);
+    sq_free(ref);
+}
+
 TEST(cli_d2_charts)
 {
     char *lines = run_ok(__LINE__, "d2 S_2 --stem 36 --max-s 12 --quiet");
