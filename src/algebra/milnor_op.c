@@ -369,9 +369,13 @@ static inline void scan_configs(const milnor_t *A, const configs_t *C, uint64_t 
     }
 }
 
+static inline const uint64_t *pk_row(const milnor_t *A, int32_t deg);
+static inline int unpack_pk(uint64_t w, int32_t *r);
+
 typedef struct {
     const milnor_t *A;
     const uint64_t *v;
+    const uint64_t *pk; /* the packed p-parts of the degree, or NULL */
     int64_t dim, nlimbs, limb, cur;
     uint64_t word;
     int32_t deg;
@@ -393,6 +397,7 @@ static void siter_init(siter_t *it, const milnor_t *A, int32_t deg, const uint64
     it->v = v;
     it->deg = deg;
     it->dim = milnor_dim(A, deg);
+    it->pk = deg > 0 && !A->sub ? pk_row(A, deg) : NULL;
     it->nlimbs = (it->dim + 63) / 64;
     it->limb = -1;
     it->word = 0;
@@ -415,7 +420,8 @@ static inline int siter_next(siter_t *it)
         for (; it->cur < k; it->cur++)
             milnor_next_raw(it->s, &it->q);
     } else {
-        it->q = milnor_unrank_raw(it->A, it->deg, k, it->s);
+        /* the table where the products built it (a bisection costs ~5x) */
+        it->q = it->pk ? unpack_pk(it->pk[k], it->s) : milnor_unrank_raw(it->A, it->deg, k, it->s);
         it->cur = k;
     }
     return 1;
@@ -537,6 +543,32 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
     }
 }
 
+/* The field (1..9) of each value bit of the packed layout (0 for guards and
+ * the bits above): the length of a p-part is the field of its top bit. */
+static const uint8_t pk_field_of_bit[64] = {
+    1, 1, 1, 1, 1, 1, 1, 1, 1, 0,    /* bits 0-9 */
+    2, 2, 2, 2, 2, 2, 2, 2, 0,       /* 10-18 */
+    3, 3, 3, 3, 3, 3, 3, 0,          /* 19-26 */
+    4, 4, 4, 4, 4, 4, 0,             /* 27-33 */
+    5, 5, 5, 5, 5, 0,                /* 34-39 */
+    6, 6, 6, 6, 0,                   /* 40-44 */
+    7, 7, 7, 0,                      /* 45-48 */
+    8, 8, 0,                         /* 49-51 */
+    9, 0,                            /* 52-53 */
+    0, 0, 0, 0, 0, 0, 0, 0, 0, 0};   /* 54-63 */
+
+/* r[1..MILNOR_MAX_LEN] = the p-part packed in w (guards ignored); returns
+ * its length. */
+static inline int unpack_pk(uint64_t w, int32_t *r)
+{
+    w &= ~PK_GUARD;
+    for (int n = 1; n <= PK_NF; n++)
+        r[n] = (int32_t)((w >> pk_shift[n]) & pk_vmask[n]);
+    for (int n = PK_NF + 1; n <= MILNOR_MAX_LEN; n++)
+        r[n] = 0;
+    return w ? pk_field_of_bit[63 - __builtin_clzll(w)] : 0;
+}
+
 int milnor_unrank_tab(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r)
 {
     /* Only a table the products built: building one here for every degree
@@ -546,13 +578,7 @@ int milnor_unrank_tab(const milnor_t *A, int32_t deg, int64_t idx, int32_t *r)
                              : NULL;
     if (!pk)
         return milnor_unrank_raw(A, deg, idx, r);
-    const uint64_t w = pk[idx];
-    int len = 0;
-    for (int n = 1; n <= MILNOR_MAX_LEN; n++) {
-        r[n] = n <= PK_NF ? (int32_t)((w >> pk_shift[n]) & pk_vmask[n]) : 0;
-        len = r[n] ? n : len;
-    }
-    return len;
+    return unpack_pk(pk[idx], r);
 }
 
 /* out ^= Sq(R) * (the vector of it) over the sorted configurations C. */
@@ -602,7 +628,13 @@ void milnor_op_init(milnor_op_t *op, const milnor_t *A, int32_t rdeg, int64_t ri
         memset(op->r, 0, sizeof op->r);
         memcpy(op->r + 1, r, (size_t)op->len * sizeof *r);
     } else {
-        op->len = milnor_unrank_tab(A, rdeg, ridx, op->r);
+        /* R through the packed table of its degree, built here if the
+         * products have not yet (as pk_row builds the S's: a product's
+         * degrees are <= the algebra's, so this adds no degree beyond what
+         * the S's may build; bisection otherwise, 1.4% of a resolution's
+         * instructions at (90, 48)) */
+        const uint64_t *pk = pk_row(A, rdeg);
+        op->len = pk ? unpack_pk(pk[ridx], op->r) : milnor_unrank_raw(A, rdeg, ridx, op->r);
     }
     op->r[0] = 0;
 }
@@ -733,6 +765,13 @@ void milnor_ws_prepare(milnor_ws_t *W, const milnor_op_t *op, int32_t max_sdeg, 
     W->built = 1;
 }
 
+/* milnor_dim inline, for the full algebra (A->sub NULL) and 0 <= deg <=
+ * its max degree (checked by the caller). */
+static inline int64_t full_dim(const milnor_t *A, int32_t deg)
+{
+    return milnor_cnt(A, MILNOR_MAX_LEN)[deg];
+}
+
 /* The S's of several blocks gathered four at a time for scan_configs4,
  * each lane with its block's offset (the terms' ranks are within their own
  * degree; the configurations serve every degree up to max_sdeg). */
@@ -812,7 +851,7 @@ void milnor_ws_mul_blocks_add(const milnor_ws_t *W, uint64_t *out, const milnor_
             milnor_ws_mul_vec_add(W, out, off, sdeg, v);
             continue;
         }
-        quad_add_bits(&Q, pk, v, 0, milnor_dim(A, sdeg), off);
+        quad_add_bits(&Q, pk, v, 0, full_dim(A, sdeg), off);
     }
     quad_flush(&Q);
 }
@@ -860,7 +899,7 @@ void milnor_ws_mul_bitblocks_add(const milnor_ws_t *W, uint64_t *out, const miln
                  "milnor_ws_mul_bitblocks_add: degree %d above the prepared bound %d", (int)sdeg,
                  (int)W->max_sdeg);
         milnor_check_degrees(A, op->deg, sdeg, off);
-        const int64_t dim = milnor_dim(A, sdeg), n = blk[b].len < dim ? blk[b].len : dim;
+        const int64_t dim = full_dim(A, sdeg), n = blk[b].len < dim ? blk[b].len : dim;
         const uint64_t *pk = sdeg > 0 ? pk_row(A, sdeg) : NULL;
         if (pk) {
             quad_add_bits(&Q, pk, v, blk[b].bit0, n, off);
