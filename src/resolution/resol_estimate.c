@@ -62,10 +62,14 @@ typedef struct {
 
 /* Nassau's algorithm, 2026-12-01 (this machine, idle); 130 and 150 from
  * docs/benchmarks.md (RSS as measured, time halved: those runs were on a
- * machine shared by five, 2x slower at stem 100 than these). */
+ * machine shared by five, 2x slower at stem 100 than these).  Stem 200:
+ * the quiet run of 2026-12-02 (docs/benchmarks.md, 33:22 traced, about
+ * 1,900 s untraced); its RSS is the 130-150 line's extrapolation (2.0 GB;
+ * that run held 1.65 GB under --max-memory 2G), kept so that the cache
+ * budget rule (resol_cache_budget) gives stem 200 what that run had. */
 static const est_run_t nassau_runs[] = {
     {40, 3.93, 0.01}, {50, 4.00, 0.02}, {60, 4.55, 0.06},  {70, 5.12, 0.17}, {80, 6.68, 0.47},
-    {90, 8.66, 0.93}, {100, 13.7, 1.95}, {130, 72, 22.5}, {150, 185, 95},
+    {90, 8.66, 0.93}, {100, 13.7, 1.95}, {130, 72, 22.5}, {150, 185, 95}, {200, 2063.8, 1900},
 };
 /* The classical engine, same day and machine (stem 110 with the machine
  * shared, load 4-7 on its 2 cores; the issue saw over 200 s too). */
