@@ -45,9 +45,15 @@ struct milnor {
      * reads 0 below degree 0 (the products' ranking, milnor_op.c). */
     int64_t *zcnt;
     int64_t zstride;
+    /* Rows 2..9 of zcnt for degrees -MILNOR_ZPAD..511 as int32, a fixed
+     * MILNOR_RKSTRIDE apart (row k at rk + (k - 2) * MILNOR_RKSTRIDE +
+     * MILNOR_ZPAD; 0 above max_degree, never read there): the products'
+     * ranking addresses every row from one pointer (milnor_op.c). */
+    int32_t *rk;
 };
 
 #define MILNOR_ZPAD 512
+#define MILNOR_RKSTRIDE 1024
 
 /* w_n = 2^n - 1, the degree of xi_n. */
 static inline int32_t milnor_w(int n)

@@ -39,6 +39,10 @@ milnor_t *milnor_new(int32_t max_degree)
     for (int k = 0; k <= MILNOR_MAX_LEN; k++)
         memcpy(A->zcnt + (int64_t)k * A->zstride + MILNOR_ZPAD, milnor_cnt(A, k),
                (size_t)A->stride * sizeof(int64_t));
+    A->rk = sq_calloc(8 * MILNOR_RKSTRIDE, sizeof *A->rk);
+    for (int k = 2; k <= 9 && k <= MILNOR_MAX_LEN; k++)
+        for (int32_t d = 0; d <= max_degree && d < MILNOR_RKSTRIDE - MILNOR_ZPAD; d++)
+            A->rk[(k - 2) * MILNOR_RKSTRIDE + MILNOR_ZPAD + d] = (int32_t)milnor_cnt(A, k)[d];
     return A;
 }
 
@@ -53,6 +57,7 @@ void milnor_free(milnor_t *A)
     sq_free((void *)A->pkrow);
     sq_free(A->cnt);
     sq_free(A->zcnt);
+    sq_free(A->rk);
     sq_free(A);
 }
 

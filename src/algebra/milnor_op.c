@@ -74,35 +74,37 @@ static inline void flip_bit(uint64_t *out, int64_t bit)
 }
 
 /*
- * Index of the packed p-part T (degree <= 511) in its degree, z the row
- * zcnt[2] of the tables (internal.h) and zs their row stride.  With
+ * Index of the packed p-part T (degree <= 511) in its degree, z row 2 of
+ * the int32 tables A->rk at degree 0 (internal.h: row k at
+ * (k - 2) * MILNOR_RKSTRIDE further, padded with zeros below degree 0;
+ * every value < 2^31, since the degree 511 has fewer elements).  With
  * D_n = t_1 + t_2 w_2 + ... + t_n w_n, L the last nonzero field and
  * d = D_L, the ranking of internal.h telescopes (cnt[n][x] - cnt[n+1][x] =
  * -cnt[n+1][x - w_{n+1}]) to one table read per field:
  *
  *     index = cnt[L][d] - cnt[2][D_1] - sum_{n=2}^{L-1} cnt[n+1][D_n - w_{n+1}]
  *
- * (zcnt reads 0 below degree 0).  RANK_FIELD(n, width) adds field n to D
- * (r holds it at bit 0), ends if no field above it is set, and otherwise
- * subtracts the term of n and moves r and the row on.
+ * RANK_FIELD(n, width) adds field n to D (r holds it at bit 0), ends if no
+ * field above it is set, and otherwise subtracts the term of n.  The rows
+ * sit at constant offsets from z, so each read is one instruction.
  */
+#define RK_ROW(n) ((int64_t)((n) - 2) * MILNOR_RKSTRIDE)
 #define RANK_FIELD(n, width)                                                                       \
     do {                                                                                           \
         D += (int64_t)(r & pk_vmask[n]) * milnor_w(n);                                             \
         r >>= (width);                                                                             \
         if (!r)                                                                                    \
-            return idx + z[D];                                                                     \
-        z += zs;                                                                                   \
-        idx -= z[D - milnor_w((n) + 1)];                                                           \
+            return idx + z[RK_ROW(n) + D];                                                         \
+        idx -= z[RK_ROW((n) + 1) + D - milnor_w((n) + 1)];                                         \
     } while (0)
 
-static inline int64_t rank_of(const int64_t *z, int64_t zs, uint64_t T)
+static inline int64_t rank_of(const int32_t *z, uint64_t T)
 {
     int64_t D = (int64_t)(T & 511);
     uint64_t r = T >> 10; /* field 2 */
     if (!r)
         return 0;
-    int64_t idx = -z[D];
+    int32_t idx = -z[D];
     RANK_FIELD(2, 9);
     RANK_FIELD(3, 8);
     RANK_FIELD(4, 7);
@@ -111,14 +113,20 @@ static inline int64_t rank_of(const int64_t *z, int64_t zs, uint64_t T)
     RANK_FIELD(7, 4);
     RANK_FIELD(8, 3);
     D += (int64_t)(r & 1) * milnor_w(9); /* field 9, the last */
-    return idx + z[D];
+    return idx + z[RK_ROW(9) + D];
 }
 #undef RANK_FIELD
+
+/* Row 2 of A's ranking tables at degree 0. */
+static inline const int32_t *rank_rows(const milnor_t *A)
+{
+    return A->rk + MILNOR_ZPAD;
+}
 
 /* Index of the packed p-part T (degree <= 511) in its degree. */
 static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
 {
-    return rank_of(milnor_zcnt(A, 2), A->zstride, T);
+    return rank_of(rank_rows(A), T);
 }
 
 /*
@@ -523,7 +531,7 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
         s1 = (sg[i] & 511) > s1 ? sg[i] & 511 : s1;
     const int64_t n = C->upto[s1 + 1];
     const uint32_t lanes = (1u << ns) - 1;
-    const int64_t *zc = milnor_zcnt(A, 2), zs = A->zstride; /* locals: out may alias A */
+    const int32_t *zr = rank_rows(A); /* a local: out may alias A */
     const uint64_t s4[4] = {sg[0], sg[1], sg[2], sg[3]};
     uint32_t hits[SCAN_CHUNK];
     for (int64_t k0 = 0; k0 < n; k0 += SCAN_CHUNK) {
@@ -537,7 +545,7 @@ static void scan_configs4(const milnor_t *A, const f2_kernels_t *K, const config
                 /* both words have every guard set: ^ clears them */
                 int lane = __builtin_ctz(m);
                 uint64_t T = ((s4[lane] - ck) | dk) ^ PK_GUARD;
-                flip_bit(out, off[lane] + rank_of(zc, zs, T));
+                flip_bit(out, off[lane] + rank_of(zr, T));
             }
         }
     }

@@ -183,3 +183,34 @@ TEST(milnor_packed_unpack_roundtrip)
     ASSERT(checked > 100000);
     milnor_free(A);
 }
+
+/* The scans' ranking (int32 rows of fixed stride, degrees up to 511)
+ * against the walk's (milnor_mul_add, the coin-change table of
+ * internal.h), products landing in degrees 480-511 of an algebra of degree
+ * 511, where the ranking reads the top of its rows. */
+TEST(milnor_scan_rank_top_degrees)
+{
+    milnor_t *A = milnor_new(511);
+    uint64_t seed = 0x6a09e667f3bcc909ULL;
+    for (int round = 0; round < 12; round++) {
+        int32_t rdeg = 200 + (int32_t)(rnd(&seed) % 150);
+        int32_t sdeg = 511 - rdeg - (int32_t)(rnd(&seed) % 32);
+        int64_t ridx = (int64_t)(rnd(&seed) % (uint64_t)milnor_dim(A, rdeg));
+        int64_t sdim = milnor_dim(A, sdeg), tdim = milnor_dim(A, rdeg + sdeg);
+        uint64_t *v = calloc((size_t)(sdim + 63) / 64, 8);
+        for (int b = 0; b < 12; b++) {
+            int64_t k = (int64_t)(rnd(&seed) % (uint64_t)sdim);
+            v[k / 64] |= UINT64_C(1) << (k % 64);
+        }
+        uint64_t *got = calloc((size_t)(tdim + 63) / 64, 8), *want = calloc((size_t)(tdim + 63) / 64, 8);
+        milnor_mul_vec_add(A, got, 0, rdeg, ridx, sdeg, v);
+        for (int64_t k = 0; k < sdim; k++)
+            if ((v[k / 64] >> (k % 64)) & 1)
+                milnor_mul_add(A, want, 0, rdeg, ridx, sdeg, k);
+        ASSERT(memcmp(got, want, (size_t)((tdim + 63) / 64) * 8) == 0);
+        free(v);
+        free(got);
+        free(want);
+    }
+    milnor_free(A);
+}
