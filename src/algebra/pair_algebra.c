@@ -351,12 +351,10 @@ typedef struct {
     uint8_t *coef;
 } acc_t;
 
-/* Adds c (mod 4) at T into (ones, twos). */
-static void leaf_pair(void *ctx, const int32_t *t, int tlen, uint32_t c)
+/* Adds c (mod 4) at basis element idx into (ones, twos). */
+static inline void add4(uint64_t *ones, uint64_t *twos, int64_t idx, uint32_t c)
 {
-    acc_t *a = ctx;
-    int64_t idx = milnor_rank_raw(a->A, t, tlen); /* |T| = the element's degree <= max */
-    uint64_t bit = UINT64_C(1) << (idx & 63), *o = &a->ones[idx >> 6], *w = &a->twos[idx >> 6];
+    uint64_t bit = UINT64_C(1) << (idx & 63), *o = &ones[idx >> 6], *w = &twos[idx >> 6];
     if (c & 1u) {
         if (*o & bit)
             *w ^= bit; /* the carry */
@@ -364,6 +362,13 @@ static void leaf_pair(void *ctx, const int32_t *t, int tlen, uint32_t c)
     }
     if (c & 2u)
         *w ^= bit;
+}
+
+/* Adds c (mod 4) at T into (ones, twos). */
+static void leaf_pair(void *ctx, const int32_t *t, int tlen, uint32_t c)
+{
+    acc_t *a = ctx;
+    add4(a->ones, a->twos, milnor_rank_raw(a->A, t, tlen), c); /* |T| <= max */
 }
 
 static void leaf_coef(void *ctx, const int32_t *t, int tlen, uint32_t c)
@@ -720,6 +725,212 @@ static void slot_bits(const pairalg_t *P, int32_t D, int64_t off[12][12])
         off[kk[t]][ll[t]] = lo[t] * 64;
 }
 
+/* ---- The sigma part by R-configurations -------------------------------------------- */
+
+/* The rows i >= 1 of a Milnor matrix of (R, S) (entries x[i][j], j >= 1, and
+ * the row remainders x[i][0]) depend on S only through their column sums
+ * c_j <= s_j; then x[0][j] = s_j - c_j.  So for one Sq(R) and many S's the
+ * R-side matrices are enumerated once ("configurations", with at most one
+ * carry among their diagonals' entries, the column bounds the largest s_j
+ * of the S's), each kept as (carries, sign, c_1..c_Q, D_1..D_{p+Q}) with D
+ * the diagonal sums so far; each S then completes each configuration:
+ * u_n = s_n - c_n >= 0, one more carry at most from D_n + u_n, T = D + u.
+ * The same matrices as the walk, so the same sums. */
+
+/* Fewer S's than this in all: pair by pair (a configuration set costs about
+ * what a few walks do). */
+#define CFG_MIN_S 4
+/* Configurations beyond this many int32 entries: pair by pair. */
+#define CFG_MAX_WORDS ((int64_t)1 << 22)
+
+typedef struct {
+    int p, Q, stride;
+    int32_t r[PLEN];      /* row budgets left, 1-based */
+    int32_t cb[PLEN];     /* column bounds left */
+    int32_t c[PLEN];      /* column sums */
+    int32_t D[2 * PLEN];  /* diagonal sums */
+    int val, sgn;
+    int32_t *buf;         /* the configurations, stride words each */
+    int64_t n, cap, full;
+    /* the column sums packed, a field of bitlen(cb_j) bits and a guard bit
+     * above it per column j (packed = 0 when they pass 64 bits): for an S,
+     * (s | G) - c keeps every guard iff s_j >= c_j for every j, and its
+     * fields are then the u_j = s_j - c_j */
+    int packed, sh[PLEN];
+    uint64_t G, *cp; /* cp[n / stride]: each configuration's packed c */
+    int64_t cpcap;
+} cfgs_t;
+
+static void cfg_emit(cfgs_t *C)
+{
+    if (C->n + C->stride > C->cap) {
+        if (C->n + C->stride > CFG_MAX_WORDS) {
+            C->full = 1;
+            return;
+        }
+        C->cap = C->cap ? 2 * C->cap : 4096;
+        C->buf = sq_realloc(C->buf, (size_t)C->cap * sizeof *C->buf);
+    }
+    if (C->packed) {
+        int64_t k = C->n / C->stride;
+        if (k == C->cpcap) {
+            C->cpcap = C->cpcap ? 2 * C->cpcap : 1024;
+            C->cp = sq_realloc(C->cp, (size_t)C->cpcap * sizeof *C->cp);
+        }
+        uint64_t w = 0;
+        for (int j = 1; j <= C->Q; j++)
+            w |= (uint64_t)C->c[j] << C->sh[j];
+        C->cp[k] = w;
+    }
+    int32_t *o = C->buf + C->n;
+    o[0] = C->val;
+    o[1] = C->sgn;
+    for (int j = 1; j <= C->Q; j++)
+        o[1 + j] = C->c[j];
+    for (int d = 1; d <= C->p + C->Q; d++)
+        o[1 + C->Q + d] = C->D[d];
+    C->n += C->stride;
+}
+
+static void cfg_cell(cfgs_t *C, int i, int j)
+{
+    if (C->full)
+        return;
+    if (i > C->p) {
+        cfg_emit(C);
+        return;
+    }
+    if (j > C->Q) { /* row i complete: its remainder joins diagonal i */
+        int32_t s0 = C->D[i], rem = C->r[i];
+        int c = carries(s0, rem);
+        if (C->val + c >= 2)
+            return;
+        int v0 = C->val, g0 = C->sgn;
+        C->D[i] = s0 + rem;
+        C->val = v0 + c;
+        if (!c)
+            C->sgn = g0 ^ no_carry_sign(s0, rem);
+        cfg_cell(C, i + 1, 1);
+        C->D[i] = s0;
+        C->val = v0;
+        C->sgn = g0;
+        return;
+    }
+    int32_t max = C->r[i] >> j;
+    if (max == 0) {
+        cfg_cell(C, i, C->Q + 1);
+        return;
+    }
+    if (max > C->cb[j] - C->c[j])
+        max = C->cb[j] - C->c[j];
+    if (max <= 0) {
+        cfg_cell(C, i, j + 1);
+        return;
+    }
+    int d = i + j, v0 = C->val, g0 = C->sgn;
+    int32_t s0 = C->D[d];
+    for (int32_t v = 0; v <= max; v++) {
+        int c = carries(s0, v);
+        if (v0 + c >= 2)
+            continue;
+        C->D[d] = s0 + v;
+        C->val = v0 + c;
+        C->sgn = c ? g0 : g0 ^ no_carry_sign(s0, v);
+        C->r[i] -= v << j;
+        C->c[j] += v;
+        cfg_cell(C, i, j + 1);
+        C->r[i] += v << j;
+        C->c[j] -= v;
+    }
+    C->D[d] = s0;
+    C->val = v0;
+    C->sgn = g0;
+}
+
+/* The configurations of R = r[1..rl] (r[0] unused) for the S's of ub[0..n):
+ * 1, or 0 when there would be too many (then pair by pair). */
+static int cfgs_build(cfgs_t *C, const int32_t *r, int rl, const unpacked_t *ub, int64_t n)
+{
+    int Q = 0;
+    for (int j = 0; j < PLEN; j++)
+        C->cb[j] = 0;
+    for (int64_t b = 0; b < n; b++)
+        for (int64_t t = 0; t < ub[b].n; t++) {
+            int q = ub[b].len[t];
+            Q = q > Q ? q : Q;
+            for (int j = 1; j <= q; j++)
+                if (ub[b].pp[t][j] > C->cb[j])
+                    C->cb[j] = ub[b].pp[t][j];
+        }
+    C->p = rl;
+    C->Q = Q;
+    C->stride = 2 + Q + rl + Q;
+    int bits = 0;
+    C->G = 0;
+    for (int j = 1; j <= Q; j++) {
+        int w = 0;
+        while (w < 31 && (C->cb[j] >> w))
+            w++;
+        C->sh[j] = bits;
+        bits += w + 1;
+        if (bits <= 64)
+            C->G |= UINT64_C(1) << (bits - 1);
+    }
+    C->packed = bits <= 64;
+    for (int i = 1; i <= rl; i++)
+        C->r[i] = r[i];
+    for (int j = 0; j < PLEN; j++)
+        C->c[j] = 0;
+    for (int d = 0; d < 2 * PLEN; d++)
+        C->D[d] = 0;
+    C->val = C->sgn = 0;
+    C->n = 0;
+    C->full = 0;
+    cfg_cell(C, 1, 1);
+    return !C->full;
+}
+
+/* (ones, twos) += the sigma part of Sq(R) Sq(S), R the configurations' and
+ * S = s[1..sl]. */
+static void cfgs_scan(const cfgs_t *C, const milnor_t *A, uint64_t *ones, uint64_t *twos,
+                      const int32_t *s, int sl)
+{
+    int Q = C->Q, nd = C->p + Q;
+    int32_t sv[PLEN] = {0}, t[2 * PLEN];
+    uint64_t sg = C->G;
+    for (int j = 1; j <= sl; j++) {
+        sv[j] = s[j];
+        if (C->packed)
+            sg |= (uint64_t)s[j] << C->sh[j];
+    }
+    for (int64_t k = 0, x = 0; k < C->n; k += C->stride, x++) {
+        if (C->packed && ((sg - C->cp[x]) & C->G) != C->G)
+            continue; /* some s_j < c_j */
+        const int32_t *o = C->buf + k, *c = o + 1, *D = o + 1 + Q;
+        int val = o[0], sgn = o[1], j = 1;
+        for (; j <= Q; j++) {
+            int32_t u = sv[j] - c[j];
+            if (u < 0)
+                break;
+            int cc = carries(D[j], u);
+            if (val + cc >= 2)
+                break;
+            if (!cc)
+                sgn ^= no_carry_sign(D[j], u);
+            val += cc;
+            t[j] = D[j] + u;
+        }
+        if (j <= Q)
+            continue;
+        for (; j <= nd; j++)
+            t[j] = D[j];
+        int len = nd;
+        while (len > 0 && t[len] == 0)
+            len--;
+        add4(ones, twos, milnor_rank_raw(A, t, len), val ? 2u : sgn ? 3u : 1u);
+    }
+}
+
 void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *const *es,
                              int32_t adeg, const uint64_t *a, const int32_t *bdeg,
                              const uint64_t *const *b, int64_t n)
@@ -738,13 +949,29 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
         maxb = bdeg[j] > maxb ? bdeg[j] : maxb;
         unpack(P, &ub[j], bdeg[j], b[j]);
         slot_bits(P, es[j]->deg, soff[j]);
-        /* the sigma part, pair by pair */
-        acc.ones = es[j]->ones;
-        acc.twos = es[j]->v;
-        for (int64_t i = 0; i < ua.n; i++)
+    }
+    /* the sigma part: per Sq(R) of a, its R-configurations against every S
+     * of every b_j when there are enough S's, else pair by pair */
+    int64_t nsall = 0;
+    for (int64_t j = 0; j < n; j++)
+        nsall += ub[j].n;
+    cfgs_t C = {0};
+    for (int64_t i = 0; i < ua.n; i++) {
+        if (nsall >= CFG_MIN_S && cfgs_build(&C, ua.pp[i], ua.len[i], ub, n)) {
+            for (int64_t j = 0; j < n; j++)
+                for (int64_t t = 0; t < ub[j].n; t++)
+                    cfgs_scan(&C, P->A, es[j]->ones, es[j]->v, ub[j].pp[t], ub[j].len[t]);
+            continue;
+        }
+        for (int64_t j = 0; j < n; j++) {
+            acc.ones = es[j]->ones;
+            acc.twos = es[j]->v;
             for (int64_t t = 0; t < ub[j].n; t++)
                 walk(P, ua.pp[i] + 1, ua.len[i], ub[j].pp[t] + 1, ub[j].len[t], leaf_pair, &acc);
+        }
     }
+    sq_free(C.buf);
+    sq_free(C.cp);
     /* the Y part: slot (m + k, n + k) of element j += d_{k,n,m}(a) d'_k(b_j), each
      * Sq(R) of d_{k,n,m}(a) prepared once for every j */
     int64_t cap = limbs_of(milnor_dim(P->A, adeg > maxb ? adeg : maxb)) + 1;

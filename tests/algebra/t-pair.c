@@ -281,3 +281,48 @@ TEST(pair_vector_forms)
     pairalg_free(P);
     milnor_free(A);
 }
+
+/* pair_sigma_mul_vec_many's sigma part by R-configurations (one set per
+ * Sq(R) of a for the S's of all the b_j, docs/secondary.md) against the
+ * walk pair by pair: random a and three b_j of different degrees (so the
+ * column bounds come from several S's), every degree through 34. */
+TEST(pair_configurations_many_blocks)
+{
+    milnor_t *A = milnor_new(40);
+    pairalg_t *P = pairalg_new(A);
+    sq_rand_t *rng = sq_test_rand();
+    milnor_ws_t *W = milnor_ws_new();
+    for (int32_t ad = 1; ad <= 20; ad++)
+        for (int32_t b0 = 1; ad + b0 + 2 <= 34; b0 += 3) {
+            int32_t bd[3] = {b0, b0 + 1, b0 + 2};
+            uint64_t a[16] = {0}, b[3][16] = {{0}};
+            for (int64_t i = 0; i < milnor_dim(A, ad); i++)
+                if (sq_rand_u64(rng) & 1u)
+                    a[i >> 6] |= UINT64_C(1) << (i & 63);
+            for (int j = 0; j < 3; j++)
+                for (int64_t i = 0; i < milnor_dim(A, bd[j]); i++)
+                    if (sq_rand_u64(rng) & 1u)
+                        b[j][i >> 6] |= UINT64_C(1) << (i & 63);
+            pair_elt_t e[3], ref[3];
+            pair_elt_t *ep[3] = {&e[0], &e[1], &e[2]};
+            const uint64_t *bp[3] = {b[0], b[1], b[2]};
+            for (int j = 0; j < 3; j++) {
+                pair_elt_init(&e[j], P, ad + bd[j]);
+                pair_elt_init(&ref[j], P, ad + bd[j]);
+                for (int64_t x = 0; x < milnor_dim(A, ad); x++)
+                    for (int64_t y = 0; y < milnor_dim(A, bd[j]); y++)
+                        if (((a[x >> 6] >> (x & 63)) & 1u) && ((b[j][y >> 6] >> (y & 63)) & 1u))
+                            pair_sigma_mul_add(P, &ref[j], ad, x, bd[j], y);
+            }
+            pair_sigma_mul_vec_many(P, W, ep, ad, a, bd, bp, 3);
+            for (int j = 0; j < 3; j++) {
+                ASSERT(memcmp(ref[j].v, e[j].v, (size_t)e[j].nlimbs * sizeof *e[j].v) == 0);
+                ASSERT(memcmp(ref[j].ones, e[j].ones, (size_t)e[j].tlimbs * sizeof *e[j].ones) == 0);
+                pair_elt_clear(&e[j]);
+                pair_elt_clear(&ref[j]);
+            }
+        }
+    milnor_ws_free(W);
+    pairalg_free(P);
+    milnor_free(A);
+}
