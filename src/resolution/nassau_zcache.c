@@ -158,20 +158,75 @@ static size_t zblock_bytes(const zblock_t *z)
     return b;
 }
 
+/* Test hook: with split_all set, the sections of a block's completion
+ * (zblock_build, zblock_keep_qi) are split whatever their size.  Declared
+ * where it is used (tests/resolution/t-sched.c). */
+static int split_all;
+void nassau_zcache_split_all(int on);
+void nassau_zcache_split_all(int on)
+{
+    split_all = on;
+}
+
+/* A section's size below which it stays on its thread (a section's
+ * wake-up costs tens of microseconds): the gathers into [A | I] by nonzero
+ * limbs of the kept rows, the quasi-inverse's copy by limbs. */
+#define GATHER_PAR_MIN_LIMBS (INT64_C(1) << 14)
+#define KEEP_PAR_MIN_LIMBS (INT64_C(1) << 16)
+
+/* Pieces of a section of `work` units over n rows: 2 a thread when pool
+ * has 2 or more and work >= least (or split_all), at most n; else 1. */
+static int64_t pieces(sq_pool_t *pool, int64_t work, int64_t least, int64_t n)
+{
+    int64_t threads = sq_pool_size(pool);
+    if (n < 2 || (!split_all && (threads < 2 || work < least)))
+        return 1;
+    int64_t k = split_all ? (threads < 3 ? 3 : 2 * threads) : 2 * threads;
+    return k < n ? k : n;
+}
+
+/* Runs pieces [0, n) over pool when split, else in order on the caller. */
+static void run_split(sq_pool_t *pool, int split, int64_t n, void (*fn)(void *, int64_t),
+                      void *ctx)
+{
+    if (split && n > 1)
+        sq_pool_parallel_for(pool, n, fn, ctx);
+    else
+        for (int64_t c = 0; c < n; c++)
+            fn(ctx, c);
+}
+
+/* Piece c of pieces of a copy of rows [0, n): nl limbs a row, from limb
+ * off of src's rows to limb 0 of dst's. */
+typedef struct {
+    f2mat_t *dst;
+    const f2mat_t *src;
+    int64_t off, nl, n, pieces;
+} copy_ctx_t;
+
+static void copy_piece(void *ctx, int64_t c)
+{
+    const copy_ctx_t *a = ctx;
+    for (int64_t r = a->n * c / a->pieces; r < a->n * (c + 1) / a->pieces; r++)
+        memcpy(f2mat_row(a->dst, r), f2mat_row(a->src, r) + a->off,
+               (size_t)a->nl * sizeof(uint64_t));
+}
+
 /* Replaces z->m, the reduced [A | I] (zt x (zn + zt)), by what the
  * quasi-inverse reads: the I-segments of its pivot rows (rows 0 .. rank - 1,
  * those with a pivot in the A part), rank x zt; z->piv keeps its zn
  * entries (a pivot's row, or -1).  The rows below the rank (the kernel)
  * and the A part are never read again: at stems 130-170 this is about
  * a quarter of what the blocks hold. */
-static void zblock_keep_qi(zblock_t *z)
+static void zblock_keep_qi(zblock_t *z, sq_pool_t *pool)
 {
     int64_t rank = f2mat_aug_rank(&z->m, z->piv, z->zn);
-    int64_t off = f2_seg_start(z->zn) / F2_LIMB_BITS, nl = f2_limbs(z->zt);
+    int64_t nl = f2_limbs(z->zt);
     f2mat_t q = {0};
     f2mat_init(&q, rank, z->zt);
-    for (int64_t r = 0; r < rank; r++)
-        memcpy(f2mat_row(&q, r), f2mat_row(&z->m, r) + off, (size_t)nl * sizeof(uint64_t));
+    copy_ctx_t c = {&q, &z->m, f2_seg_start(z->zn) / F2_LIMB_BITS, nl, rank, 1};
+    c.pieces = pieces(pool, rank * nl, KEEP_PAR_MIN_LIMBS, rank);
+    run_split(pool, 1, c.pieces, copy_piece, &c);
     f2mat_clear(&z->m);
     z->m = q;
     z->piv = sq_realloc(z->piv, sq_mul_size((size_t)z->zn + 1, sizeof *z->piv));
@@ -189,6 +244,55 @@ void nassau_zblock_qi_apply(uint64_t *out, const zblock_t *z, const uint64_t *v)
         }
 }
 
+/* The set-up of a block: its zero positions in T and N and their
+ * generator blocks, four independent pieces. */
+typedef struct {
+    zblock_t *z;
+    int64_t *tdim;
+    const resol_profile_t *P;
+    const fmod_t *T, *N;
+    int32_t t0;
+} setup_ctx_t;
+
+/* Below this dimension of T's basis the set-up stays on its thread. */
+#define SETUP_PAR_MIN_DIM (INT64_C(1) << 16)
+
+static void setup_piece(void *ctx, int64_t c)
+{
+    const setup_ctx_t *a = ctx;
+    zblock_t *z = a->z;
+    int32_t t0 = a->t0;
+    switch (c) {
+    case 0:
+        nassau_zero_positions(&z->tpos, &z->zt, a->tdim, a->P, a->T, t0, t0 + 1);
+        break;
+    case 1:
+        nassau_zero_positions(&z->npos, &z->zn, &z->ndim, a->P, a->N, t0, t0);
+        break;
+    case 2:
+        nassau_blocks_init(&z->Tb, a->T, t0, t0 + 1);
+        break;
+    default:
+        nassau_blocks_init(&z->Nb, a->N, t0, t0);
+        break;
+    }
+}
+
+/* Piece c of the gathers of the kept rows into [A | I] (z->m), by rows. */
+typedef struct {
+    zblock_t *z;
+    const int32_t *inv;
+    const uint64_t *msk;
+    int64_t n, pieces;
+} gather_ctx_t;
+
+static void gather_piece(void *ctx, int64_t c)
+{
+    const gather_ctx_t *a = ctx;
+    for (int64_t r = a->n * c / a->pieces; r < a->n * (c + 1) / a->pieces; r++)
+        zblock_gather_row(f2mat_row(&a->z->m, r), a->z, r, a->inv, a->msk);
+}
+
 /* Completes z (empty, or a seed for the same profile) as the block of
  * degree t0 of row s.  A seed holds the rows of the zero-signature basis of
  * T below the generators of degree t0 (step (s, t0)'s step 1 matrix); only
@@ -196,13 +300,11 @@ void nassau_zblock_qi_apply(uint64_t *out, const zblock_t *z, const uint64_t *v)
 static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const resol_profile_t *P)
 {
     const fmod_t *T = R->F[s - 1], *N = R->F[s - 2];
-    int64_t rows, cols, tdim;
-    nassau_zero_positions(&z->tpos, &rows, &tdim, P, T, t0, t0 + 1);
-    nassau_zero_positions(&z->npos, &cols, &z->ndim, P, N, t0, t0);
-    nassau_blocks_init(&z->Tb, T, t0, t0 + 1);
-    nassau_blocks_init(&z->Nb, N, t0, t0);
-    z->zt = rows;
-    z->zn = cols;
+    int64_t tdim;
+    setup_ctx_t su = {z, &tdim, P, T, N, t0};
+    run_split(R->pool, pieces(R->pool, fmod_dim_below(T, t0, t0 + 1), SETUP_PAR_MIN_DIM, 4) > 1,
+              4, setup_piece, &su);
+    int64_t rows = z->zt, cols = z->zn;
 
     /* The seed must be exactly the rows below T's generators of degree t0. */
     int64_t below = fmod_dim_below(T, t0, t0), have = 0;
@@ -224,13 +326,14 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
     uint64_t *msk = sq_calloc((size_t)f2_limbs(z->ndim) + 1, sizeof *msk);
     for (int64_t j = 0; j < cols; j++)
         msk[z->npos[j] >> 6] |= UINT64_C(1) << (z->npos[j] & 63);
-    for (int64_t r = 0; r < rows; r++)
-        zblock_gather_row(f2mat_row(&z->m, r), z, r, inv, msk);
+    gather_ctx_t g = {z, inv, msk, rows, 1};
+    g.pieces = pieces(R->pool, z->rstart[rows], GATHER_PAR_MIN_LIMBS, rows);
+    run_split(R->pool, 1, g.pieces, gather_piece, &g);
     sq_free(msk);
     sq_free(inv);
     z->piv = sq_malloc(sq_mul_size((size_t)z->m.cols + 1, sizeof *z->piv));
     f2mat_rref_pool(&z->m, z->piv, R->pool);
-    zblock_keep_qi(z);
+    zblock_keep_qi(z, R->pool);
     z->built = 1;
     z->bytes = zblock_bytes(z);
 }
