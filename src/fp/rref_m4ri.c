@@ -276,6 +276,117 @@ static inline void swap_limbs(uint64_t *a, uint64_t *b, int64_t n)
     }
 }
 
+/*
+ * The panel scan and the index words over the pool.  A panel's scan walks
+ * rows r.. in order, but which rows are pivots does not need the order
+ * within a block of rows: a row whose word is in the span of the earlier
+ * words of its own block is in that of all earlier words, so only the rows
+ * independent within their block (at most 64 a block) can be pivots.
+ * Split: (a) each block of rows finds those candidates on its own and
+ * copies its panel words; (b) the candidates, in row order, go through the
+ * serial scan's basis (the same pivots, in the same order, with the same
+ * combinations as the serial scan); (c) each block reads its rows' index
+ * words off the final basis's byte tables (a non-pivot row's index word is
+ * the unique combination of the pivot rows that clears its word, whenever
+ * it is computed).  The back-substitution's index words are per row too.
+ * Below SCAN_PAR_MIN_ROWS rows, or on one thread, all stays serial;
+ * blocks have at least SCAN_BLOCK_MIN rows.  The bits are those of the
+ * serial path.
+ */
+#define SCAN_PAR_MIN_ROWS 4096
+#define SCAN_BLOCK_MIN 1024
+
+typedef struct {
+    const ws_t *ws;
+    int64_t L, r, n, blocks; /* rows r .. r + n - 1, in `blocks` blocks */
+    int lc;
+    uint64_t *W;             /* the n panel words */
+    int64_t *cand;           /* 64 a block: the candidates' rows */
+    int *ncand;
+    uint64_t pivmask;        /* (c) the final basis's pivot bits, its tables */
+    const uint64_t (*tab)[256];
+    int nbytes;
+} scan_par_t;
+
+static int scan_blocks(const ws_t *ws, int64_t n)
+{
+    if (!ws->pool || sq_pool_size(ws->pool) < 2 || n < SCAN_PAR_MIN_ROWS)
+        return 1;
+    int64_t b = 2 * (int64_t)sq_pool_size(ws->pool), most = n / SCAN_BLOCK_MIN;
+    return (int)(b < most ? b : most);
+}
+
+/* (a) Block c's candidates and panel words. */
+static void scan_cand_block(void *ctx, int64_t c)
+{
+    const scan_par_t *a = ctx;
+    int64_t i0 = a->n * c / a->blocks, i1 = a->n * (c + 1) / a->blocks;
+    const int64_t stride = a->ws->m->stride;
+    const uint64_t *row = a->ws->m->data + (a->r + i0) * stride + a->L;
+    f2_panel_t lb;
+    f2_panel_init(&lb);
+    int nc = 0;
+    for (int64_t i = i0; i < i1; i++, row += stride) {
+        uint64_t w = *row, dummy = 0;
+        a->W[i] = w;
+        if (lb.P == a->lc)
+            continue;
+        f2_panel_reduce(&lb, &w, &dummy);
+        if (w) {
+            f2_panel_add(&lb, w, 0, i);
+            a->cand[64 * c + nc++] = a->r + i;
+        }
+    }
+    a->ncand[c] = nc;
+}
+
+/* (c) Block c's index words off the final basis (pivot rows: overwritten
+ * by the caller). */
+static void scan_index_block(void *ctx, int64_t c)
+{
+    const scan_par_t *a = ctx;
+    int64_t i0 = a->n * c / a->blocks, i1 = a->n * (c + 1) / a->blocks;
+    uint64_t *u = a->ws->u + a->r;
+    for (int64_t i = i0; i < i1; i++) {
+        uint64_t x = a->W[i] & a->pivmask;
+        u[i] = x ? f2_byte_lookup(a->tab, x, a->nbytes) : 0;
+    }
+}
+
+/* The scan of panel L from row r split over blocks (see above): pb gets the
+ * basis the serial scan ends with, u[r ..] the index words of the non-pivot
+ * rows (the caller sets the pivot rows'). */
+static void scan_par(ws_t *ws, int64_t L, int64_t r, int lc, int blocks, f2_panel_t *pb)
+{
+    int64_t n = ws->m->rows - r;
+    scan_par_t a = {ws, L, r, n, blocks, lc, NULL, NULL, NULL, 0, NULL, 0};
+    a.W = sq_malloc(sq_mul_size((size_t)n, sizeof *a.W));
+    a.cand = sq_malloc(sq_mul_size((size_t)blocks * 64, sizeof *a.cand));
+    a.ncand = sq_malloc(sq_mul_size((size_t)blocks, sizeof *a.ncand));
+    sq_pool_parallel_for(ws->pool, blocks, scan_cand_block, &a);
+    for (int c = 0; c < blocks && pb->P < lc; c++)
+        for (int k = 0; k < a.ncand[c] && pb->P < lc; k++) {
+            int64_t i = a.cand[64 * c + k];
+            uint64_t w = a.W[i - r], comb = 0;
+            f2_panel_reduce(pb, &w, &comb);
+            if (w)
+                f2_panel_add(pb, w, comb, i);
+        }
+    if (pb->P > 0) {
+        uint64_t vc[64] = {0};
+        for (int t = 0; t < pb->P; t++)
+            vc[pb->pcol[t]] = pb->comb[t];
+        f2_byte_tables(ws->bytetab, vc, lc);
+        a.pivmask = pb->pivmask;
+        a.tab = (const uint64_t (*)[256])ws->bytetab;
+        a.nbytes = (lc + 7) / 8;
+        sq_pool_parallel_for(ws->pool, blocks, scan_index_block, &a);
+    }
+    sq_free(a.ncand);
+    sq_free(a.cand);
+    sq_free(a.W);
+}
+
 /* Builds the byte tables mapping a panel word to its index word:
  * bytetab[b][x] = XOR of vec[bit] over the bits j of x, bit = 8b + j < nbits. */
 /* The forward step for panel L with rows r.. (zero left of the panel).
@@ -298,7 +409,11 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
      * word), which a new pivot invalidates.  This keeps the scan cheap when
      * a panel never reaches full rank, e.g. with a dependent column. */
     int64_t i = r, since = 0;
-    int tab_ok = 0;
+    int tab_ok = 0, blocks = scan_blocks(ws, rows - r);
+    if (blocks > 1) {
+        scan_par(ws, L, r, lc, blocks, &pb);
+        i = rows;
+    }
     for (; i < rows && pb.P < lc; i++) {
         uint64_t w = row_of(ws, i)[L], c = 0;
         uint64_t x = w & pb.pivmask;
@@ -402,6 +517,70 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
     return P;
 }
 
+/* The back-substitution's index words of rows 0 .. n - 1 for panel L
+ * (pivot bits mask) by blocks of rows, as backsub_panel's serial loops
+ * (each block chooses the byte tables or the bit loop for itself: the
+ * words are the same). */
+typedef struct {
+    const ws_t *ws;
+    int64_t L, n, blocks;
+    uint64_t mask;
+    int64_t *nnz; /* per block */
+} back_par_t;
+
+static void back_index_block(void *ctx, int64_t c)
+{
+    const back_par_t *a = ctx;
+    const ws_t *ws = a->ws;
+    int64_t i0 = a->n * c / a->blocks, i1 = a->n * (c + 1) / a->blocks, nnz = 0;
+    uint64_t *u = ws->u, mask = a->mask;
+    if ((mask & (mask + 1)) == 0) {
+        for (int64_t i = i0; i < i1; i++)
+            nnz += (u[i] = row_of(ws, i)[a->L] & mask) != 0;
+        a->nnz[c] = nnz;
+        return;
+    }
+    uint64_t vec[64] = {0};
+    int s = 0;
+    for (int b = 0; b < 64; b++)
+        if ((mask >> b) & 1)
+            vec[b] = (uint64_t)1 << s++;
+    int top = 64 - __builtin_clzll(mask), nbytes = (top + 7) / 8;
+    int64_t bits = 0;
+    for (int64_t i = i0; i < i1; i++)
+        bits += __builtin_popcountll(row_of(ws, i)[a->L] & mask);
+    if (bits > 256 * nbytes + (i1 - i0) * nbytes) {
+        uint64_t(*tab)[256] = sq_malloc(sizeof(uint64_t[8][256]));
+        f2_byte_tables(tab, vec, top);
+        for (int64_t i = i0; i < i1; i++) {
+            uint64_t w = row_of(ws, i)[a->L] & mask;
+            nnz += (u[i] = w ? f2_byte_lookup((const uint64_t (*)[256])tab, w, nbytes) : 0) != 0;
+        }
+        sq_free(tab);
+    } else {
+        for (int64_t i = i0; i < i1; i++) {
+            uint64_t x = row_of(ws, i)[a->L] & mask, cw = 0;
+            for (; x; x &= x - 1)
+                cw |= vec[__builtin_ctzll(x)];
+            nnz += (u[i] = cw) != 0;
+        }
+    }
+    a->nnz[c] = nnz;
+}
+
+/* The index words of rows 0 .. n - 1 for the back-substitution of panel L
+ * over the pool; returns how many are nonzero. */
+static int64_t back_index_par(ws_t *ws, int64_t L, int64_t n, uint64_t mask, int blocks)
+{
+    int64_t *cnt = sq_malloc(sq_mul_size((size_t)blocks, sizeof *cnt)), nnz = 0;
+    back_par_t a = {ws, L, n, blocks, mask, cnt};
+    sq_pool_parallel_for(ws->pool, blocks, back_index_block, &a);
+    for (int c = 0; c < blocks; c++)
+        nnz += cnt[c];
+    sq_free(cnt);
+    return nnz;
+}
+
 /* Clears the pivot columns of panel L (pivot rows r0 .. r0+P-1, pivot bits
  * `mask`) from rows 0 .. r0-1.  npl[l] is the mask of non-pivot columns of
  * limb l. */
@@ -411,7 +590,10 @@ static void backsub_panel(ws_t *ws, int64_t L, int64_t r0, int P, uint64_t mask,
     uint64_t *u = ws->u;
     const int64_t nl = ws->nl;
     int64_t nnz = 0;
-    if ((mask & (mask + 1)) == 0) {
+    int blocks = scan_blocks(ws, r0);
+    if (blocks > 1) {
+        nnz = back_index_par(ws, L, r0, mask, blocks);
+    } else if ((mask & (mask + 1)) == 0) {
         /* Pivots are bits 0 .. P-1: the panel word is its own index word. */
         for (int64_t i = 0; i < r0; i++)
             nnz += (u[i] = row_of(ws, i)[L] & mask) != 0;

@@ -12,6 +12,44 @@
 #include "nassau_zblock.h"
 #include "sq_core.h"
 
+/* Test hook: with split_all set, the sections of a block's completion
+ * (zblock_build, zblock_keep_qi) are split whatever their size.  Declared
+ * where it is used (tests/resolution/t-sched.c). */
+static int split_all;
+void nassau_zcache_split_all(int on);
+void nassau_zcache_split_all(int on)
+{
+    split_all = on;
+}
+
+/* A section's size below which it stays on its thread (a section's
+ * wake-up costs tens of microseconds): the gathers into [A | I] by nonzero
+ * limbs of the kept rows, the quasi-inverse's copy by limbs. */
+#define GATHER_PAR_MIN_LIMBS (INT64_C(1) << 14)
+#define KEEP_PAR_MIN_LIMBS (INT64_C(1) << 16)
+
+/* Pieces of a section of `work` units over n rows: 2 a thread when pool
+ * has 2 or more and work >= least (or split_all), at most n; else 1. */
+static int64_t pieces(sq_pool_t *pool, int64_t work, int64_t least, int64_t n)
+{
+    int64_t threads = sq_pool_size(pool);
+    if (n < 2 || (!split_all && (threads < 2 || work < least)))
+        return 1;
+    int64_t k = split_all ? (threads < 3 ? 3 : 2 * threads) : 2 * threads;
+    return k < n ? k : n;
+}
+
+/* Runs pieces [0, n) over pool when split, else in order on the caller. */
+static void run_split(sq_pool_t *pool, int split, int64_t n, void (*fn)(void *, int64_t),
+                      void *ctx)
+{
+    if (split && n > 1)
+        sq_pool_parallel_for(pool, n, fn, ctx);
+    else
+        for (int64_t c = 0; c < n; c++)
+            fn(ctx, c);
+}
+
 void nassau_blocks_init(blocks_t *b, const fmod_t *F, int32_t t, int32_t bound)
 {
     const milnor_t *A = fmod_algebra(F);
@@ -156,44 +194,6 @@ static size_t zblock_bytes(const zblock_t *z)
         b += (size_t)(z->m.rows * z->m.stride) * 8 + (size_t)(z->zt + 2 * z->zn) * 8 +
              (size_t)(z->Tb.n + z->Nb.n) * 20;
     return b;
-}
-
-/* Test hook: with split_all set, the sections of a block's completion
- * (zblock_build, zblock_keep_qi) are split whatever their size.  Declared
- * where it is used (tests/resolution/t-sched.c). */
-static int split_all;
-void nassau_zcache_split_all(int on);
-void nassau_zcache_split_all(int on)
-{
-    split_all = on;
-}
-
-/* A section's size below which it stays on its thread (a section's
- * wake-up costs tens of microseconds): the gathers into [A | I] by nonzero
- * limbs of the kept rows, the quasi-inverse's copy by limbs. */
-#define GATHER_PAR_MIN_LIMBS (INT64_C(1) << 14)
-#define KEEP_PAR_MIN_LIMBS (INT64_C(1) << 16)
-
-/* Pieces of a section of `work` units over n rows: 2 a thread when pool
- * has 2 or more and work >= least (or split_all), at most n; else 1. */
-static int64_t pieces(sq_pool_t *pool, int64_t work, int64_t least, int64_t n)
-{
-    int64_t threads = sq_pool_size(pool);
-    if (n < 2 || (!split_all && (threads < 2 || work < least)))
-        return 1;
-    int64_t k = split_all ? (threads < 3 ? 3 : 2 * threads) : 2 * threads;
-    return k < n ? k : n;
-}
-
-/* Runs pieces [0, n) over pool when split, else in order on the caller. */
-static void run_split(sq_pool_t *pool, int split, int64_t n, void (*fn)(void *, int64_t),
-                      void *ctx)
-{
-    if (split && n > 1)
-        sq_pool_parallel_for(pool, n, fn, ctx);
-    else
-        for (int64_t c = 0; c < n; c++)
-            fn(ctx, c);
 }
 
 /* Piece c of pieces of a copy of rows [0, n): nl limbs a row, from limb

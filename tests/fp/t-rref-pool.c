@@ -94,3 +94,59 @@ TEST(rref_pool_column_row_split_threads)
         sq_pool_free(pool);
     }
 }
+
+/* A banded matrix: row i has ones near column i * cols / rows and one at
+ * random, and every eighth column repeats the one before it, so that no
+ * panel reaches full rank and its pivots lie in the blocks of its band,
+ * not in the first block of rows; the serial reducer as the oracle. */
+static void check_band(int64_t rows, int64_t cols, uint64_t seed, sq_pool_t *pool)
+{
+    sq_rand_t r;
+    sq_rand_init(&r, seed);
+    f2mat_t a = {0}, b = {0};
+    f2mat_init(&a, rows, cols);
+    for (int64_t i = 0; i < rows; i++) {
+        int64_t c = i * cols / rows;
+        f2mat_flip(&a, i, c);
+        f2mat_flip(&a, i, (c + 3) % cols);
+        f2mat_flip(&a, i, (int64_t)sq_rand_below(&r, (uint64_t)cols));
+        for (int64_t j = 7; j < cols; j += 8)
+            if (f2mat_get(&a, i, j) != f2mat_get(&a, i, j - 1))
+                f2mat_flip(&a, i, j);
+    }
+    f2mat_init_set(&b, &a);
+    int64_t *pa = sq_malloc((size_t)cols * sizeof *pa), *pb = sq_malloc((size_t)cols * sizeof *pb);
+    int64_t ra = f2mat_rref(&a, pa), rb = f2mat_rref_pool(&b, pb, pool);
+    ASSERT_EQ(ra, rb);
+    ASSERT(ra < cols);
+    ASSERT(f2mat_equal(&a, &b));
+    for (int64_t c = 0; c < cols; c++)
+        ASSERT_EQ(pa[c], pb[c]);
+    sq_free(pa);
+    sq_free(pb);
+    f2mat_clear(&a);
+    f2mat_clear(&b);
+}
+
+/* The panel scan and the back-substitution's index words split into
+ * blocks of rows from 4096 rows (rref_m4ri.c: candidates per block, merged
+ * in row order): tall matrices whose panels reach full rank at once
+ * (random, rank 2048 of 4200 and 300 of 9000 rows) and never (a sparse
+ * [A | I] of 6000 rows: most panels of A never span, the pivots of I's
+ * panels lie below 4096 rows; its back-substitution reads 4096 rows and
+ * more, with pivot bits not a prefix), on 2, 3 and 8 threads against the
+ * serial reducer: the same bits and pivots; and banded matrices whose
+ * panels never span and whose pivots lie in later blocks (check_band). */
+TEST(rref_pool_scan_split_threads)
+{
+    int sizes[] = {2, 3, 8};
+    for (int k = 0; k < 3; k++) {
+        sq_pool_t *pool = sq_pool_new(sizes[k]);
+        check(4200, 2048, 2048, pool);
+        check(9000, 700, 300, pool);
+        check_aug(6000, 3000, 29, pool);
+        check_band(9000, 1024, 31, pool);
+        check_band(20000, 5000, 37, pool);
+        sq_pool_free(pool);
+    }
+}
