@@ -37,7 +37,8 @@ When the fractions trace has event=correct lines (one a step: step 3's serial
 CPU and section work in its parts: the blocks, the translations and
 quasi-inverses, the XORs of kept rows and products, the rest), it also prints
 step 3's serial time by part over the steps whose step 3 is at least
---big-ms of CPU (what binds step 3 on the large steps).
+--big-ms of CPU (what binds step 3 on the large steps), and by row group over
+the steps of at least --group-ms (the bins the stem-200 steps take).
 
 --fractions takes one or more traces, their phases binned together (for
 instance a (150, 78) run for every row and the first rows of a stem-200 run
@@ -109,6 +110,23 @@ def correct_parts(paths, big_ms):
             ser[k] += a[k]
             par[k] += b[k]
     return (ser, par, n) if seen else None
+
+
+def correct_parts_by_row(paths, min_ms):
+    """{row group: (serial ms by part, section ms by part, steps)} over the
+    steps whose step 3 takes at least min_ms of CPU (event=correct lines)."""
+    acc = {}
+    for d in trace_lines(paths, "event=correct"):
+        a = [max(0.0, float(x)) for x in d["serial"].split(",")]
+        b = [float(x) for x in d["sections"].split(",")]
+        if sum(a) + sum(b) < min_ms:
+            continue
+        ser, par, n = acc.setdefault(row_group(int(d["s"])), ([0.0] * 4, [0.0] * 4, [0]))
+        n[0] += 1
+        for k in range(4):
+            ser[k] += a[k]
+            par[k] += b[k]
+    return acc
 
 
 def size_bin(ms):
@@ -232,6 +250,9 @@ def main():
     ap.add_argument("--big-ms", type=float, default=1000.0,
                     help="step 3's parts are summed over steps whose step 3 takes this many "
                          "CPU ms or more (event=correct lines of the fractions trace)")
+    ap.add_argument("--group-ms", type=float, default=128.0,
+                    help="step 3's serial share by part and row group over steps whose step 3 "
+                         "takes this many CPU ms or more (event=correct lines)")
     ap.add_argument("--what-if", default="",
                     help="PHASE=FRACTION,...: replace the measured fraction of these phases")
     a = ap.parse_args()
@@ -264,6 +285,18 @@ def main():
                   ", ".join(f"{p} {100 * v / tot:.1f}%" for p, v in zip(CORRECT_PARTS, ser)) +
                   "; sections " +
                   ", ".join(f"{p} {100 * v / tot:.1f}%" for p, v in zip(CORRECT_PARTS, par)))
+
+    by_row = correct_parts_by_row(a.fractions, a.group_ms)
+    if by_row:
+        print(f"step 3's serial share by part and rows, steps whose step 3 takes >= "
+              f"{a.group_ms:g} CPU ms:")
+        for g in sorted(by_row):
+            ser, par, n = by_row[g]
+            tot = sum(ser) + sum(par)
+            if tot > 0:
+                print(f"  s {g[0]}-{min(g[1], 999)}: {n[0]} steps, {tot / 1e3:.1f} s, "
+                      f"{100 * sum(par) / tot:.1f}% parallel; serial " +
+                      ", ".join(f"{p} {100 * v / tot:.1f}%" for p, v in zip(CORRECT_PARTS, ser)))
 
     # Serial and parallel CPU ms per step and phase.
     split = {}

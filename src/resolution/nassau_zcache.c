@@ -13,7 +13,8 @@
 #include "sq_core.h"
 
 /* Test hook: with split_all set, the sections of a block's completion
- * (zblock_build, zblock_keep_qi) are split whatever their size.  Declared
+ * (zblock_build and what it calls) and of a seed's appending are split
+ * whatever their size.  Declared
  * where it is used (tests/resolution/t-sched.c). */
 static int split_all;
 void nassau_zcache_split_all(int on);
@@ -24,9 +25,15 @@ void nassau_zcache_split_all(int on)
 
 /* A section's size below which it stays on its thread (a section's
  * wake-up costs tens of microseconds): the gathers into [A | I] by nonzero
- * limbs of the kept rows, the quasi-inverse's copy by limbs. */
+ * limbs of the kept rows, the quasi-inverse's copy and the appending of
+ * rows by limbs of the dense rows. */
 #define GATHER_PAR_MIN_LIMBS (INT64_C(1) << 14)
 #define KEEP_PAR_MIN_LIMBS (INT64_C(1) << 16)
+#define APPEND_PAR_MIN_LIMBS (INT64_C(1) << 16)
+/* A block's new rows are built by pieces that zero, build, append and free
+ * their own rows from this many rows (4 pieces a thread, of a quarter of
+ * it at least): fhom_build_rows_par splits a build from 256 rows. */
+#define BUILD_PIECES_MIN_ROWS 256
 
 /* Pieces of a section of `work` units over n rows: 2 a thread when pool
  * has 2 or more and work >= least (or split_all), at most n; else 1. */
@@ -110,38 +117,125 @@ static void zblock_widen(zblock_t *z, int64_t lim)
     z->mw = mw;
 }
 
-/* Appends the rows of full to z's kept rows, in the limb-map format; the
- * rows are as wide as the widest (a seed's rows, step 1's matrix, may have
- * fewer columns than the block's: they are zero beyond).  Returns the
- * number of nonzero limbs appended. */
-static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full)
+/* Appending rows by pieces of rows: (a) each row's nonzero limbs counted
+ * (into rstart[r + 1]), (b) the counts summed, (c) each row's limb map and
+ * values written at its place.  The rows are those of full, or (full NULL)
+ * built by each piece into a matrix of its own, part[c] (the images under
+ * d of the basis positions pos, ncols columns), and freed after (c): the
+ * zeroing, the build and the release are the pieces' too. */
+typedef struct {
+    zblock_t *z;
+    const f2mat_t *full;
+    f2mat_t *part;
+    const fhom_t *d;
+    const int64_t *pos;
+    int32_t t0;
+    int64_t ncols;
+    int64_t base, n, lim, pieces; /* rows 0 .. n - 1 become kept rows base ..; lim limbs */
+} append_ctx_t;
+
+static const uint64_t *append_row(const append_ctx_t *a, int64_t c, int64_t r)
 {
-    int64_t lim = f2_limbs(full->cols), nz = 0;
-    if (lim > z->lim)
-        zblock_widen(z, lim);
-    for (int64_t r = 0; r < full->rows; r++) {
-        const uint64_t *row = f2mat_row(full, r);
-        for (int64_t l = 0; l < lim; l++)
-            nz += row[l] != 0;
+    if (a->full)
+        return f2mat_row(a->full, r);
+    return f2mat_row(&a->part[c], r - a->n * c / a->pieces);
+}
+
+static void append_count(void *ctx, int64_t c)
+{
+    const append_ctx_t *a = ctx;
+    int64_t r0 = a->n * c / a->pieces, r1 = a->n * (c + 1) / a->pieces;
+    if (!a->full) {
+        f2mat_init(&a->part[c], r1 - r0, a->ncols);
+        if (r1 > r0)
+            fhom_build_rows_subset(a->d, &a->part[c], 0, a->t0, a->t0 + 1, a->pos + r0, r1 - r0);
     }
-    int64_t k = z->nrows ? z->rstart[z->nrows] : 0, n = z->nrows + full->rows;
-    z->rstart = sq_realloc(z->rstart, sq_mul_size((size_t)n + 1, sizeof *z->rstart));
-    z->lmap = sq_realloc(z->lmap, sq_mul_size((size_t)(n * z->mw) + 1, sizeof *z->lmap));
-    z->lval = sq_realloc(z->lval, sq_mul_size((size_t)(k + nz) + 1, sizeof *z->lval));
-    for (int64_t r = 0; r < full->rows; r++) {
-        const uint64_t *row = f2mat_row(full, r);
-        uint64_t *map = z->lmap + (z->nrows + r) * z->mw;
+    for (int64_t r = r0; r < r1; r++) {
+        const uint64_t *row = append_row(a, c, r);
+        int64_t nz = 0;
+        for (int64_t l = 0; l < a->lim; l++)
+            nz += row[l] != 0;
+        a->z->rstart[a->base + r + 1] = nz;
+    }
+}
+
+static void append_fill(void *ctx, int64_t c)
+{
+    const append_ctx_t *a = ctx;
+    zblock_t *z = a->z;
+    for (int64_t r = a->n * c / a->pieces; r < a->n * (c + 1) / a->pieces; r++) {
+        const uint64_t *row = append_row(a, c, r);
+        uint64_t *map = z->lmap + (a->base + r) * z->mw, *v = z->lval + z->rstart[a->base + r];
         memset(map, 0, (size_t)z->mw * sizeof *map);
-        z->rstart[z->nrows + r] = k;
-        for (int64_t l = 0; l < lim; l++)
+        for (int64_t l = 0; l < a->lim; l++)
             if (row[l]) {
                 map[l >> 6] |= UINT64_C(1) << (l & 63);
-                z->lval[k++] = row[l];
+                *v++ = row[l];
             }
     }
+    if (!a->full)
+        f2mat_clear(&a->part[c]);
+}
+
+/* Runs a's three stages (a->n rows of a->lim limbs, a->pieces pieces) and
+ * returns the number of nonzero limbs appended. */
+static int64_t append_run(append_ctx_t *a, sq_pool_t *pool)
+{
+    zblock_t *z = a->z;
+    if (a->lim > z->lim)
+        zblock_widen(z, a->lim);
+    int64_t k = z->nrows ? z->rstart[z->nrows] : 0, n = z->nrows + a->n;
+    z->rstart = sq_realloc(z->rstart, sq_mul_size((size_t)n + 1, sizeof *z->rstart));
+    z->rstart[z->nrows] = k;
+    a->base = z->nrows;
+    run_split(pool, 1, a->pieces, append_count, a);
+    for (int64_t r = z->nrows; r < n; r++)
+        z->rstart[r + 1] += z->rstart[r];
+    z->lmap = sq_realloc(z->lmap, sq_mul_size((size_t)(n * z->mw) + 1, sizeof *z->lmap));
+    z->lval = sq_realloc(z->lval, sq_mul_size((size_t)z->rstart[n] + 1, sizeof *z->lval));
+    run_split(pool, 1, a->pieces, append_fill, a);
     z->nrows = n;
-    z->rstart[n] = k;
-    return nz;
+    return z->rstart[n] - k;
+}
+
+/* Appends the rows of full to z's kept rows, in the limb-map format; the
+ * rows are as wide as the widest (a seed's rows, step 1's matrix, may have
+ * fewer columns than the block's: they are zero beyond).  By pieces of rows
+ * over pool from APPEND_PAR_MIN_LIMBS limbs (the same bits).  Returns the
+ * number of nonzero limbs appended. */
+static int64_t zblock_append_rows(zblock_t *z, const f2mat_t *full, sq_pool_t *pool)
+{
+    append_ctx_t a = {z, full, NULL, NULL, NULL, 0, 0, 0, full->rows, f2_limbs(full->cols), 1};
+    a.pieces = pieces(pool, full->rows * a.lim, APPEND_PAR_MIN_LIMBS, full->rows);
+    return append_run(&a, pool);
+}
+
+/* Builds and appends to z's kept rows the images under d of the basis
+ * positions pos[0 .. n) of T in degree t0 (ncols columns: N's basis): as
+ * fhom_build_rows_par into a zeroed matrix then zblock_append_rows, the
+ * same bits, but from BUILD_PIECES_MIN_ROWS rows on two or more threads
+ * each piece of rows zeroes, builds, appends and frees its own rows. */
+static void zblock_build_rows(zblock_t *z, const fhom_t *d, int32_t t0, const int64_t *pos,
+                              int64_t n, int64_t ncols, sq_pool_t *pool)
+{
+    int64_t threads = sq_pool_size(pool), np = 1;
+    if (split_all)
+        np = pieces(pool, n, 0, n);
+    else if (threads > 1 && n >= BUILD_PIECES_MIN_ROWS)
+        np = n / (BUILD_PIECES_MIN_ROWS / 4) < 4 * threads ? n / (BUILD_PIECES_MIN_ROWS / 4)
+                                                           : 4 * threads;
+    if (np < 2) {
+        f2mat_t full = {0};
+        f2mat_init(&full, n, ncols);
+        fhom_build_rows_par(d, &full, 0, t0, t0 + 1, pos, n, pool);
+        zblock_append_rows(z, &full, pool);
+        f2mat_clear(&full);
+        return;
+    }
+    append_ctx_t a = {z, NULL, NULL, d, pos, t0, ncols, 0, n, f2_limbs(ncols), np};
+    a.part = sq_calloc((size_t)np, sizeof *a.part);
+    append_run(&a, pool);
+    sq_free(a.part);
 }
 
 void nassau_zblock_row_xor(uint64_t *w, const zblock_t *z, int64_t r, int64_t l0, int64_t l1)
@@ -314,11 +408,7 @@ static void zblock_build(zblock_t *z, resol_t *R, int32_t s, int32_t t0, const r
              "zblock_build (s=%d, t0=%d): seed of %lld rows, %lld expected", (int)s, (int)t0,
              (long long)z->nrows, (long long)have);
     int64_t from = z->nrows;
-    f2mat_t full = {0};
-    f2mat_init(&full, rows - from, z->ndim);
-    fhom_build_rows_par(R->d[s - 1], &full, 0, t0, t0 + 1, z->tpos + from, rows - from, R->pool);
-    zblock_append_rows(z, &full);
-    f2mat_clear(&full);
+    zblock_build_rows(z, R->d[s - 1], t0, z->tpos + from, rows - from, z->ndim, R->pool);
 
     f2mat_init_aug(&z->m, rows, cols);
     /* inv covers whole limbs: a row's padding bits are zero, never looked up. */
@@ -690,7 +780,7 @@ void nassau_zcache_seed(resol_t *R, int32_t s, int32_t t, const resol_profile_t 
     zcache_drop(R, z);
     *z = sq_calloc(1, sizeof **z);
     (*z)->prof = (int)(P - R->prof);
-    zblock_append_rows(*z, D1);
+    zblock_append_rows(*z, D1, R->pool);
     (*z)->bytes = zblock_bytes(*z);
     zcache_account(R, (int64_t)(*z)->bytes, (int64_t)(*z)->bytes);
     nassau_cache_fit(R, s, R->t_min - 1, NULL);

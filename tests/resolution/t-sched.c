@@ -147,7 +147,9 @@ TEST(nassau_correct_split_threads)
 
 /* The completion of zero-signature blocks split whatever its size
  * (nassau_zcache.c: the set-up's zero positions and generator blocks, the
- * gathers into [A | I] by rows, the quasi-inverse's copy by rows): the
+ * build of a block's new rows by pieces that zero, build, append and free
+ * their own rows, the appending of step 1's seeds by rows, the gathers
+ * into [A | I] by rows, the quasi-inverse's copy by rows): the
  * same bits on 1, 2, 3 and 8 threads as the unsplit serial run, with the
  * default cache budget and (2 and 8 threads) with none, so that blocks are
  * evicted, reseeded and built again.  The hook is declared where it is
