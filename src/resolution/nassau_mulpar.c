@@ -32,10 +32,11 @@
 #define MULPAR_MIN_BITS 64
 
 /* out (whose bit 0 is bit base of the whole output) ^= the products of
- * blocks [b0, b1); blk: scratch of the longest block. */
+ * blocks [b0, b1); wb[b]: the set bits of block b; blk: scratch of the
+ * longest block. */
 static void mul_range(const milnor_ws_t *W, uint64_t *out, int64_t base, const blocks_t *ob,
-                      const blocks_t *vb, int32_t t0, const uint64_t *v, int64_t b0, int64_t b1,
-                      uint64_t *blk)
+                      const blocks_t *vb, int32_t t0, const uint64_t *v, const int64_t *wb,
+                      int64_t b0, int64_t b1, uint64_t *blk)
 {
     if (!milnor_ws_scans(W)) { /* products walked: block by block, copied out */
         for (int64_t b = b0; b < b1; b++) {
@@ -46,12 +47,13 @@ static void mul_range(const milnor_ws_t *W, uint64_t *out, int64_t base, const b
         return;
     }
     /* Read in place, the S's of up to 64 blocks at a time tested four at a
-     * time (a block by itself ends in a part-filled four, and was copied). */
+     * time (a block by itself ends in a part-filled four, and was copied);
+     * the blocks without set bits (most of them) never reach the products. */
     milnor_bitblock_t bb[64];
     for (int64_t b = b0; b < b1;) {
         int nbb = 0;
         for (; b < b1 && nbb < 64; b++)
-            if (vb->start[b + 1] > vb->start[b])
+            if (wb[b] > 0)
                 bb[nbb++] = (milnor_bitblock_t){ob->start[b] - base, t0 - vb->deg[b], vb->start[b],
                                                 vb->start[b + 1] - vb->start[b]};
         milnor_ws_mul_bitblocks_add(W, out, bb, nbb, v);
@@ -80,6 +82,7 @@ typedef struct {
     int32_t t0;
     const nassau_mulvec_t *jobs;
     mulchunk_t *ch;
+    int64_t *const *w; /* w[j][b]: set bits of block b of product j */
 } mulpar_t;
 
 /* The limbs [*a, *e) of out wholly inside the bits of chunk h (empty when
@@ -97,7 +100,8 @@ static void mul_chunk(void *ctx, int64_t c)
     const nassau_mulvec_t *j = &m->jobs[h->job];
     h->buf = sq_calloc((size_t)(h->hi - h->lo) + 1, 8); /* freed by the caller */
     uint64_t *blk = sq_calloc((size_t)f2_limbs(longest_block(j->vb)) + 1, 8);
-    mul_range(m->W, h->buf, h->lo * 64, j->ob, j->vb, m->t0, j->v, h->b0, h->b1, blk);
+    mul_range(m->W, h->buf, h->lo * 64, j->ob, j->vb, m->t0, j->v, m->w[h->job], h->b0, h->b1,
+              blk);
     sq_free(blk);
     int64_t a, e;
     inner_limbs(h, j, &a, &e);
@@ -173,7 +177,7 @@ void nassau_mul_many_par(const milnor_ws_t *W, int32_t t0, const nassau_mulvec_t
     if (total == 0 || (!force && (want <= 2 || total < MULPAR_MIN_BITS))) {
         for (int64_t j = 0; j < n; j++) {
             uint64_t *blk = sq_calloc((size_t)f2_limbs(longest_block(jobs[j].vb)) + 1, 8);
-            mul_range(W, jobs[j].out, 0, jobs[j].ob, jobs[j].vb, t0, jobs[j].v, 0,
+            mul_range(W, jobs[j].out, 0, jobs[j].ob, jobs[j].vb, t0, jobs[j].v, w[j], 0,
                       jobs[j].vb->n, blk);
             sq_free(blk);
         }
@@ -185,7 +189,7 @@ void nassau_mul_many_par(const milnor_ws_t *W, int32_t t0, const nassau_mulvec_t
             ch[c].lo = ob->start[ch[c].b0] >> 6;
             ch[c].hi = f2_limbs(ob->start[ch[c].b1]);
         }
-        mulpar_t m = {W, t0, jobs, ch};
+        mulpar_t m = {W, t0, jobs, ch, w};
         sq_pool_parallel_for(pool, nc, mul_chunk, &m);
         for (int64_t c = 0; c < nc; c++) { /* the limbs shared with neighbours */
             int64_t a, e;
