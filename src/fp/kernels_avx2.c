@@ -202,16 +202,7 @@ static int64_t guard_scan4_avx2(uint32_t *hits, const uint64_t *c, const uint64_
 
 static int64_t popcount_range_avx2(const uint64_t *v, int64_t off, int64_t len)
 {
-    if (len <= 0)
-        return 0;
-    int64_t la = off >> 6, le = (off + len - 1) >> 6;
-    uint64_t lo = ~UINT64_C(0) << (off & 63), hi = ~UINT64_C(0) >> (63 - ((off + len - 1) & 63));
-    if (la == le)
-        return __builtin_popcountll(v[la] & lo & hi);
-    int64_t n = __builtin_popcountll(v[la] & lo) + __builtin_popcountll(v[le] & hi);
-    for (int64_t l = la + 1; l < le; l++)
-        n += __builtin_popcountll(v[l]);
-    return n;
+    return f2__popcount_range(v, off, len); /* popcnt where this file is built with it */
 }
 
 static const f2_kernels_t kernels_avx2 = {

@@ -76,16 +76,7 @@ static int64_t guard_scan4_generic(uint32_t *hits, const uint64_t *c, const uint
 
 static int64_t popcount_range_generic(const uint64_t *v, int64_t off, int64_t len)
 {
-    if (len <= 0)
-        return 0;
-    int64_t la = off >> 6, le = (off + len - 1) >> 6;
-    uint64_t lo = ~UINT64_C(0) << (off & 63), hi = ~UINT64_C(0) >> (63 - ((off + len - 1) & 63));
-    if (la == le)
-        return __builtin_popcountll(v[la] & lo & hi);
-    int64_t n = __builtin_popcountll(v[la] & lo) + __builtin_popcountll(v[le] & hi);
-    for (int64_t l = la + 1; l < le; l++)
-        n += __builtin_popcountll(v[l]);
-    return n;
+    return f2__popcount_range(v, off, len); /* popcnt where this file is built with it */
 }
 
 const f2_kernels_t f2__kernels_generic = {

@@ -518,14 +518,15 @@ static int forward_panel(ws_t *ws, int64_t L, int64_t r, int pcol_sorted[64])
 }
 
 /* The back-substitution's index words of rows 0 .. n - 1 for panel L
- * (pivot bits mask) by blocks of rows, as backsub_panel's serial loops
- * (each block chooses the byte tables or the bit loop for itself: the
- * words are the same). */
+ * (pivot bits mask) by blocks of rows (each block chooses the byte tables
+ * or the bit loop for itself: the words are the same); one block when
+ * run on the caller, with the workspace's byte tables (own). */
 typedef struct {
     const ws_t *ws;
     int64_t L, n, blocks;
     uint64_t mask;
-    int64_t *nnz; /* per block */
+    int64_t *nnz;          /* per block */
+    uint64_t (*own)[256];  /* blocks == 1: the workspace's tables; else NULL */
 } back_par_t;
 
 static void back_index_block(void *ctx, int64_t c)
@@ -550,13 +551,14 @@ static void back_index_block(void *ctx, int64_t c)
     for (int64_t i = i0; i < i1; i++)
         bits += __builtin_popcountll(row_of(ws, i)[a->L] & mask);
     if (bits > 256 * nbytes + (i1 - i0) * nbytes) {
-        uint64_t(*tab)[256] = sq_malloc(sizeof(uint64_t[8][256]));
+        uint64_t(*tab)[256] = a->own ? a->own : sq_malloc(sizeof(uint64_t[8][256]));
         f2_byte_tables(tab, vec, top);
         for (int64_t i = i0; i < i1; i++) {
             uint64_t w = row_of(ws, i)[a->L] & mask;
             nnz += (u[i] = w ? f2_byte_lookup((const uint64_t (*)[256])tab, w, nbytes) : 0) != 0;
         }
-        sq_free(tab);
+        if (!a->own)
+            sq_free(tab);
     } else {
         for (int64_t i = i0; i < i1; i++) {
             uint64_t x = row_of(ws, i)[a->L] & mask, cw = 0;
@@ -569,11 +571,18 @@ static void back_index_block(void *ctx, int64_t c)
 }
 
 /* The index words of rows 0 .. n - 1 for the back-substitution of panel L
- * over the pool; returns how many are nonzero. */
+ * (in ws->u), over the pool when blocks > 1, else on the caller; returns
+ * how many are nonzero. */
 static int64_t back_index_par(ws_t *ws, int64_t L, int64_t n, uint64_t mask, int blocks)
 {
+    if (blocks <= 1) {
+        int64_t one = 0;
+        back_par_t a = {ws, L, n, 1, mask, &one, ws->bytetab};
+        back_index_block(&a, 0);
+        return one;
+    }
     int64_t *cnt = sq_malloc(sq_mul_size((size_t)blocks, sizeof *cnt)), nnz = 0;
-    back_par_t a = {ws, L, n, blocks, mask, cnt};
+    back_par_t a = {ws, L, n, blocks, mask, cnt, NULL};
     sq_pool_parallel_for(ws->pool, blocks, back_index_block, &a);
     for (int c = 0; c < blocks; c++)
         nnz += cnt[c];
@@ -587,46 +596,8 @@ static int64_t back_index_par(ws_t *ws, int64_t L, int64_t n, uint64_t mask, int
 static void backsub_panel(ws_t *ws, int64_t L, int64_t r0, int P, uint64_t mask,
                           const uint64_t *npl)
 {
-    uint64_t *u = ws->u;
     const int64_t nl = ws->nl;
-    int64_t nnz = 0;
-    int blocks = scan_blocks(ws, r0);
-    if (blocks > 1) {
-        nnz = back_index_par(ws, L, r0, mask, blocks);
-    } else if ((mask & (mask + 1)) == 0) {
-        /* Pivots are bits 0 .. P-1: the panel word is its own index word. */
-        for (int64_t i = 0; i < r0; i++)
-            nnz += (u[i] = row_of(ws, i)[L] & mask) != 0;
-    } else {
-        /* Compress the pivot bits (bit p goes to its rank among the pivots,
-         * which is the offset of its pivot row). */
-        uint64_t vec[64] = {0};
-        int s = 0;
-        for (int b = 0; b < 64; b++)
-            if ((mask >> b) & 1)
-                vec[b] = (uint64_t)1 << s++;
-        int top = 64 - __builtin_clzll(mask), nbytes = (top + 7) / 8;
-        /* Byte tables cost 256 entries per byte to build and nbytes lookups
-         * per row; the bit loop one step per set pivot bit.  Sparse rows
-         * (the usual case in a resolution) favour the loop. */
-        int64_t bits = 0;
-        for (int64_t i = 0; i < r0; i++)
-            bits += __builtin_popcountll(row_of(ws, i)[L] & mask);
-        if (bits > 256 * nbytes + r0 * nbytes) {
-            f2_byte_tables(ws->bytetab, vec, top);
-            for (int64_t i = 0; i < r0; i++) {
-                uint64_t w = row_of(ws, i)[L] & mask;
-                nnz += (u[i] = w ? f2_byte_lookup(ws->bytetab, w, nbytes) : 0) != 0;
-            }
-        } else {
-            for (int64_t i = 0; i < r0; i++) {
-                uint64_t c = 0;
-                for (uint64_t x = row_of(ws, i)[L] & mask; x; x &= x - 1)
-                    c |= vec[__builtin_ctzll(x)];
-                nnz += (u[i] = c) != 0;
-            }
-        }
-    }
+    int64_t nnz = back_index_par(ws, L, r0, mask, scan_blocks(ws, r0));
     if (nnz == 0)
         return;
     int64_t prow_rows[64];
