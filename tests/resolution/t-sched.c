@@ -109,6 +109,27 @@ TEST(nassau_split_serial_parts_threads)
     resol_nassau_split_all(0);
 }
 
+/* Nassau's resolution of M through (18, 36) on 1, 2, 3 and 8 threads with
+ * the default cache budget, and (with_none) on 2 and 8 threads with none
+ * (blocks evicted and built again): each equals ref. */
+static void same_on_threads(const resol_t *ref, const fdmod_t *M, int with_none)
+{
+    int threads[] = {1, 2, 3, 8};
+    for (int budget = 0; budget <= with_none; budget++)
+        for (size_t j = 0; j < sizeof threads / sizeof threads[0]; j++) {
+            if (budget && (threads[j] == 1 || threads[j] == 3))
+                continue;
+            resol_t *R = resol_new(M, 18, 36);
+            if (budget)
+                resol_set_cache_budget(R, 0);
+            sq_pool_t *pool = sq_pool_new(threads[j]);
+            resol_run_pool(R, RESOL_NASSAU, pool, NULL);
+            sq_pool_free(pool);
+            assert_same(ref, R);
+            resol_free(R);
+        }
+}
+
 /* Step 3 of Nassau's step split whatever its size (nassau_correct.c: the
  * translations and quasi-inverses by row and part of the class, the XORs
  * of kept rows by row and limb range, all products of a signature in one
@@ -125,20 +146,7 @@ TEST(nassau_correct_split_threads)
         resol_t *ref = resol_new(mods[i], 18, 36);
         resol_run(ref, RESOL_NASSAU);
         nassau_correct_split_all(1);
-        int threads[] = {1, 2, 3, 8};
-        for (int budget = 0; budget < (i == 0 ? 2 : 1); budget++)
-            for (size_t j = 0; j < sizeof threads / sizeof threads[0]; j++) {
-                if (budget && (threads[j] == 1 || threads[j] == 3))
-                    continue;
-                resol_t *R = resol_new(mods[i], 18, 36);
-                if (budget)
-                    resol_set_cache_budget(R, 0);
-                sq_pool_t *pool = sq_pool_new(threads[j]);
-                resol_run_pool(R, RESOL_NASSAU, pool, NULL);
-                sq_pool_free(pool);
-                assert_same(ref, R);
-                resol_free(R);
-            }
+        same_on_threads(ref, mods[i], i == 0);
         nassau_correct_split_all(0);
         resol_free(ref);
         fdmod_free(mods[i]);
@@ -163,20 +171,7 @@ TEST(nassau_zblock_split_threads)
         resol_t *ref = resol_new(mods[i], 18, 36);
         resol_run(ref, RESOL_NASSAU);
         nassau_zcache_split_all(1);
-        int threads[] = {1, 2, 3, 8};
-        for (int budget = 0; budget < 2; budget++)
-            for (size_t j = 0; j < sizeof threads / sizeof threads[0]; j++) {
-                if (budget && (threads[j] == 1 || threads[j] == 3))
-                    continue;
-                resol_t *R = resol_new(mods[i], 18, 36);
-                if (budget)
-                    resol_set_cache_budget(R, 0);
-                sq_pool_t *pool = sq_pool_new(threads[j]);
-                resol_run_pool(R, RESOL_NASSAU, pool, NULL);
-                sq_pool_free(pool);
-                assert_same(ref, R);
-                resol_free(R);
-            }
+        same_on_threads(ref, mods[i], 1);
         nassau_zcache_split_all(0);
         resol_free(ref);
         fdmod_free(mods[i]);
