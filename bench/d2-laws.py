@@ -40,7 +40,10 @@ target filtration of a line).  Checked on all of it:
 d_2 of a cell is known where its line exists, or where the cell or its target
 is zero (a target below the module's bottom stem included), and unknown outside
 the region.  One summary line per law (cells or classes checked, failures, the
-first failures), then `ok` (exit 0) or `FAILED` (exit 1); bad usage, an
+first failures; "with a nonzero side" counts the cells with a nonzero line,
+the cells where both d_2 of the composite are nonzero, the classes where
+either side of the Leibniz rule is nonzero: the checks that are not 0 = 0),
+then `ok` (exit 0) or `FAILED` (exit 1); bad usage, an
 unreadable file or a failing adams: one line, exit 2.  Plain Python (no numpy):
 vectors are ints, bit k the coefficient of x_(n, s, k).
 """
@@ -283,7 +286,7 @@ def check_leibniz(reg, i, first):
 
 def check_known(reg, first):
     """d_2 h_4, d_2 e_0, d_2 f_0 on S_2, where the region holds them."""
-    law = Law("known (S_2, Adams 1960; Mahowald-Tangora)", "cells", first)
+    law = Law("known values of S_2 (d_2 h_4, d_2 e_0, d_2 f_0)", "cells", first)
 
     def one(n, s):
         return reg.dim(n, s) == 1
