@@ -1,7 +1,8 @@
 #!/bin/sh
 # run.sh MODE ADAMS CHECKER WORKDIR -- bench/d2-laws.py (the laws of the Adams
 # d_2 on a whole `adams d2` output, docs/secondary.md "Checks from outside
-# adams") on S_2 through stem 40, s <= 23, from the store of that d2 run.
+# adams") on S_2 through stem 40, s <= 23 (classical engine), from the store
+# of that d2 run.
 #   MODE ok       the real output: exit 0, every law checked on the counts of
 #                 cells and classes below (they depend only on dim Ext), the
 #                 three known values of the sphere found; --module S_2 too.
@@ -17,8 +18,8 @@ py=$(command -v python3 2>/dev/null) || {
 }
 fail() { echo "FAIL: $*"; exit 1; }
 rm -rf "$work"; mkdir -p "$work" || fail "cannot make $work"
-"$adams" d2 S_2 --stem 40 --max-s 23 --threads 1 --quiet --save "$work/s40.db" >"$work/d2.txt" ||
-  fail "adams d2 S_2 --stem 40 --max-s 23 failed"
+"$adams" d2 S_2 --stem 40 --max-s 23 --algorithm classical --threads 1 --quiet --save "$work/s40.db" >"$work/d2.txt" ||
+  fail "adams d2 S_2 --stem 40 --max-s 23 --algorithm classical failed"
 [ "$(wc -l <"$work/d2.txt")" -eq 98 ] || fail "adams d2 printed $(wc -l <"$work/d2.txt") lines, not 98"
 check() { # FILE [extra options]: runs the checker into $work/out, echoes the exit code
   f=$1; shift
