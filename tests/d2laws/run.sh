@@ -5,7 +5,8 @@
 # of that d2 run.
 #   MODE ok       the real output: exit 0, every law checked on the counts of
 #                 cells and classes below (they depend only on dim Ext), the
-#                 three known values of the sphere found; --module S_2 too.
+#                 three known values of the sphere found; --module S_2 too;
+#                 and the peer's published lines through (30, 7).
 #   MODE altered  one line altered (d_2 e_0 = 0 at (17, 4); one entry of a
 #                 two-dimensional target at (32, 7)) or removed ((38, 4)): the
 #                 checker must exit 1 and name the cell.
@@ -48,6 +49,18 @@ ok)
     [ "$(grep -c ', 0 failed' "$work/out")" -eq 9 ] || fail "not every law says 0 failed"
     [ "$(tail -n 1 "$work/out")" = ok ] || fail "the last line is not ok"
   done
+  # the peer's published lines (tests/data/secondary-S_2.txt, its Max n = 30,
+  # Max s = 7) against adams' products: every law holds there too
+  peer="$(cd "$(dirname "$checker")/.." && pwd)/tests/data/secondary-S_2.txt"
+  "$py" "$checker" --adams "$adams" --module S_2 --algorithm classical --stem 30 --max-s 7 \
+    "$peer" >"$work/out" 2>&1
+  rc=$?
+  cat "$work/out"
+  [ "$rc" -eq 0 ] || fail "exit $rc on the peer's lines $peer"
+  expect "d2-laws: 18 lines, region stems 0..30, targets through s = 7 (S_2)"
+  expect "lines: 17 cells checked (4 with a nonzero side), 0 failed"
+  expect "known values of S_2 (d_2 h_4, d_2 e_0, d_2 f_0): 3 cells checked (3 with a nonzero side), 0 failed"
+  [ "$(tail -n 1 "$work/out")" = ok ] || fail "the last line is not ok"
   ;;
 altered)
   # each alteration: a sed script, the cell the checker must name
