@@ -130,6 +130,78 @@ static inline int milnor_next_raw(int32_t *r, int *len)
 void milnor_mul_pp(const milnor_t *A, uint64_t *out, int64_t off, const int32_t *r, int p,
                    const int32_t *s, int q);
 
+/* ---- Packed p-parts (milnor_op.c's products by configurations; also the
+ * sigma part of pair_algebra.c): the layout and the ranking of a packed T. */
+
+#define MILNOR_PK_MAXDEG 511
+#define MILNOR_PK_NF 9
+
+/* Field n (1..9): shift and value-bit mask; its guard bit sits just below
+ * milnor_pk_shift[n + 1].  milnor_pk_shift[10] is the end of the layout. */
+static const uint8_t milnor_pk_shift[MILNOR_PK_NF + 2] = {0,  0,  10, 19, 27, 34,
+                                                          40, 45, 49, 52, 54};
+static const uint16_t milnor_pk_vmask[MILNOR_PK_NF + 1] = {0, 511, 255, 127, 63, 31, 15, 7, 3, 1};
+#define MILNOR_PK_GUARD                                                                            \
+    ((UINT64_C(1) << 9) | (UINT64_C(1) << 18) | (UINT64_C(1) << 26) | (UINT64_C(1) << 33) |        \
+     (UINT64_C(1) << 39) | (UINT64_C(1) << 44) | (UINT64_C(1) << 48) | (UINT64_C(1) << 51) |       \
+     (UINT64_C(1) << 53))
+
+/*
+ * Index of the packed p-part T (degree <= 511) in its degree, z row 2 of
+ * the int32 tables A->rk at degree 0 (above: row k at
+ * (k - 2) * MILNOR_RKSTRIDE further, padded with zeros below degree 0;
+ * every value < 2^31, since the degree 511 has fewer elements).  With
+ * D_n = t_1 + t_2 w_2 + ... + t_n w_n, L the last nonzero field and
+ * d = D_L, the ranking of internal.h telescopes (cnt[n][x] - cnt[n+1][x] =
+ * -cnt[n+1][x - w_{n+1}]) to one table read per field:
+ *
+ *     index = cnt[L][d] - cnt[2][D_1] - sum_{n=2}^{L-1} cnt[n+1][D_n - w_{n+1}]
+ *
+ * MILNOR_RANK_FIELD(n, width) adds field n to D (r holds it at bit 0),
+ * ends if no field above it is set, and otherwise subtracts the term of n.  The rows
+ * sit at constant offsets from z, so each read is one instruction.
+ */
+#define MILNOR_RK_ROW(n) ((int64_t)((n) - 2) * MILNOR_RKSTRIDE)
+#define MILNOR_RANK_FIELD(n, width)                                                                \
+    do {                                                                                           \
+        D += (int64_t)(r & milnor_pk_vmask[n]) * milnor_w(n);                                      \
+        r >>= (width);                                                                             \
+        if (!r)                                                                                    \
+            return idx + z[MILNOR_RK_ROW(n) + D];                                                  \
+        idx -= z[MILNOR_RK_ROW((n) + 1) + D - milnor_w((n) + 1)];                                  \
+    } while (0)
+
+static inline int64_t milnor_rank_pk(const int32_t *z, uint64_t T)
+{
+    int64_t D = (int64_t)(T & 511);
+    uint64_t r = T >> 10; /* field 2 */
+    if (!r)
+        return 0;
+    int32_t idx = -z[D];
+    MILNOR_RANK_FIELD(2, 9);
+    MILNOR_RANK_FIELD(3, 8);
+    MILNOR_RANK_FIELD(4, 7);
+    MILNOR_RANK_FIELD(5, 6);
+    MILNOR_RANK_FIELD(6, 5);
+    MILNOR_RANK_FIELD(7, 4);
+    MILNOR_RANK_FIELD(8, 3);
+    D += (int64_t)(r & 1) * milnor_w(9); /* field 9, the last */
+    return idx + z[MILNOR_RK_ROW(9) + D];
+}
+#undef MILNOR_RANK_FIELD
+
+/* Row 2 of A's ranking tables at degree 0. */
+static inline const int32_t *milnor_rank_rows(const milnor_t *A)
+{
+    return A->rk + MILNOR_ZPAD;
+}
+
+/* Index of the packed p-part T (degree <= 511) in its degree. */
+static inline int64_t milnor_rank_packed(const milnor_t *A, uint64_t T)
+{
+    return milnor_rank_pk(milnor_rank_rows(A), T);
+}
+
 /* SQ_CHECKs of a product's degrees and output offset. */
 void milnor_check_degrees(const milnor_t *A, int32_t rdeg, int32_t sdeg, int64_t off);
 

@@ -48,17 +48,16 @@
 #include "f2_kernels.h"
 #include "internal.h"
 
-#define PK_MAXDEG 511
-#define PK_NF 9
-
-/* Field n (1..9): shift and value-bit mask; its guard bit sits just below
- * pk_shift[n + 1].  pk_shift[10] is the end of the layout. */
-static const uint8_t pk_shift[PK_NF + 2] = {0, 0, 10, 19, 27, 34, 40, 45, 49, 52, 54};
-static const uint16_t pk_vmask[PK_NF + 1] = {0, 511, 255, 127, 63, 31, 15, 7, 3, 1};
-#define PK_GUARD                                                                                   \
-    ((UINT64_C(1) << 9) | (UINT64_C(1) << 18) | (UINT64_C(1) << 26) | (UINT64_C(1) << 33) |        \
-     (UINT64_C(1) << 39) | (UINT64_C(1) << 44) | (UINT64_C(1) << 48) | (UINT64_C(1) << 51) |       \
-     (UINT64_C(1) << 53))
+/* The packed layout and its ranking (internal.h, shared with pair_algebra.c)
+ * under this file's short names. */
+#define PK_MAXDEG MILNOR_PK_MAXDEG
+#define PK_NF MILNOR_PK_NF
+#define PK_GUARD MILNOR_PK_GUARD
+#define pk_shift milnor_pk_shift
+#define pk_vmask milnor_pk_vmask
+#define rank_of milnor_rank_pk
+#define rank_rows milnor_rank_rows
+#define rank_packed milnor_rank_packed
 
 /* A list of packed (c, d) pairs, structure of arrays so that scans over it
  * vectorise. */
@@ -71,62 +70,6 @@ typedef struct {
 static inline void flip_bit(uint64_t *out, int64_t bit)
 {
     out[bit >> 6] ^= UINT64_C(1) << (bit & 63);
-}
-
-/*
- * Index of the packed p-part T (degree <= 511) in its degree, z row 2 of
- * the int32 tables A->rk at degree 0 (internal.h: row k at
- * (k - 2) * MILNOR_RKSTRIDE further, padded with zeros below degree 0;
- * every value < 2^31, since the degree 511 has fewer elements).  With
- * D_n = t_1 + t_2 w_2 + ... + t_n w_n, L the last nonzero field and
- * d = D_L, the ranking of internal.h telescopes (cnt[n][x] - cnt[n+1][x] =
- * -cnt[n+1][x - w_{n+1}]) to one table read per field:
- *
- *     index = cnt[L][d] - cnt[2][D_1] - sum_{n=2}^{L-1} cnt[n+1][D_n - w_{n+1}]
- *
- * RANK_FIELD(n, width) adds field n to D (r holds it at bit 0), ends if no
- * field above it is set, and otherwise subtracts the term of n.  The rows
- * sit at constant offsets from z, so each read is one instruction.
- */
-#define RK_ROW(n) ((int64_t)((n) - 2) * MILNOR_RKSTRIDE)
-#define RANK_FIELD(n, width)                                                                       \
-    do {                                                                                           \
-        D += (int64_t)(r & pk_vmask[n]) * milnor_w(n);                                             \
-        r >>= (width);                                                                             \
-        if (!r)                                                                                    \
-            return idx + z[RK_ROW(n) + D];                                                         \
-        idx -= z[RK_ROW((n) + 1) + D - milnor_w((n) + 1)];                                         \
-    } while (0)
-
-static inline int64_t rank_of(const int32_t *z, uint64_t T)
-{
-    int64_t D = (int64_t)(T & 511);
-    uint64_t r = T >> 10; /* field 2 */
-    if (!r)
-        return 0;
-    int32_t idx = -z[D];
-    RANK_FIELD(2, 9);
-    RANK_FIELD(3, 8);
-    RANK_FIELD(4, 7);
-    RANK_FIELD(5, 6);
-    RANK_FIELD(6, 5);
-    RANK_FIELD(7, 4);
-    RANK_FIELD(8, 3);
-    D += (int64_t)(r & 1) * milnor_w(9); /* field 9, the last */
-    return idx + z[RK_ROW(9) + D];
-}
-#undef RANK_FIELD
-
-/* Row 2 of A's ranking tables at degree 0. */
-static inline const int32_t *rank_rows(const milnor_t *A)
-{
-    return A->rk + MILNOR_ZPAD;
-}
-
-/* Index of the packed p-part T (degree <= 511) in its degree. */
-static inline int64_t rank_packed(const milnor_t *A, uint64_t T)
-{
-    return rank_of(rank_rows(A), T);
 }
 
 /*

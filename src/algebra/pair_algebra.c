@@ -759,10 +759,55 @@ typedef struct {
     int packed, sh[PLEN];
     uint64_t G, *cp; /* cp[n / stride]: each configuration's packed c */
     int64_t cpcap;
+    /* pk: each configuration as two words of milnor_op.c's packed layout
+     * (internal.h) instead, when |R| + deg(cb) <= MILNOR_PK_MAXDEG (then
+     * every c, D and T = D + u fits its field): pc[k] its c, pd[k] its D
+     * with its carry at PK_CARRY and its sign at PK_SIGN (cfgs_scan_pk) */
+    int pk;
+    uint64_t *pc, *pd;
+    int64_t npk, pkcap;
 } cfgs_t;
+
+/* The two flags above the packed fields of a configuration's D word. */
+#define PK_CARRY (UINT64_C(1) << 62)
+#define PK_SIGN (UINT64_C(1) << 63)
+/* The value bits of the packed layout (its fields, no guard, no flag). */
+#define PK_VALUES (((UINT64_C(1) << 54) - 1) & ~MILNOR_PK_GUARD)
+
+/* 1: the sigma part's configurations are scanned packed where they fit
+ * (cfgs_scan_pk); 0: always by cfgs_scan, the reference (tests only:
+ * tests/algebra/t-pair.c compares the two). */
+extern int pair_cfg_packed;
+int pair_cfg_packed = 1;
+
+/* Appends the configuration of C's state to its packed words. */
+static void cfg_emit_pk(cfgs_t *C)
+{
+    if (C->npk == C->pkcap) {
+        if (2 * (C->npk + 1) > CFG_MAX_WORDS) {
+            C->full = 1;
+            return;
+        }
+        C->pkcap = C->pkcap ? 2 * C->pkcap : 1024;
+        C->pc = sq_realloc(C->pc, (size_t)C->pkcap * sizeof *C->pc);
+        C->pd = sq_realloc(C->pd, (size_t)C->pkcap * sizeof *C->pd);
+    }
+    uint64_t c = 0, d = 0;
+    for (int j = 1; j <= C->Q; j++)
+        c |= (uint64_t)C->c[j] << milnor_pk_shift[j];
+    for (int n = 1; n <= C->p + C->Q; n++)
+        if (C->D[n]) /* then n <= 9: D_n (2^n - 1) <= |R| + deg(cb) <= 511 */
+            d |= (uint64_t)C->D[n] << milnor_pk_shift[n];
+    C->pc[C->npk] = c;
+    C->pd[C->npk++] = d | (C->val ? PK_CARRY : 0) | (C->sgn ? PK_SIGN : 0);
+}
 
 static void cfg_emit(cfgs_t *C)
 {
+    if (C->pk) {
+        cfg_emit_pk(C);
+        return;
+    }
     if (C->n + C->stride > C->cap) {
         if (C->n + C->stride > CFG_MAX_WORDS) {
             C->full = 1;
@@ -877,6 +922,13 @@ static int cfgs_build(cfgs_t *C, const int32_t *r, int rl, const unpacked_t *ub,
             C->G |= UINT64_C(1) << (bits - 1);
     }
     C->packed = bits <= 64;
+    int64_t deg = 0; /* |R| + deg(cb) */
+    for (int i = 1; i <= rl; i++)
+        deg += (int64_t)r[i] * milnor_w(i);
+    for (int j = 1; j <= Q; j++)
+        deg += (int64_t)C->cb[j] * milnor_w(j);
+    C->pk = pair_cfg_packed && deg <= MILNOR_PK_MAXDEG;
+    C->npk = 0;
     for (int i = 1; i <= rl; i++)
         C->r[i] = r[i];
     for (int j = 0; j < PLEN; j++)
@@ -931,6 +983,43 @@ static void cfgs_scan(const cfgs_t *C, const milnor_t *A, uint64_t *ones, uint64
     }
 }
 
+/* cfgs_scan on the packed words (C->pk): with u = s - c (the guard test as
+ * in cfgs_scan) and T = D + u field by field (no field overflows: T is a
+ * Sq(T) of degree |R| + |S| <= 511), the carries of D_n + u_n over all n
+ * are the set bits of T ^ D ^ u (each carry enters the bit above it, inside
+ * its field), so at most one more carry is cin & (cin - 1) == 0; with none,
+ * the sign of binom(T_n, D_n) mod 4 is the parity of the adjacent bits
+ * taken one from each (no_carry_sign), the guard bits between the fields
+ * being 0 in both words: one parity for all the fields.  T is ranked
+ * packed.  The same terms and coefficients as cfgs_scan. */
+static void cfgs_scan_pk(const cfgs_t *C, const milnor_t *A, uint64_t *ones, uint64_t *twos,
+                         const int32_t *s, int sl)
+{
+    const uint64_t G = MILNOR_PK_GUARD;
+    const int32_t *z = milnor_rank_rows(A);
+    uint64_t sg = G;
+    for (int j = 1; j <= sl; j++)
+        sg |= (uint64_t)s[j] << milnor_pk_shift[j];
+    const uint64_t *pc = C->pc, *pd = C->pd;
+    for (int64_t k = 0; k < C->npk; k++) {
+        uint64_t diff = sg - pc[k];
+        if ((diff & G) != G)
+            continue; /* some s_j < c_j */
+        uint64_t u = diff ^ G, w = pd[k], D = w & PK_VALUES, T = D + u, cin = T ^ D ^ u;
+        uint32_t c;
+        if (cin) {
+            if ((w & PK_CARRY) || (cin & (cin - 1)))
+                continue; /* two carries: 0 mod 4 */
+            c = 2u;
+        } else if (w & PK_CARRY)
+            c = 2u;
+        else
+            c = ((w >> 63) ^ (uint64_t)__builtin_parityll(((D >> 1) & u) ^ ((u >> 1) & D))) ? 3u
+                                                                                           : 1u;
+        add4(ones, twos, milnor_rank_pk(z, T), c);
+    }
+}
+
 void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *const *es,
                              int32_t adeg, const uint64_t *a, const int32_t *bdeg,
                              const uint64_t *const *b, int64_t n)
@@ -960,7 +1049,8 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
         if (nsall >= CFG_MIN_S && cfgs_build(&C, ua.pp[i], ua.len[i], ub, n)) {
             for (int64_t j = 0; j < n; j++)
                 for (int64_t t = 0; t < ub[j].n; t++)
-                    cfgs_scan(&C, P->A, es[j]->ones, es[j]->v, ub[j].pp[t], ub[j].len[t]);
+                    (C.pk ? cfgs_scan_pk : cfgs_scan)(&C, P->A, es[j]->ones, es[j]->v,
+                                                      ub[j].pp[t], ub[j].len[t]);
             continue;
         }
         for (int64_t j = 0; j < n; j++) {
@@ -972,6 +1062,8 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
     }
     sq_free(C.buf);
     sq_free(C.cp);
+    sq_free(C.pc);
+    sq_free(C.pd);
     /* the Y part: slot (m + k, n + k) of element j += d_{k,n,m}(a) d'_k(b_j), each
      * Sq(R) of d_{k,n,m}(a) prepared once for every j */
     int64_t cap = limbs_of(milnor_dim(P->A, adeg > maxb ? adeg : maxb)) + 1;

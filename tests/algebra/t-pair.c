@@ -326,3 +326,112 @@ TEST(pair_configurations_many_blocks)
     pairalg_free(P);
     milnor_free(A);
 }
+
+extern int pair_cfg_packed; /* src/algebra/pair_algebra.c */
+
+/* The sigma part's packed scan (cfgs_scan_pk: one subtraction for u, the
+ * carries of D + u read from T ^ D ^ u, one parity for the sign, T ranked
+ * packed) against the unpacked configurations (pair_cfg_packed = 0, the
+ * reference, column by column) and both against the walk pair by pair:
+ * sparse random a and five b_j in degrees up to 72 (several carries, long
+ * R's and S's), and one pair beyond the packed layout's degree 511 (|R| +
+ * the column bounds' degree > 511: the unpacked scan in both settings). */
+TEST(pair_configurations_packed)
+{
+    milnor_t *A = milnor_new(600);
+    pairalg_t *P = pairalg_new(A);
+    sq_rand_t *rng = sq_test_rand();
+    milnor_ws_t *W = milnor_ws_new();
+    int keep = pair_cfg_packed;
+    for (int32_t ad = 3; ad <= 40; ad += 3)
+        for (int32_t b0 = 2; ad + b0 + 4 <= 72; b0 += 5) {
+            enum { NB = 5 };
+            int32_t bd[NB];
+            uint64_t a[64] = {0}, b[NB][64] = {{0}};
+            int64_t adim = milnor_dim(A, ad);
+            for (int64_t i = 0; i < adim; i++)
+                if (sq_rand_u64(rng) % 4 == 0 || adim < 4)
+                    a[i >> 6] |= UINT64_C(1) << (i & 63);
+            for (int j = 0; j < NB; j++) {
+                bd[j] = b0 + j;
+                int64_t bdim = milnor_dim(A, bd[j]);
+                for (int64_t i = 0; i < bdim; i++)
+                    if (sq_rand_u64(rng) % 3 == 0)
+                        b[j][i >> 6] |= UINT64_C(1) << (i & 63);
+            }
+            pair_elt_t e[2][NB], ref[NB];
+            pair_elt_t *ep[2][NB];
+            const uint64_t *bp[NB];
+            for (int j = 0; j < NB; j++) {
+                bp[j] = b[j];
+                pair_elt_init(&ref[j], P, ad + bd[j]);
+                for (int64_t x = 0; x < adim; x++)
+                    for (int64_t y = 0; y < milnor_dim(A, bd[j]); y++)
+                        if (((a[x >> 6] >> (x & 63)) & 1u) && ((b[j][y >> 6] >> (y & 63)) & 1u))
+                            pair_sigma_mul_add(P, &ref[j], ad, x, bd[j], y);
+            }
+            for (int m = 0; m < 2; m++) {
+                for (int j = 0; j < NB; j++) {
+                    pair_elt_init(&e[m][j], P, ad + bd[j]);
+                    ep[m][j] = &e[m][j];
+                }
+                pair_cfg_packed = m;
+                pair_sigma_mul_vec_many(P, W, ep[m], ad, a, bd, bp, NB);
+                pair_cfg_packed = keep;
+            }
+            for (int j = 0; j < NB; j++) {
+                for (int m = 0; m < 2; m++) {
+                    ASSERT(memcmp(ref[j].v, e[m][j].v, (size_t)ref[j].nlimbs * sizeof *ref[j].v) ==
+                           0);
+                    ASSERT(memcmp(ref[j].ones, e[m][j].ones,
+                                  (size_t)ref[j].tlimbs * sizeof *ref[j].ones) == 0);
+                    pair_elt_clear(&e[m][j]);
+                }
+                pair_elt_clear(&ref[j]);
+            }
+        }
+    /* beyond degree 511: Sq(0, 0, 0, 0, 0, 0, 0, 2) (degree 510) times the
+     * four Sq(s_1) of degrees 2, 3, 4, 5 (column bound 5: 515 > 511) */
+    {
+        enum { NB = 4 };
+        int32_t r[8] = {0, 0, 0, 0, 0, 0, 0, 2}, ad = 510, bd[NB];
+        uint64_t *a = sq_calloc((size_t)milnor_dim(A, ad) / 64 + 1, sizeof *a), b[NB][1];
+        int64_t ri = milnor_index(A, r, 8);
+        a[ri >> 6] |= UINT64_C(1) << (ri & 63);
+        pair_elt_t e[2][NB], ref[NB];
+        pair_elt_t *ep[2][NB];
+        const uint64_t *bp[NB];
+        for (int j = 0; j < NB; j++) {
+            bd[j] = 2 + j;
+            int32_t s1 = bd[j];
+            int64_t si = milnor_index(A, &s1, 1);
+            b[j][0] = UINT64_C(1) << si;
+            bp[j] = b[j];
+            pair_elt_init(&ref[j], P, ad + bd[j]);
+            pair_sigma_mul_add(P, &ref[j], ad, ri, bd[j], si);
+        }
+        for (int m = 0; m < 2; m++) {
+            for (int j = 0; j < NB; j++) {
+                pair_elt_init(&e[m][j], P, ad + bd[j]);
+                ep[m][j] = &e[m][j];
+            }
+            pair_cfg_packed = m;
+            pair_sigma_mul_vec_many(P, W, ep[m], ad, a, bd, bp, NB);
+            pair_cfg_packed = keep;
+        }
+        for (int j = 0; j < NB; j++) {
+            ASSERT(!pair_elt_is_zero(&ref[j]));
+            for (int m = 0; m < 2; m++) {
+                ASSERT(memcmp(ref[j].v, e[m][j].v, (size_t)ref[j].nlimbs * sizeof *ref[j].v) == 0);
+                ASSERT(memcmp(ref[j].ones, e[m][j].ones,
+                              (size_t)ref[j].tlimbs * sizeof *ref[j].ones) == 0);
+                pair_elt_clear(&e[m][j]);
+            }
+            pair_elt_clear(&ref[j]);
+        }
+        sq_free(a);
+    }
+    milnor_ws_free(W);
+    pairalg_free(P);
+    milnor_free(A);
+}
