@@ -187,6 +187,90 @@ TEST(secondary_massey_cli_lambda_linear)
     sq_free(y);
 }
 
+/* The line of out for y (line_of) is exactly want. */
+static void expect_line(int line, const char *out, const char *prefix, const char *y,
+                        const char *want)
+{
+    const char *l = line_of(out, prefix, y);
+    size_t n = strlen(want);
+    if (!l || strncmp(l, want, n) != 0 || l[n] != '\n')
+        sq_test_fail(__FILE__, line, "<%s%s>: want %s, got %.60s", prefix, y, want,
+                     l ? l : "(no line)");
+}
+
+/* The output of args holds the line "want" (a whole line). */
+static void expect_output_line(int line, const char *args, const char *want)
+{
+    char *out = run_ok(line, args);
+    const char *p = strstr(out, want);
+    if (!p || (p != out && p[-1] != '\n') || p[strlen(want)] != '\n')
+        sq_test_fail(__FILE__, line, "adams %s: no line '%s'", args, want);
+    sq_free(out);
+}
+
+/* The two carry terms of the lambda part (docs/secondary.md, "Secondary
+ * Massey products"), each where it changes the printed line.
+ *
+ * (a) h_0 (carries of the Ext part over Z/4).  <h_2, h_3, λ h_0h_3>: y0 = 0,
+ * [h_3] λ h_0h_3 = λ h_0h_3^2 = λ d_2 h_4, so w = h_4 and the Ext part is
+ * -h_2 w = 3 h_2h_4 over Z/4 = h_2h_4 + 2 h_2h_4, and 2 = λ h_0 in
+ * Mod_{Cλ²}: the carry adds λ h_0h_2h_4, nonzero (h_0 x_(18, 2) = x_(18, 3)
+ * below).  Likewise <h_2, h_3, λ Ph_1> (Ext part x_(20, 5) = h_0 g, h_0 of it
+ * nonzero).  The oracle: the peer's published lines (an independent program,
+ * tests/data/secondary_massey-h_2-h_3-S_2.txt, lines 16 and 24): λ[0] and
+ * λ[1]; without the term adams prints λ[1] and λ[0].  (With y0 = 0 the term
+ * is [a] λ h_0 w, in the indeterminacy a π: the peer's choices fix it.)
+ *
+ * (b) a0 h_0 (carries of b0 y0 over Z).  It needs y0 with two classes of
+ * equal product by b: none in the peer's runs; a search (a through stem 9,
+ * b through stem 15, S_2 through (40, 10); C2, Ceta, Cnu with a = ι, b at
+ * s >= 2, through (44, 11)) finds it only from stem 37 on:
+ * - C2, <ι, h_0^2, y>, y = x_(37, 8, 0) + x_(37, 8, 1): h_0 x_(37, 8, i) =
+ *   g = x_(37, 9, 0), h_0 g = u = x_(37, 10, 0) (adams products, below), so
+ *   h_0^2 y over Z is 2u: [h_0^2][y] = 2[u] + λ(...) and its null-homotopy
+ *   holds the null-homotopy of 2 on u (the cochain reading the coefficient of
+ *   Sq^1 g_u), composed with f^ι.  a is at (0, 0): the peer's index (G_{s+S}
+ *   in degree t + T) is adams's (G_{s+s_b} in degree t + t_b), so the line is
+ *   the peer's definition (ext/examples/secondary_massey.rs).  Ext(C2) at
+ *   (38, 10) is the one class ũ over u (S at (38, 10) is zero, h_0 u = 0):
+ *   the term is λũ, in the indeterminacy (i_* [x_(38, 9, 0)] = λũ by the exact
+ *   sequence of S -h_0-> S -> C2 in Mod_{Cλ²}), so no choice-free fact can tell
+ *   it: the definition does.
+ * - S_2, <h_0, h_1, y>, y = x_(40, 6, 0) + x_(40, 6, 1) (h_1 of each is
+ *   x_(41, 7, 0)): the coefficient of Sq^1 g_u in f^{h_0}(g), both in G_7.
+ *   The peer's index reads G_8 in degree 49, where G_8 has no generator
+ *   (Ext at (41, 8) is zero): adams's is the one with the right degrees. */
+TEST(secondary_massey_cli_carries)
+{
+    /* (a): the peer's published lines */
+    char *x = massey(__LINE__, "--a 3,1,0 --b 7,1,0", "");
+    expect_line(__LINE__, x, "<[x_(3, 1, 0)], [x_(7, 1, 0)], ", "λx_(7, 2, 0)", "±[1] + λ[0]");
+    expect_line(__LINE__, x, "<[x_(3, 1, 0)], [x_(7, 1, 0)], ", "λx_(9, 5, 0)", "±[1] + λ[1]");
+    sq_free(x);
+    expect_output_line(__LINE__, "product S_2 --class 18,2,0 --by 0,1,0 --quiet",
+                       "x_(18, 2) [1] * y_(0, 1) [1] = [1] at (18, 3)");
+    expect_output_line(__LINE__, "product S_2 --class 20,5,0 --by 0,1,0 --quiet",
+                       "x_(20, 5) [1] * y_(0, 1) [1] = [1] at (20, 6)");
+    /* (b): the carries over Z, from the products of the classical basis */
+    char *p = run_ok(__LINE__, "products S_2 --stem 41 --max-s 10 --algorithm classical --quiet");
+    static const char *const prods[] = {"h_0 x_(37, 8, 0) = [1]", "h_0 x_(37, 8, 1) = [1]",
+                                        "h_0 x_(37, 9, 0) = [1]", "h_1 x_(40, 6, 0) = [1]",
+                                        "h_1 x_(40, 6, 1) = [1]"};
+    for (size_t i = 0; i < sizeof prods / sizeof *prods; i++)
+        ASSERT(strstr(p, prods[i]) != NULL);
+    sq_free(p);
+    char *c = run_ok(__LINE__, "massey C2 --secondary --a 0,0,0 --b 0,2,0 --stem 39 --max-s 10 "
+                               "--algorithm classical --quiet");
+    expect_line(__LINE__, c, "<[x_(0, 0, 0)], [x_(0, 2, 0)], ", "[x_(37, 8, 0) + x_(37, 8, 1)]",
+                "±[] + λ[1]");
+    sq_free(c);
+    char *s = run_ok(__LINE__, "massey S_2 --secondary --a 0,1,0 --b 1,1,0 --stem 43 --max-s 8 "
+                               "--algorithm classical --quiet");
+    expect_line(__LINE__, s, "<[x_(0, 1, 0)], [x_(1, 1, 0)], ", "[x_(40, 6, 0) + x_(40, 6, 1)]",
+                "±[0] + λ[1]");
+    sq_free(s);
+}
+
 static void expect_refused(int line, const char *args, const char *words)
 {
     char *out = NULL, *err = NULL, full[512];
