@@ -729,7 +729,9 @@ int resol_sec_massey_eval(const resol_sec_massey_t *X, int32_t n, int32_t s, fve
             uint32_t cb = count(G, s, t, y0, cval_at(fb, s, fmod_gen_global(Gp, t + X->tb, j)));
             if (!((cb >> 1) & 1))
                 continue;
-            /* the coefficient of Sq^1 g_j in f^a(g) */
+            /* the coefficient of Sq^1 g_j in f^a(g), both in G_{s+sb} (the peer
+             * indexes G_{s+S} in degree t + T: the same only for a at (0, 0);
+             * docs/secondary.md, secondary_massey_cli_carries) */
             int64_t off = fmod_block_offset(Gp, t + X->tb + 1, t + X->tb, j);
             if (off < ag.len)
                 c += fvec_get(ag, off);
