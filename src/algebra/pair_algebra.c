@@ -12,6 +12,7 @@
  */
 #include "pair_algebra.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "internal.h"
@@ -648,67 +649,174 @@ static int64_t bits_of(const uint64_t *y, int64_t limbs)
     return n;
 }
 
-void pair_aop_apply_many(const pairalg_t *P, pair_aop_t *op, milnor_ws_t *W, uint64_t *out,
-                         const int64_t *offs, const pair_elt_t *const *es, int64_t n)
+/* ---- Batches of mod 2 products, grouped by Sq(R) ------------------------------------ */
+
+/* One product out[off ..] += Sq(R) v, R element ridx of degree rdeg, v over
+ * A_vdeg with bits set bits. */
+typedef struct {
+    int32_t rdeg, vdeg;
+    int64_t ridx;
+    const uint64_t *v;
+    uint64_t *out;
+    int64_t off, bits;
+} mjob_t;
+
+struct pair_batch {
+    mjob_t *job;
+    int64_t n, cap;
+    uint64_t **own; /* vectors the batch holds (freed when it runs) */
+    int64_t nown, owncap;
+};
+
+/* Products gathered before a batch runs by itself (48 bytes each). */
+#define BATCH_MAX ((int64_t)1 << 16)
+
+pair_batch_t *pair_batch_new(void)
+{
+    return sq_calloc(1, sizeof(pair_batch_t));
+}
+
+void pair_batch_free(pair_batch_t *B)
+{
+    if (!B)
+        return;
+    for (int64_t i = 0; i < B->nown; i++)
+        sq_free(B->own[i]);
+    sq_free(B->own);
+    sq_free(B->job);
+    sq_free(B);
+}
+
+static void batch_add(pair_batch_t *B, int32_t rdeg, int64_t ridx, const uint64_t *v, int32_t vdeg,
+                      int64_t bits, uint64_t *out, int64_t off)
+{
+    if (B->n == B->cap) {
+        B->cap = B->cap ? 2 * B->cap : 1024;
+        B->job = sq_realloc(B->job, (size_t)B->cap * sizeof *B->job);
+    }
+    B->job[B->n++] = (mjob_t){rdeg, vdeg, ridx, v, out, off, bits};
+}
+
+/* A copy of v (limbs) that B holds until it runs. */
+static const uint64_t *batch_own(pair_batch_t *B, const uint64_t *v, int64_t limbs)
+{
+    if (B->nown == B->owncap) {
+        B->owncap = B->owncap ? 2 * B->owncap : 64;
+        B->own = sq_realloc(B->own, (size_t)B->owncap * sizeof *B->own);
+    }
+    uint64_t *c = sq_malloc((size_t)(limbs + 1) * sizeof *c);
+    memcpy(c, v, (size_t)limbs * sizeof *c);
+    B->own[B->nown++] = c;
+    return c;
+}
+
+/* The key of Sq(R): its degree and index. */
+static uint64_t job_key(const mjob_t *j)
+{
+    return ((uint64_t)(uint32_t)j->rdeg << 40) | (uint64_t)j->ridx;
+}
+
+void pair_batch_run(const pairalg_t *P, pair_batch_t *B, milnor_ws_t *W)
+{
+    int64_t n = B->n;
+    /* the products grouped by Sq(R), without moving them: an open hash of
+     * the keys (first come, first numbered), each group a chain of its
+     * products through next[] */
+    int64_t hsize = 64;
+    while (hsize < 2 * n)
+        hsize *= 2;
+    uint64_t *hkey = sq_malloc((size_t)hsize * sizeof *hkey);
+    int64_t *hgrp = sq_malloc((size_t)hsize * sizeof *hgrp);
+    for (int64_t h = 0; h < hsize; h++)
+        hgrp[h] = -1;
+    int64_t *head = sq_malloc((size_t)(n + 1) * sizeof *head), *next = sq_malloc((size_t)(n + 1) * sizeof *next);
+    int64_t *gbits = sq_malloc((size_t)(n + 1) * sizeof *gbits);
+    int32_t *gmaxd = sq_malloc((size_t)(n + 1) * sizeof *gmaxd);
+    int64_t ng = 0;
+    for (int64_t i = 0; i < n; i++) {
+        const mjob_t *j = &B->job[i];
+        uint64_t key = job_key(j);
+        int64_t h = (int64_t)((key * UINT64_C(0x9E3779B97F4A7C15)) >> 40) & (hsize - 1);
+        while (hgrp[h] >= 0 && hkey[h] != key)
+            h = (h + 1) & (hsize - 1);
+        if (hgrp[h] < 0) {
+            hkey[h] = key;
+            hgrp[h] = ng;
+            head[ng] = -1;
+            gbits[ng] = 0;
+            gmaxd[ng++] = 0;
+        }
+        int64_t g = hgrp[h];
+        next[i] = head[g];
+        head[g] = i;
+        gbits[g] += j->bits;
+        gmaxd[g] = j->vdeg > gmaxd[g] ? j->vdeg : gmaxd[g];
+    }
+    /* the sums are mod 2, so the order of the products does not matter */
+    for (int64_t g = 0; g < ng; g++) {
+        const mjob_t *j0 = &B->job[head[g]];
+        milnor_op_t o;
+        milnor_op_init(&o, P->A, j0->rdeg, j0->ridx);
+        milnor_ws_prepare(W, &o, gmaxd[g], gbits[g]);
+        for (int64_t i = head[g]; i >= 0; i = next[i])
+            milnor_ws_mul_vec_add(W, B->job[i].out, B->job[i].off, B->job[i].vdeg, B->job[i].v);
+    }
+    sq_free(hkey);
+    sq_free(hgrp);
+    sq_free(head);
+    sq_free(next);
+    sq_free(gbits);
+    sq_free(gmaxd);
+    B->n = 0;
+    for (int64_t i = 0; i < B->nown; i++)
+        sq_free(B->own[i]);
+    B->nown = 0;
+}
+
+void pair_aop_apply_batch(const pairalg_t *P, pair_aop_t *op, pair_batch_t *B, milnor_ws_t *W,
+                          uint64_t *out, const int64_t *offs, const pair_elt_t *const *es,
+                          int64_t n)
 {
     if (op->adeg == 0 || n == 0)
         return;
-    /* the slots of every element: y[j][k][l], NULL where zero */
-    const uint64_t *(*y)[11][12] = sq_calloc((size_t)n, sizeof *y);
-    int32_t maxd = 0;
-    int64_t tbits = 0;
+    int64_t kd = milnor_dim(P->A, op->adeg - 1);
     for (int64_t j = 0; j < n; j++) {
         const pair_elt_t *e = es[j];
-        SQ_CHECK(!e->ones, "pair_aop_apply_many: an unfinished element");
-        maxd = e->deg > maxd ? e->deg : maxd;
-        tbits += bits_of(e->v, e->tlimbs);
+        SQ_CHECK(!e->ones, "pair_aop_apply_batch: an unfinished element");
+        /* 2T: kappa(a) T */
+        int64_t tb = bits_of(e->v, e->tlimbs);
+        for (int64_t b = 0; b < kd && tb; b++)
+            if ((op->kappa[b >> 6] >> (b & 63)) & 1u)
+                batch_add(B, op->adeg - 1, b, e->v, e->deg, tb, out, offs[j]);
+        /* Y_{k,l} y: A(a, Y_{k,l}) y */
         int64_t lo[PAIR_MAX_SLOTS + 1];
         int8_t kk[PAIR_MAX_SLOTS], ll[PAIR_MAX_SLOTS];
         int ns = pair_layout(P, e->deg, lo, kk, ll);
-        for (int t = 1; t < ns; t++)
-            if (!vec_zero(e->v + lo[t], lo[t + 1] - lo[t]))
-                y[j][kk[t]][ll[t]] = e->v + lo[t];
-    }
-    /* 2T: kappa(a) T, each Sq(R) of kappa(a) prepared once for all elements */
-    int64_t kd = milnor_dim(P->A, op->adeg - 1);
-    for (int64_t b = 0; b < kd && tbits; b++) {
-        if (!((op->kappa[b >> 6] >> (b & 63)) & 1u))
-            continue;
-        milnor_op_t o;
-        milnor_op_init(&o, P->A, op->adeg - 1, b);
-        milnor_ws_prepare(W, &o, maxd, tbits);
-        for (int64_t j = 0; j < n; j++)
-            milnor_ws_mul_vec_add(W, out, offs[j], es[j]->deg, es[j]->v);
-    }
-    /* Y_{k,l} y: A(a, Y_{k,l}) y, likewise */
-    for (int k = 0; k < 11; k++)
-        for (int l = k + 1; l < 12; l++) {
-            int32_t maxy = -1;
-            int64_t ybits = 0;
-            for (int64_t j = 0; j < n; j++)
-                if (y[j][k][l]) {
-                    int32_t yd = es[j]->deg + 1 - (1 << k) - (1 << l);
-                    maxy = yd > maxy ? yd : maxy;
-                    ybits += bits_of(y[j][k][l], limbs_of(milnor_dim(P->A, yd)));
-                }
-            if (maxy < 0)
+        for (int t = 1; t < ns; t++) {
+            const uint64_t *y = e->v + lo[t];
+            int64_t yb = bits_of(y, lo[t + 1] - lo[t]);
+            if (!yb)
                 continue;
+            int k = kk[t], l = ll[t];
+            int32_t yd = e->deg + 1 - (1 << k) - (1 << l), ad = op->adeg + (1 << k) + (1 << l) - 2;
             const uint64_t *ay = aop_ay(P, op, k, l);
-            int32_t ad = op->adeg + (1 << k) + (1 << l) - 2;
             int64_t adim = milnor_dim(P->A, ad);
-            for (int64_t b = 0; b < adim; b++) {
-                if (!((ay[b >> 6] >> (b & 63)) & 1u))
-                    continue;
-                milnor_op_t o;
-                milnor_op_init(&o, P->A, ad, b);
-                milnor_ws_prepare(W, &o, maxy, ybits);
-                for (int64_t j = 0; j < n; j++)
-                    if (y[j][k][l])
-                        milnor_ws_mul_vec_add(W, out, offs[j], es[j]->deg + 1 - (1 << k) - (1 << l),
-                                              y[j][k][l]);
-            }
+            for (int64_t b = 0; b < adim; b++)
+                if ((ay[b >> 6] >> (b & 63)) & 1u)
+                    batch_add(B, ad, b, y, yd, yb, out, offs[j]);
         }
-    sq_free(y);
+    }
+    if (B->n >= BATCH_MAX)
+        pair_batch_run(P, B, W);
+}
+
+void pair_aop_apply_many(const pairalg_t *P, pair_aop_t *op, milnor_ws_t *W, uint64_t *out,
+                         const int64_t *offs, const pair_elt_t *const *es, int64_t n)
+{
+    pair_batch_t *B = pair_batch_new();
+    pair_aop_apply_batch(P, op, B, W, out, offs, es, n);
+    pair_batch_run(P, B, W);
+    pair_batch_free(B);
 }
 
 /* The bit offset of the slot of Y_{a,b} in the layout of degree D:
@@ -1020,9 +1128,9 @@ static void cfgs_scan_pk(const cfgs_t *C, const milnor_t *A, uint64_t *ones, uin
     }
 }
 
-void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *const *es,
-                             int32_t adeg, const uint64_t *a, const int32_t *bdeg,
-                             const uint64_t *const *b, int64_t n)
+void pair_sigma_mul_vec_batch(const pairalg_t *P, pair_batch_t *B, milnor_ws_t *W,
+                              pair_elt_t *const *es, int32_t adeg, const uint64_t *a,
+                              const int32_t *bdeg, const uint64_t *const *b, int64_t n)
 {
     if (n == 0)
         return;
@@ -1064,33 +1172,28 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
     sq_free(C.cp);
     sq_free(C.pc);
     sq_free(C.pd);
-    /* the Y part: slot (m + k, n + k) of element j += d_{k,n,m}(a) d'_k(b_j), each
-     * Sq(R) of d_{k,n,m}(a) prepared once for every j */
+    /* the Y part: slot (m + k, n + k) of element j += d_{k,n,m}(a) d'_k(b_j),
+     * gathered into B (each Sq(R) of d_{k,n,m}(a) prepared once for every j,
+     * and for the other calls' products that share it) */
     int64_t cap = limbs_of(milnor_dim(P->A, adeg > maxb ? adeg : maxb)) + 1;
-    uint64_t *am = sq_malloc((size_t)cap * sizeof *am);
-    uint64_t **bk = sq_calloc((size_t)n, sizeof *bk);
-    int64_t *off = sq_malloc((size_t)n * sizeof *off);
+    uint64_t *am = sq_malloc((size_t)cap * sizeof *am), *tmp = sq_malloc((size_t)cap * sizeof *tmp);
+    const uint64_t **bk = sq_calloc((size_t)n, sizeof *bk);
+    int64_t *bkb = sq_malloc((size_t)n * sizeof *bkb);
     for (int k = 0; (((int32_t)2 << k) - 1) <= maxb; k++) {
-        int64_t nb = 0, bits = 0;
+        int64_t nb = 0;
         for (int64_t j = 0; j < n; j++) {
             int32_t bkd = bdeg[j] - (((int32_t)2 << k) - 1);
-            if (bkd < 0) {
-                sq_free(bk[j]);
-                bk[j] = NULL;
+            bk[j] = NULL;
+            if (bkd < 0)
                 continue;
-            }
-            if (!bk[j])
-                bk[j] = sq_malloc((size_t)cap * sizeof *bk[j]);
-            memset(bk[j], 0, (size_t)cap * sizeof *bk[j]);
-            shift_down(P, &ub[j], k + 1, 1, 0, 0, bk[j]);
+            memset(tmp, 0, (size_t)cap * sizeof *tmp);
+            shift_down(P, &ub[j], k + 1, 1, 0, 0, tmp);
             int64_t l = limbs_of(milnor_dim(P->A, bkd));
-            if (vec_zero(bk[j], l)) {
-                sq_free(bk[j]);
-                bk[j] = NULL;
+            if (vec_zero(tmp, l))
                 continue;
-            }
+            bk[j] = batch_own(B, tmp, l);
+            bkb[j] = bits_of(tmp, l);
             nb++;
-            bits += bits_of(bk[j], l);
         }
         if (!nb)
             continue;
@@ -1104,38 +1207,39 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
                 memset(am, 0, (size_t)cap * sizeof *am);
                 shift_down(P, &ua, nn, sk, m, sk, am);
                 int64_t adim = milnor_dim(P->A, amd);
-                if (vec_zero(am, limbs_of(adim)))
-                    continue;
-                int32_t maxbk = -1;
-                for (int64_t j = 0; j < n; j++) {
-                    if (!bk[j])
-                        continue;
-                    off[j] = soff[j][m + k][nn + k];
-                    SQ_CHECK(off[j] >= 0, "pair_sigma_mul_vec_many: Y_{%d,%d}", m + k, nn + k);
-                    int32_t bkd = bdeg[j] - (((int32_t)2 << k) - 1);
-                    maxbk = bkd > maxbk ? bkd : maxbk;
-                }
                 for (int64_t r = 0; r < adim; r++) {
                     if (!((am[r >> 6] >> (r & 63)) & 1u))
                         continue;
-                    milnor_op_t o;
-                    milnor_op_init(&o, P->A, amd, r);
-                    milnor_ws_prepare(W, &o, maxbk, bits);
-                    for (int64_t j = 0; j < n; j++)
-                        if (bk[j])
-                            milnor_ws_mul_vec_add(W, es[j]->v, off[j],
-                                                  bdeg[j] - (((int32_t)2 << k) - 1), bk[j]);
+                    for (int64_t j = 0; j < n; j++) {
+                        if (!bk[j])
+                            continue;
+                        int64_t off = soff[j][m + k][nn + k];
+                        SQ_CHECK(off >= 0, "pair_sigma_mul_vec_batch: Y_{%d,%d}", m + k, nn + k);
+                        batch_add(B, amd, r, bk[j], bdeg[j] - (((int32_t)2 << k) - 1), bkb[j],
+                                  es[j]->v, off);
+                    }
                 }
             }
     }
-    for (int64_t j = 0; j < n; j++) {
-        sq_free(bk[j]);
+    if (B->n >= BATCH_MAX)
+        pair_batch_run(P, B, W);
+    for (int64_t j = 0; j < n; j++)
         unpacked_free(&ub[j]);
-    }
     sq_free(ub);
     sq_free(soff);
     sq_free(bk);
-    sq_free(off);
+    sq_free(bkb);
+    sq_free(tmp);
     sq_free(am);
     unpacked_free(&ua);
+}
+
+void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *const *es,
+                             int32_t adeg, const uint64_t *a, const int32_t *bdeg,
+                             const uint64_t *const *b, int64_t n)
+{
+    pair_batch_t *B = pair_batch_new();
+    pair_sigma_mul_vec_batch(P, B, W, es, adeg, a, bdeg, b, n);
+    pair_batch_run(P, B, W);
+    pair_batch_free(B);
 }

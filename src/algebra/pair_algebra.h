@@ -163,6 +163,30 @@ void pair_sigma_mul_vec_many(const pairalg_t *P, milnor_ws_t *W, pair_elt_t *con
 void pair_aop_apply_many(const pairalg_t *P, pair_aop_t *op, milnor_ws_t *W, uint64_t *out,
                          const int64_t *offs, const pair_elt_t *const *es, int64_t n);
 
+/* A batch of mod 2 products Sq(R) v gathered from several calls and run
+ * grouped by Sq(R): each Sq(R) prepared once in the workspace for every
+ * vector it multiplies, whichever call gathered them (the elements of a
+ * row's intermediates or composites share many).  Used by one thread. */
+typedef struct pair_batch pair_batch_t;
+
+pair_batch_t *pair_batch_new(void);
+void pair_batch_free(pair_batch_t *B);
+/* Adds every product gathered in B into its output (the sums are mod 2:
+ * the same bits as in any order) and empties B. */
+void pair_batch_run(const pairalg_t *P, pair_batch_t *B, milnor_ws_t *W);
+/* pair_aop_apply_many, its products gathered into B (run with
+ * pair_batch_run, or here once B holds many): es[j]'s vectors and out
+ * must stay in place until B runs; op may be cleared at once. */
+void pair_aop_apply_batch(const pairalg_t *P, pair_aop_t *op, pair_batch_t *B, milnor_ws_t *W,
+                          uint64_t *out, const int64_t *offs, const pair_elt_t *const *es,
+                          int64_t n);
+/* pair_sigma_mul_vec_many with the Y part's products gathered into B (the
+ * sigma part added at once): es[j] must stay in place until B runs, and
+ * are finished only then. */
+void pair_sigma_mul_vec_batch(const pairalg_t *P, pair_batch_t *B, milnor_ws_t *W,
+                              pair_elt_t *const *es, int32_t adeg, const uint64_t *a,
+                              const int32_t *bdeg, const uint64_t *const *b, int64_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -156,6 +156,7 @@ static void comp_one(void *ctx, int64_t i)
     int32_t *bd = sq_malloc((size_t)(n2 + 1) * sizeof *bd);
     pair_elt_t **ep = sq_malloc((size_t)(n2 + 1) * sizeof *ep);
     milnor_ws_t *W = milnor_ws_new();
+    pair_batch_t *B = pair_batch_new(); /* the Y parts' products of every g1, by Sq(R) */
     for (int64_t g1 = 0; g1 < fmod_total_gens(F1); g1++) {
         int32_t e1 = fmod_gen_degree(F1, g1);
         if (e1 >= e)
@@ -178,8 +179,10 @@ static void comp_one(void *ctx, int64_t i)
             bd[nb] = e1 - e2;
             ep[nb++] = &acc[g2];
         }
-        pair_sigma_mul_vec_many(J->P, W, ep, e - e1, a, bd, bp, nb);
+        pair_sigma_mul_vec_batch(J->P, B, W, ep, e - e1, a, bd, bp, nb);
     }
+    pair_batch_run(J->P, B, W);
+    pair_batch_free(B);
     milnor_ws_free(W);
     sq_free(bs);
     sq_free(bp);
@@ -248,6 +251,7 @@ static void inter_one(void *ctx, int64_t i)
     fvec_t dg = resol_dgen(R, s, g);
     uint64_t *a = sq_malloc((size_t)block_cap(R, F1, e) * sizeof *a);
     milnor_ws_t *W = milnor_ws_new();
+    pair_batch_t *B = pair_batch_new(); /* the products of every g1, by Sq(R) */
     for (int64_t g1 = 0; g1 < J->ncomp; g1++) {
         int32_t e1 = fmod_gen_degree(F1, g1);
         if (e1 >= e)
@@ -266,11 +270,13 @@ static void inter_one(void *ctx, int64_t i)
             offs[j] = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
             es[j] = &c->e[j];
         }
-        pair_aop_apply_many(J->P, &op, W, v.limbs, offs, es, c->n);
+        pair_aop_apply_batch(J->P, &op, B, W, v.limbs, offs, es, c->n);
         sq_free(offs);
         sq_free(es);
         pair_aop_clear(&op);
     }
+    pair_batch_run(J->P, B, W);
+    pair_batch_free(B);
     sq_free(a);
     milnor_ws_free(W);
     if (s > 3)

@@ -435,3 +435,111 @@ TEST(pair_configurations_packed)
     pairalg_free(P);
     milnor_free(A);
 }
+
+/* Whether v[0 .. limbs) is zero. */
+static int vec_is_zero(const uint64_t *v, int64_t limbs)
+{
+    for (int64_t i = 0; i < limbs; i++)
+        if (v[i])
+            return 0;
+    return 1;
+}
+
+/* A batch (pair_batch_t) gathering the products of several calls, run once
+ * grouped by Sq(R), against the basis forms summed call by call: the
+ * composites' Y parts (pair_sigma_mul_vec_batch, sigma(a_i) sigma(b_ij) for
+ * four a_i into shared elements, against pair_sigma_mul_add pair by pair)
+ * and the intermediates (pair_aop_apply_batch, A(c_i, -) on those elements
+ * for four c_i into one vector, each op cleared before the batch runs,
+ * against pair_a_mul_add). */
+TEST(pair_batch_many_calls)
+{
+    milnor_t *A = milnor_new(80);
+    pairalg_t *P = pairalg_new(A);
+    sq_rand_t *rng = sq_test_rand();
+    milnor_ws_t *W = milnor_ws_new();
+    for (int32_t D = 8; D <= 40; D += 4) {
+        enum { NE = 3, NA = 4 };
+        pair_elt_t e[NE], ref[NE];
+        pair_elt_t *ep[NE];
+        for (int j = 0; j < NE; j++) {
+            pair_elt_init(&e[j], P, D + j);
+            pair_elt_init(&ref[j], P, D + j);
+            ep[j] = &e[j];
+        }
+        pair_batch_t *B = pair_batch_new();
+        for (int i = 0; i < NA; i++) {
+            int32_t ad = 1 + (int32_t)(sq_rand_u64(rng) % 6), bd[NE];
+            uint64_t a[64] = {0}, b[NE][64] = {{0}};
+            const uint64_t *bp[NE];
+            for (int64_t x = 0; x < milnor_dim(A, ad); x++)
+                if (sq_rand_u64(rng) & 1u)
+                    a[x >> 6] |= UINT64_C(1) << (x & 63);
+            for (int j = 0; j < NE; j++) {
+                bd[j] = D + j - ad;
+                bp[j] = b[j];
+                for (int64_t y = 0; y < milnor_dim(A, bd[j]); y++)
+                    if (sq_rand_u64(rng) % 3 == 0)
+                        b[j][y >> 6] |= UINT64_C(1) << (y & 63);
+                for (int64_t x = 0; x < milnor_dim(A, ad); x++)
+                    for (int64_t y = 0; y < milnor_dim(A, bd[j]); y++)
+                        if (((a[x >> 6] >> (x & 63)) & 1u) && ((b[j][y >> 6] >> (y & 63)) & 1u))
+                            pair_sigma_mul_add(P, &ref[j], ad, x, bd[j], y);
+            }
+            pair_sigma_mul_vec_batch(P, B, W, ep, ad, a, bd, bp, NE);
+        }
+        pair_batch_run(P, B, W);
+        for (int j = 0; j < NE; j++) {
+            ASSERT(!pair_elt_is_zero(&ref[j]) && !vec_is_zero(ref[j].v + ref[j].tlimbs,
+                                                              ref[j].nlimbs - ref[j].tlimbs));
+            ASSERT(memcmp(ref[j].v, e[j].v, (size_t)e[j].nlimbs * sizeof *e[j].v) == 0);
+            ASSERT(memcmp(ref[j].ones, e[j].ones, (size_t)e[j].tlimbs * sizeof *e[j].ones) == 0);
+            /* an element of R_B's shape for A(c, -): its ones dropped */
+            sq_free(e[j].ones);
+            e[j].ones = NULL;
+        }
+        /* A(c_i, e_j) for every i into o2[i] at offset 0 (e_0), then e_1, e_2
+         * one after another: one batch for all */
+        enum { OL = 256 };
+        uint64_t o1[NA][OL], o2[NA][OL];
+        memset(o1, 0, sizeof o1);
+        memset(o2, 0, sizeof o2);
+        for (int i = 0; i < NA; i++) {
+            int32_t cd = 1 + (int32_t)(sq_rand_u64(rng) % 6);
+            uint64_t c[4] = {0};
+            for (int64_t x = 0; x < milnor_dim(A, cd); x++)
+                if (sq_rand_u64(rng) & 1u)
+                    c[x >> 6] |= UINT64_C(1) << (x & 63);
+            int64_t offs[NE], off = 0;
+            const pair_elt_t *es[NE];
+            for (int j = 0; j < NE; j++) {
+                offs[j] = off;
+                es[j] = &e[j];
+                for (int64_t x = 0; x < milnor_dim(A, cd); x++)
+                    if ((c[x >> 6] >> (x & 63)) & 1u)
+                        pair_a_mul_add(P, o1[i], off, cd, x, &e[j]);
+                off += milnor_dim(A, cd + e[j].deg - 1);
+            }
+            ASSERT(off <= 64 * OL);
+            pair_aop_t op;
+            pair_aop_init(P, &op, cd, c, 0);
+            pair_aop_apply_batch(P, &op, B, W, o2[i], offs, es, NE);
+            pair_aop_clear(&op);
+        }
+        pair_batch_run(P, B, W);
+        ASSERT(memcmp(o1, o2, sizeof o1) == 0);
+        int nz = 0;
+        for (int i = 0; i < NA; i++)
+            for (int l = 0; l < OL; l++)
+                nz += o1[i][l] != 0;
+        ASSERT(nz > 0); /* the intermediates are not all zero */
+        pair_batch_free(B);
+        for (int j = 0; j < NE; j++) {
+            pair_elt_clear(&e[j]);
+            pair_elt_clear(&ref[j]);
+        }
+    }
+    milnor_ws_free(W);
+    pairalg_free(P);
+    milnor_free(A);
+}
