@@ -773,6 +773,21 @@ void pair_batch_run(const pairalg_t *P, pair_batch_t *B, milnor_ws_t *W)
     B->nown = 0;
 }
 
+void pair_batch_add_vec(pair_batch_t *B, milnor_ws_t *W, const pairalg_t *P, int32_t adeg,
+                        const uint64_t *a, int64_t alen, int64_t abits, const uint64_t *b,
+                        int32_t bdeg, int64_t blen, uint64_t *out, int64_t off)
+{
+    int64_t l = limbs_of(blen), bb = bits_of(b, l);
+    if (!bb || !abits)
+        return;
+    const uint64_t *own = batch_own(B, b, l);
+    for (int64_t r = 0; r < alen; r++)
+        if ((a[r >> 6] >> (r & 63)) & 1u)
+            batch_add(B, adeg, r, own, bdeg, bb, out, off);
+    if (B->n >= BATCH_MAX)
+        pair_batch_run(P, B, W);
+}
+
 void pair_aop_apply_batch(const pairalg_t *P, pair_aop_t *op, pair_batch_t *B, milnor_ws_t *W,
                           uint64_t *out, const int64_t *offs, const pair_elt_t *const *es,
                           int64_t n)

@@ -239,6 +239,55 @@ typedef struct {
     atomic_int bad;
 } row_job_t;
 
+/* 1: h_{s-1}(d g) gathered into the intermediate's batch (hom_batch); 0:
+ * by resol_cmap_apply, the reference (tests only: tests/resolution/
+ * t-secondary.c compares the two). */
+extern int resol_sec_batch_hom;
+int resol_sec_batch_hom = 1;
+
+/* h_{s-1}(d g) into v (over F_{s-3} in degree e - 1), d g = dg in degree
+ * e: resol_cmap_apply's sum of a_{g1} h_{s-1}(g1) over the generators g1
+ * of F_{s-1}, each block of h_{s-1}(g1) on a generator g3 of F_{s-3} times
+ * each Sq(R) of a_{g1}, its products gathered into B with the
+ * intermediate's own, so that a Sq(R) is prepared once for every block it
+ * multiplies (resol_cmap_apply multiplies block by block). */
+static void hom_batch(const row_job_t *J, pair_batch_t *B, milnor_ws_t *W, int32_t e, fvec_t dg,
+                      fvec_t v)
+{
+    const resol_t *R = J->R;
+    const fmod_t *F1 = R->F[J->s - 1], *F3 = R->F[J->s - 3];
+    const fvec_t *H = J->H->vals[J->s - 3];
+    /* the blocks, zero past their length (block copies what v holds) */
+    int64_t acap = block_cap(R, F1, e), tcap = block_cap(R, F3, e);
+    uint64_t *a = sq_malloc((size_t)acap * sizeof *a), *tmp = sq_malloc((size_t)tcap * sizeof *tmp);
+    for (int64_t g1 = 0; g1 < fmod_total_gens(F1); g1++) {
+        int32_t e1 = fmod_gen_degree(F1, g1);
+        if (e1 > e)
+            break;
+        int64_t alen;
+        memset(a, 0, (size_t)acap * sizeof *a);
+        if (!H[g1].len || !block(F1, e, g1, dg, a, &alen))
+            continue;
+        int64_t ab = 0;
+        for (int64_t l = 0; l < (alen + 63) / 64; l++)
+            ab += __builtin_popcountll(a[l]);
+        for (int64_t g3 = 0; g3 < fmod_total_gens(F3); g3++) {
+            int32_t e3 = fmod_gen_degree(F3, g3);
+            if (e3 > e1 - 1)
+                break;
+            int64_t blen;
+            memset(tmp, 0, (size_t)tcap * sizeof *tmp);
+            if (!block(F3, e1 - 1, g3, H[g1], tmp, &blen))
+                continue;
+            int64_t ooff = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
+            pair_batch_add_vec(B, W, J->P, e - e1, a, alen, ab, tmp, e1 - 1 - e3, blen, v.limbs,
+                               ooff);
+        }
+    }
+    sq_free(a);
+    sq_free(tmp);
+}
+
 static void inter_one(void *ctx, int64_t i)
 {
     row_job_t *J = ctx;
@@ -275,11 +324,13 @@ static void inter_one(void *ctx, int64_t i)
         sq_free(es);
         pair_aop_clear(&op);
     }
+    if (s > 3 && resol_sec_batch_hom)
+        hom_batch(J, B, W, e, dg, v);
     pair_batch_run(J->P, B, W);
     pair_batch_free(B);
     sq_free(a);
     milnor_ws_free(W);
-    if (s > 3)
+    if (s > 3 && !resol_sec_batch_hom)
         resol_cmap_apply(J->H, s - 3, e, dg, 1, v);
     J->v[g] = v;
 }

@@ -482,6 +482,35 @@ TEST(secondary_nassau_lift)
     fdmod_free(M);
 }
 
+/* h_{s-1}(d g) gathered into the intermediates' batch of products (grouped
+ * by Sq(R) with A(a, -)'s, the fast path) against resol_cmap_apply (the
+ * reference, block by block): the same d_2 in every cell through (40, 14),
+ * one thread and two. */
+extern int resol_sec_batch_hom; /* src/resolution/resol_secondary.c */
+
+TEST(secondary_batch_homotopy)
+{
+    fdmod_t *M;
+    resol_t *R = sphere(RESOL_NASSAU, 40, 14, &M);
+    resol_sec_t *X1, *X2;
+    char err[256];
+    sq_pool_t *pool = sq_pool_new(2);
+    int keep = resol_sec_batch_hom;
+    resol_sec_batch_hom = 0;
+    int r1 = resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err);
+    resol_sec_batch_hom = 1;
+    int r2 = resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err);
+    resol_sec_batch_hom = keep;
+    ASSERT_EQ(r1, 0);
+    ASSERT_EQ(r2, 0);
+    same_d2_n40_s14(X1, X2);
+    resol_sec_free(X1);
+    resol_sec_free(X2);
+    sq_pool_free(pool);
+    resol_free(R);
+    fdmod_free(M);
+}
+
 /* What the d_2 is not computed for, refused with a reason: a module that
  * fails the peer's condition on Ext^2 and Ext^3 (cells 0, 2, 3, 10, no
  * operations: h_1^2 in Ext^{2,4} meets the cell 3, h_0^3 in Ext^{3,3} the
