@@ -671,10 +671,11 @@ struct pair_batch {
 
 /* A batch runs by itself once it holds this many bytes (products, 48
  * bytes each, and the vectors it holds): a bound on each thread's memory
- * (S_2 (90, 48), two threads: peak RSS 11.5 MB before the batches, 25.0 MB
- * unbounded, 12.9 MB with 256 KB; (70, 8) 13.13e9 instructions unbounded,
- * 13.85e9 with 256 KB, 15.45e9 without batches). */
-#define BATCH_BYTES ((int64_t)1 << 18)
+ * (S_2 (90, 48), two threads: peak RSS 10.4-11.5 MB before the batches,
+ * 25.0 MB unbounded, 13.0-14.0 MB with 256 KB, 13.5-13.8 MB with 512 KB;
+ * (70, 8) one thread 15.45e9 instructions without batches, 13.13e9
+ * unbounded, 13.85e9 with 256 KB, 13.57e9 with 512 KB). */
+#define BATCH_BYTES ((int64_t)1 << 19)
 
 pair_batch_t *pair_batch_new(void)
 {
