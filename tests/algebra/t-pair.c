@@ -329,6 +329,37 @@ TEST(pair_configurations_many_blocks)
 
 extern int pair_cfg_packed; /* src/algebra/pair_algebra.c */
 
+/* pair_sigma_mul_vec_many(a, b_j) for the nb blocks bp, packed
+ * (pair_cfg_packed = 1) and unpacked (0), each equal to ref[j]; frees ref. */
+static void packed_both_ways(const pairalg_t *P, milnor_ws_t *W, int32_t ad, const uint64_t *a,
+                             const int32_t *bd, const uint64_t *const *bp, int nb,
+                             pair_elt_t *ref)
+{
+    enum { NBMAX = 8 };
+    pair_elt_t e[2][NBMAX];
+    pair_elt_t *ep[2][NBMAX];
+    int keep = pair_cfg_packed;
+    ASSERT(nb <= NBMAX);
+    for (int m = 0; m < 2; m++) {
+        for (int j = 0; j < nb; j++) {
+            pair_elt_init(&e[m][j], P, ad + bd[j]);
+            ep[m][j] = &e[m][j];
+        }
+        pair_cfg_packed = m;
+        pair_sigma_mul_vec_many(P, W, ep[m], ad, a, bd, bp, nb);
+        pair_cfg_packed = keep;
+    }
+    for (int j = 0; j < nb; j++) {
+        for (int m = 0; m < 2; m++) {
+            ASSERT(memcmp(ref[j].v, e[m][j].v, (size_t)ref[j].nlimbs * sizeof *ref[j].v) == 0);
+            ASSERT(memcmp(ref[j].ones, e[m][j].ones, (size_t)ref[j].tlimbs * sizeof *ref[j].ones) ==
+                   0);
+            pair_elt_clear(&e[m][j]);
+        }
+        pair_elt_clear(&ref[j]);
+    }
+}
+
 /* The sigma part's packed scan (cfgs_scan_pk: one subtraction for u, the
  * carries of D + u read from T ^ D ^ u, one parity for the sign, T ranked
  * packed) against the unpacked configurations (pair_cfg_packed = 0, the
@@ -342,7 +373,6 @@ TEST(pair_configurations_packed)
     pairalg_t *P = pairalg_new(A);
     sq_rand_t *rng = sq_test_rand();
     milnor_ws_t *W = milnor_ws_new();
-    int keep = pair_cfg_packed;
     for (int32_t ad = 3; ad <= 40; ad += 3)
         for (int32_t b0 = 2; ad + b0 + 4 <= 72; b0 += 5) {
             enum { NB = 5 };
@@ -359,8 +389,7 @@ TEST(pair_configurations_packed)
                     if (sq_rand_u64(rng) % 3 == 0)
                         b[j][i >> 6] |= UINT64_C(1) << (i & 63);
             }
-            pair_elt_t e[2][NB], ref[NB];
-            pair_elt_t *ep[2][NB];
+            pair_elt_t ref[NB];
             const uint64_t *bp[NB];
             for (int j = 0; j < NB; j++) {
                 bp[j] = b[j];
@@ -370,25 +399,7 @@ TEST(pair_configurations_packed)
                         if (((a[x >> 6] >> (x & 63)) & 1u) && ((b[j][y >> 6] >> (y & 63)) & 1u))
                             pair_sigma_mul_add(P, &ref[j], ad, x, bd[j], y);
             }
-            for (int m = 0; m < 2; m++) {
-                for (int j = 0; j < NB; j++) {
-                    pair_elt_init(&e[m][j], P, ad + bd[j]);
-                    ep[m][j] = &e[m][j];
-                }
-                pair_cfg_packed = m;
-                pair_sigma_mul_vec_many(P, W, ep[m], ad, a, bd, bp, NB);
-                pair_cfg_packed = keep;
-            }
-            for (int j = 0; j < NB; j++) {
-                for (int m = 0; m < 2; m++) {
-                    ASSERT(memcmp(ref[j].v, e[m][j].v, (size_t)ref[j].nlimbs * sizeof *ref[j].v) ==
-                           0);
-                    ASSERT(memcmp(ref[j].ones, e[m][j].ones,
-                                  (size_t)ref[j].tlimbs * sizeof *ref[j].ones) == 0);
-                    pair_elt_clear(&e[m][j]);
-                }
-                pair_elt_clear(&ref[j]);
-            }
+            packed_both_ways(P, W, ad, a, bd, bp, NB, ref);
         }
     /* beyond degree 511: Sq(0, 0, 0, 0, 0, 0, 0, 2) (degree 510) times the
      * four Sq(s_1) of degrees 2, 3, 4, 5 (column bound 5: 515 > 511) */
@@ -398,8 +409,7 @@ TEST(pair_configurations_packed)
         uint64_t *a = sq_calloc((size_t)milnor_dim(A, ad) / 64 + 1, sizeof *a), b[NB][1];
         int64_t ri = milnor_index(A, r, 8);
         a[ri >> 6] |= UINT64_C(1) << (ri & 63);
-        pair_elt_t e[2][NB], ref[NB];
-        pair_elt_t *ep[2][NB];
+        pair_elt_t ref[NB];
         const uint64_t *bp[NB];
         for (int j = 0; j < NB; j++) {
             bd[j] = 2 + j;
@@ -410,25 +420,9 @@ TEST(pair_configurations_packed)
             pair_elt_init(&ref[j], P, ad + bd[j]);
             pair_sigma_mul_add(P, &ref[j], ad, ri, bd[j], si);
         }
-        for (int m = 0; m < 2; m++) {
-            for (int j = 0; j < NB; j++) {
-                pair_elt_init(&e[m][j], P, ad + bd[j]);
-                ep[m][j] = &e[m][j];
-            }
-            pair_cfg_packed = m;
-            pair_sigma_mul_vec_many(P, W, ep[m], ad, a, bd, bp, NB);
-            pair_cfg_packed = keep;
-        }
-        for (int j = 0; j < NB; j++) {
+        for (int j = 0; j < NB; j++)
             ASSERT(!pair_elt_is_zero(&ref[j]));
-            for (int m = 0; m < 2; m++) {
-                ASSERT(memcmp(ref[j].v, e[m][j].v, (size_t)ref[j].nlimbs * sizeof *ref[j].v) == 0);
-                ASSERT(memcmp(ref[j].ones, e[m][j].ones,
-                              (size_t)ref[j].tlimbs * sizeof *ref[j].ones) == 0);
-                pair_elt_clear(&e[m][j]);
-            }
-            pair_elt_clear(&ref[j]);
-        }
+        packed_both_ways(P, W, ad, a, bd, bp, NB, ref);
         sq_free(a);
     }
     milnor_ws_free(W);

@@ -404,17 +404,26 @@ static void same_d2_n40_s14(resol_sec_t *X1, resol_sec_t *X2)
         }
     ASSERT(cells > 300);
 }
-/* The d_2 matrices do not depend on the thread count: 1 and 2 threads, every
- * bidegree of S_2 through (40, 14), bit for bit. */
-TEST(secondary_threads)
+/* S_2 through (40, 14) lifted twice, on one thread after set(0) and on two
+ * after set(1), set(-1) restoring what set(0) found (set NULL: the same code
+ * both times); fails unless both lift and give the same d_2 everywhere. */
+static void d2_two_ways(void (*set)(int mode))
 {
     fdmod_t *M;
     resol_t *R = sphere(RESOL_NASSAU, 40, 14, &M);
     resol_sec_t *X1, *X2;
     char err[256];
     sq_pool_t *pool = sq_pool_new(2);
-    ASSERT_EQ(resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err), 0);
-    ASSERT_EQ(resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err), 0);
+    if (set)
+        set(0);
+    int r1 = resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err);
+    if (set)
+        set(1);
+    int r2 = resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err);
+    if (set)
+        set(-1);
+    ASSERT_EQ(r1, 0);
+    ASSERT_EQ(r2, 0);
     same_d2_n40_s14(X1, X2);
     resol_sec_free(X1);
     resol_sec_free(X2);
@@ -423,30 +432,30 @@ TEST(secondary_threads)
     fdmod_free(M);
 }
 
+/* The d_2 matrices do not depend on the thread count: 1 and 2 threads, every
+ * bidegree of S_2 through (40, 14), bit for bit. */
+TEST(secondary_threads)
+{
+    d2_two_ways(NULL);
+}
+
 /* The lifts in two passes (every [D^T | v^T] solved on D's independent
  * rows alone, as the large ones are) give the same d_2 as the lifts reduced
  * whole: the same preimages, the solution with zero free variables. */
 extern double resol_sec_one_pass_bits; /* src/resolution/internal.h */
 
+/* mode 0: the default; 1: every lift in two passes; -1: the default back. */
+static void two_pass_set(int mode)
+{
+    static double keep;
+    if (mode == 0)
+        keep = resol_sec_one_pass_bits;
+    resol_sec_one_pass_bits = mode == 1 ? 0 : keep;
+}
+
 TEST(secondary_two_pass)
 {
-    fdmod_t *M;
-    resol_t *R = sphere(RESOL_NASSAU, 40, 14, &M);
-    resol_sec_t *X1, *X2;
-    char err[256];
-    sq_pool_t *pool = sq_pool_new(2);
-    double keep = resol_sec_one_pass_bits;
-    ASSERT_EQ(resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err), 0);
-    resol_sec_one_pass_bits = 0;
-    int r2 = resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err);
-    resol_sec_one_pass_bits = keep;
-    ASSERT_EQ(r2, 0);
-    same_d2_n40_s14(X1, X2);
-    resol_sec_free(X1);
-    resol_sec_free(X2);
-    sq_pool_free(pool);
-    resol_free(R);
-    fdmod_free(M);
+    d2_two_ways(two_pass_set);
 }
 
 /* The lifts through Nassau's blocks (the triangular solve by signatures,
@@ -456,30 +465,31 @@ TEST(secondary_two_pass)
 extern int resol_sec_nassau_lift; /* src/resolution/resol_secondary.c */
 extern _Atomic int64_t resol_sec_nassau_done, resol_sec_nassau_fellback;
 
+/* mode 0: the reference lifts; 1: Nassau's blocks (the reference run took
+ * none of them); -1: the setting back, more than 100 of Nassau's lifts
+ * taken by the second run and none fallen back. */
+static void nassau_lift_set(int mode)
+{
+    static int keep;
+    static int64_t d0, f0;
+    if (mode == 0) {
+        keep = resol_sec_nassau_lift;
+        d0 = atomic_load(&resol_sec_nassau_done);
+        f0 = atomic_load(&resol_sec_nassau_fellback);
+        resol_sec_nassau_lift = 0;
+    } else if (mode == 1) {
+        ASSERT_EQ(atomic_load(&resol_sec_nassau_done), d0);
+        resol_sec_nassau_lift = 1;
+    } else {
+        resol_sec_nassau_lift = keep;
+        ASSERT(atomic_load(&resol_sec_nassau_done) - d0 > 100);
+        ASSERT_EQ(atomic_load(&resol_sec_nassau_fellback), f0);
+    }
+}
+
 TEST(secondary_nassau_lift)
 {
-    fdmod_t *M;
-    resol_t *R = sphere(RESOL_NASSAU, 40, 14, &M);
-    resol_sec_t *X1, *X2;
-    char err[256];
-    sq_pool_t *pool = sq_pool_new(2);
-    int keep = resol_sec_nassau_lift;
-    resol_sec_nassau_lift = 0;
-    int64_t d0 = atomic_load(&resol_sec_nassau_done), f0 = atomic_load(&resol_sec_nassau_fellback);
-    ASSERT_EQ(resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err), 0);
-    ASSERT_EQ(atomic_load(&resol_sec_nassau_done), d0);
-    resol_sec_nassau_lift = 1;
-    int r2 = resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err);
-    resol_sec_nassau_lift = keep;
-    ASSERT_EQ(r2, 0);
-    ASSERT(atomic_load(&resol_sec_nassau_done) - d0 > 100);
-    ASSERT_EQ(atomic_load(&resol_sec_nassau_fellback), f0);
-    same_d2_n40_s14(X1, X2);
-    resol_sec_free(X1);
-    resol_sec_free(X2);
-    sq_pool_free(pool);
-    resol_free(R);
-    fdmod_free(M);
+    d2_two_ways(nassau_lift_set);
 }
 
 /* h_{s-1}(d g) gathered into the intermediates' batch of products (grouped
@@ -488,27 +498,18 @@ TEST(secondary_nassau_lift)
  * one thread and two. */
 extern int resol_sec_batch_hom; /* src/resolution/resol_secondary.c */
 
+/* mode 0: the reference (block by block); 1: the batch; -1: the setting back. */
+static void batch_hom_set(int mode)
+{
+    static int keep;
+    if (mode == 0)
+        keep = resol_sec_batch_hom;
+    resol_sec_batch_hom = mode == 0 ? 0 : mode == 1 ? 1 : keep;
+}
+
 TEST(secondary_batch_homotopy)
 {
-    fdmod_t *M;
-    resol_t *R = sphere(RESOL_NASSAU, 40, 14, &M);
-    resol_sec_t *X1, *X2;
-    char err[256];
-    sq_pool_t *pool = sq_pool_new(2);
-    int keep = resol_sec_batch_hom;
-    resol_sec_batch_hom = 0;
-    int r1 = resol_sec_new(&X1, R, NULL, NULL, NULL, err, sizeof err);
-    resol_sec_batch_hom = 1;
-    int r2 = resol_sec_new(&X2, R, pool, NULL, NULL, err, sizeof err);
-    resol_sec_batch_hom = keep;
-    ASSERT_EQ(r1, 0);
-    ASSERT_EQ(r2, 0);
-    same_d2_n40_s14(X1, X2);
-    resol_sec_free(X1);
-    resol_sec_free(X2);
-    sq_pool_free(pool);
-    resol_free(R);
-    fdmod_free(M);
+    d2_two_ways(batch_hom_set);
 }
 
 /* What the d_2 is not computed for, refused with a reason: a module that
