@@ -298,24 +298,22 @@ def check_known(reg, first):
     def show(v, n, s):
         return "unknown" if v is None else vec_text(v, reg.dim(n, s) or 0)
 
-    d = reg.d2_rows(15, 1)
-    if d is not None and one(15, 1) and one(7, 1):
+    def product_of_one(cell, lhs, i, j, base, rhs):
+        """d_2 of the one class at cell is h_i h_j of the one class at base."""
+        (n, s), (bn, bs) = cell, base
+        d = reg.d2_rows(n, s)
+        if d is None or not one(n, s) or not one(bn, bs):
+            return
         law.checked += 1
-        want = h(0, 14, 2, h(3, 7, 1, 1))        # x_(7, 1, 0) = h_3
+        want = h(i, bn + (1 << j) - 1, bs + 1, h(j, bn, bs, 1))
         if not want or d[0] != want:
-            law.fail(f"d_2 h_4 = {show(d[0], 14, 3)}, h_0 h_3^2 = {show(want, 14, 3)} "
-                     f"(cell (15, 1))")
+            law.fail(f"{lhs} = {show(d[0], n - 1, s + 2)}, {rhs} = {show(want, n - 1, s + 2)} "
+                     f"(cell ({n}, {s}))")
         else:
             law.nonzero += 1
-    d = reg.d2_rows(17, 4)
-    if d is not None and one(17, 4) and one(14, 4):
-        law.checked += 1
-        want = h(1, 15, 5, h(1, 14, 4, 1))       # x_(14, 4, 0) = d_0
-        if not want or d[0] != want:
-            law.fail(f"d_2 e_0 = {show(d[0], 16, 6)}, h_1^2 d_0 = {show(want, 16, 6)} "
-                     f"(cell (17, 4))")
-        else:
-            law.nonzero += 1
+
+    product_of_one((15, 1), "d_2 h_4", 0, 3, (7, 1), "h_0 h_3^2")    # x_(7, 1, 0) = h_3
+    product_of_one((17, 4), "d_2 e_0", 1, 1, (14, 4), "h_1^2 d_0")   # x_(14, 4, 0) = d_0
     d = reg.d2_rows(18, 4)
     if d is not None and one(17, 4):
         law.checked += 1
