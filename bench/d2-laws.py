@@ -122,25 +122,9 @@ class Region:
             return 0
         return self.dims.get((n, s))
 
-    def d2_rows(self, n, s):
-        """d_2 of the classes of (n, s) as a list of ints, or None if unknown."""
-        src, tgt = self.dim(n, s), self.dim(n - 1, s + 2)
-        if src == 0:
-            return []
-        if src is None or tgt is None:
-            return None
-        if tgt == 0:
-            return [0] * src
-        if n > self.stem or s + 2 > self.max_s or s < 1:
-            return None
-        cell = self.d2.get((n, s))
-        if cell is None or len(cell) != src:
-            return None
-        return [cell[k][0] for k in range(src)]
-
-    def prod_rows(self, i, n, s):
-        """h_i times the classes of (n, s) as a list of ints, or None if unknown."""
-        tn, ts = n + (1 << i) - 1, s + 1
+    def _rows(self, n, s, tn, ts, cell, known):
+        """The images of the classes of (n, s) in (tn, ts) as a list of ints
+        (cell: the table's entry, known: whether the region holds it), or None."""
         src, tgt = self.dim(n, s), self.dim(tn, ts)
         if src == 0:
             return []
@@ -148,10 +132,18 @@ class Region:
             return None
         if tgt == 0:
             return [0] * src
-        cell = self.prods.get((i, n, s))
-        if cell is None or len(cell) != src:
+        if not known or cell is None or len(cell) != src:
             return None
         return [cell[k][0] for k in range(src)]
+
+    def d2_rows(self, n, s):
+        """d_2 of the classes of (n, s) as a list of ints, or None if unknown."""
+        known = n <= self.stem and s + 2 <= self.max_s and s >= 1
+        return self._rows(n, s, n - 1, s + 2, self.d2.get((n, s)), known)
+
+    def prod_rows(self, i, n, s):
+        """h_i times the classes of (n, s) as a list of ints, or None if unknown."""
+        return self._rows(n, s, n + (1 << i) - 1, s + 1, self.prods.get((i, n, s)), True)
 
 
 def apply(rows, vec):
