@@ -79,15 +79,50 @@ static int refuse_kind(const cli_run_t *r)
     return CLI_OK;
 }
 
+/* The progress line's state: whether to show it, the wall clock at the
+ * start of the lift and at the last row reported. */
 typedef struct {
-    int show;
+    int show, width; /* width: the longest line drawn, so a shorter one covers it */
+    double t0, tlast;
 } prog_t;
 
+/* Writes t seconds as m:ss, or h:mm:ss from an hour, into buf. */
+static void clock_text(char *buf, size_t n, double t)
+{
+    long v = (long)(t + 0.5);
+    if (v >= 3600)
+        snprintf(buf, n, "%ld:%02ld:%02ld", v / 3600, v / 60 % 60, v % 60);
+    else
+        snprintf(buf, n, "%ld:%02ld", v / 60, v % 60);
+}
+
+/* The state of a lift starting now. */
+static prog_t prog_start(int show)
+{
+    double now = sq_wtime();
+    prog_t p = {show, 0, now, now};
+    return p;
+}
+
+/* After row s of 3 .. max_s: "d2: row s of max_s, E elapsed (row s: R)",
+ * the wall clock since the lift started (the rows a store kept count as
+ * instant) and the row's own, redrawn in place. */
 static void progress(void *ctx, int32_t s, int32_t max_s)
 {
-    const prog_t *p = ctx;
-    if (p->show)
-        fprintf(stderr, "\rd2: row %d of %d%s", (int)s, (int)max_s, s == max_s ? "\n" : "");
+    prog_t *p = ctx;
+    double now = sq_wtime();
+    char el[32], row[32];
+    clock_text(el, sizeof el, now - p->t0);
+    clock_text(row, sizeof row, now - p->tlast);
+    p->tlast = now;
+    if (!p->show)
+        return;
+    char line[160];
+    int n = snprintf(line, sizeof line, "d2: row %d of %d, %s elapsed (row %d: %s)", (int)s,
+                     (int)max_s, el, (int)s, row);
+    if (n > p->width)
+        p->width = n;
+    fprintf(stderr, "\r%-*s%s", p->width, line, s == max_s ? "\n" : "");
 }
 
 /* Lifts R (with the rows keep holds, NULL: none) and prints its d_2
@@ -97,7 +132,7 @@ static int run(const resol_t *R, const fdmod_t *M, sq_pool_t *pool, int show, in
 {
     resol_sec_t *X = NULL;
     char err[512];
-    prog_t p = {show};
+    prog_t p = prog_start(show);
     int rc = resol_sec_new_kept(&X, R, pool, keep, progress, &p, err, sizeof err);
     if (rc == SQ_E_INVAL) {
         cli_error("d2: %s: %s", cli_str(fdmod_name(M)), err);
@@ -216,7 +251,7 @@ static int lift_saved(cli_run_t *r, resol_t **R, resol_sec_t **X)
              SQ_E_IO);
     if (e == 0) {
         resol_sec_keep_t keep = sq_store_sec_keep(K);
-        prog_t p = {r->show};
+        prog_t p = prog_start(r->show);
         e = resol_sec_new_kept(X, *R, r->pool, &keep, progress, &p, err, sizeof err);
         int sig = sq_store_signals_caught();
         sq_store_signals_restore();
@@ -318,7 +353,7 @@ int cli_resolve_page3(const cli_opts_t *o)
         resol_t *R = NULL;
         resol_sec_t *X = NULL;
         char err[512];
-        prog_t p = {r.show};
+        prog_t p = prog_start(r.show);
         if (o->save) /* kept in the store as d2 --save keeps it */
             rc = lift_saved(&r, &R, &X);
         else {
@@ -355,7 +390,7 @@ resol_sec_t *cli_d2_lift(const cli_run_t *r, const resol_t *R, int *rc)
 {
     resol_sec_t *X = NULL;
     char err[512];
-    prog_t p = {r->show};
+    prog_t p = prog_start(r->show);
     int e = resol_sec_new(&X, R, r->pool, progress, &p, err, sizeof err);
     if (e != 0) {
         cli_error("%s: %s: %s", r->o->verb->name, cli_str(fdmod_name(r->M)), err);

@@ -84,6 +84,36 @@ TEST(cli_d2_row_trace)
     sq_free(ref);
 }
 
+/* --progress: one redrawn line per row of the lift, "d2: row s of S, E
+ * elapsed (row s: R)" with both clocks as m:ss, padded to the longest line
+ * so far, the last ended by a newline; the d_2 lines unchanged. */
+TEST(cli_d2_progress)
+{
+    char *ref = run_ok(__LINE__, "d2 S_2 --stem 20 --max-s 9 --quiet --threads 2");
+    char *out, *err;
+    int rc = sq_test_run_adams("d2 S_2 --stem 20 --max-s 9 --progress --threads 2", &out, &err);
+    ASSERT_EQ(rc, 0);
+    ASSERT_STR_EQ(out, ref);
+    ASSERT_EQ(count(err, "\rd2: row "), 7);
+    for (int s = 3; s <= 9; s++) {
+        char want[64];
+        snprintf(want, sizeof want, "\rd2: row %d of 9, ", s);
+        const char *at = strstr(err, want);
+        ASSERT(at != NULL);
+        int m1 = -1, s1 = -1, row = -1, m2 = -1, s2 = -1;
+        ASSERT_EQ(sscanf(at + strlen(want), "%d:%d elapsed (row %d: %d:%d)", &m1, &s1, &row, &m2,
+                         &s2),
+                  5);
+        ASSERT_EQ(row, s);
+        ASSERT(m1 >= 0 && s1 >= 0 && s1 < 60 && m2 >= 0 && s2 >= 0 && s2 < 60);
+    }
+    const char *last = strstr(err, "\rd2: row 9 of 9, ");
+    ASSERT(last != NULL && strchr(last, '\n') != NULL);
+    sq_free(out);
+    sq_free(err);
+    sq_free(ref);
+}
+
 TEST(cli_d2_charts)
 {
     char *lines = run_ok(__LINE__, "d2 S_2 --stem 36 --max-s 12 --quiet");
