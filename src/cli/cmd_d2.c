@@ -79,11 +79,14 @@ static int refuse_kind(const cli_run_t *r)
     return CLI_OK;
 }
 
-/* The progress line's state: whether to show it, the wall clock at the
- * start of the lift and at the last row reported. */
+/* The progress line's state: whether to show it, the resolution lifted
+ * (for the rows' work model; NULL: no ETA), the wall clock at the start
+ * of the lift and at the last row reported, and the rows timed so far
+ * (their work and wall clock; rows a store kept, read at once, left out). */
 typedef struct {
     int show, width; /* width: the longest line drawn, so a shorter one covers it */
-    double t0, tlast;
+    const resol_t *R;
+    double t0, tlast, work_timed, wall_timed;
 } prog_t;
 
 /* Writes t seconds as m:ss, or h:mm:ss from an hour, into buf. */
@@ -96,30 +99,54 @@ static void clock_text(char *buf, size_t n, double t)
         snprintf(buf, n, "%ld:%02ld", v / 60, v % 60);
 }
 
-/* The state of a lift starting now. */
-static prog_t prog_start(int show)
+/* The state of a lift of R (NULL: not known yet) starting now. */
+static prog_t prog_start(int show, const resol_t *R)
 {
     double now = sq_wtime();
-    prog_t p = {show, 0, now, now};
+    prog_t p = {show, 0, R, now, now, 0, 0};
     return p;
 }
 
-/* After row s of 3 .. max_s: "d2: row s of max_s, E elapsed (row s: R)",
- * the wall clock since the lift started (the rows a store kept count as
- * instant) and the row's own, redrawn in place. */
+/* The wall clock the rows after s are expected to take, from the rows
+ * timed so far and resol_sec_row_work; < 0 when there is nothing to go by. */
+static double prog_eta(const prog_t *p, int32_t s, int32_t max_s)
+{
+    if (!p->R || p->work_timed <= 0)
+        return -1;
+    double rest = 0;
+    for (int32_t r = s + 1; r <= max_s; r++)
+        rest += resol_sec_row_work(p->R, r);
+    return rest * p->wall_timed / p->work_timed;
+}
+
+/* After row s of 3 .. max_s: "d2: row s of max_s, E elapsed, about L
+ * left (row s: R)", the wall clock since the lift started (the rows a
+ * store kept count as instant), the ETA (prog_eta; left out until a row
+ * has been timed) and the row's own, redrawn in place.  A row is timed
+ * when it took 0.05 s or more (a kept row is read in less). */
 static void progress(void *ctx, int32_t s, int32_t max_s)
 {
     prog_t *p = ctx;
-    double now = sq_wtime();
-    char el[32], row[32];
-    clock_text(el, sizeof el, now - p->t0);
-    clock_text(row, sizeof row, now - p->tlast);
+    double now = sq_wtime(), took = now - p->tlast;
     p->tlast = now;
     if (!p->show)
         return;
-    char line[160];
-    int n = snprintf(line, sizeof line, "d2: row %d of %d, %s elapsed (row %d: %s)", (int)s,
-                     (int)max_s, el, (int)s, row);
+    if (p->R && took >= 0.05) {
+        p->work_timed += resol_sec_row_work(p->R, s);
+        p->wall_timed += took;
+    }
+    char el[32], row[32], left[48] = "";
+    clock_text(el, sizeof el, now - p->t0);
+    clock_text(row, sizeof row, took);
+    double eta = s < max_s ? prog_eta(p, s, max_s) : -1;
+    if (eta >= 0) {
+        char c[32];
+        clock_text(c, sizeof c, eta);
+        snprintf(left, sizeof left, ", about %s left", c);
+    }
+    char line[192];
+    int n = snprintf(line, sizeof line, "d2: row %d of %d, %s elapsed%s (row %d: %s)", (int)s,
+                     (int)max_s, el, left, (int)s, row);
     if (n > p->width)
         p->width = n;
     fprintf(stderr, "\r%-*s%s", p->width, line, s == max_s ? "\n" : "");
@@ -132,7 +159,7 @@ static int run(const resol_t *R, const fdmod_t *M, sq_pool_t *pool, int show, in
 {
     resol_sec_t *X = NULL;
     char err[512];
-    prog_t p = prog_start(show);
+    prog_t p = prog_start(show, R);
     int rc = resol_sec_new_kept(&X, R, pool, keep, progress, &p, err, sizeof err);
     if (rc == SQ_E_INVAL) {
         cli_error("d2: %s: %s", cli_str(fdmod_name(M)), err);
@@ -251,7 +278,7 @@ static int lift_saved(cli_run_t *r, resol_t **R, resol_sec_t **X)
              SQ_E_IO);
     if (e == 0) {
         resol_sec_keep_t keep = sq_store_sec_keep(K);
-        prog_t p = prog_start(r->show);
+        prog_t p = prog_start(r->show, *R);
         e = resol_sec_new_kept(X, *R, r->pool, &keep, progress, &p, err, sizeof err);
         int sig = sq_store_signals_caught();
         sq_store_signals_restore();
@@ -353,11 +380,12 @@ int cli_resolve_page3(const cli_opts_t *o)
         resol_t *R = NULL;
         resol_sec_t *X = NULL;
         char err[512];
-        prog_t p = prog_start(r.show);
+        prog_t p = prog_start(r.show, NULL);
         if (o->save) /* kept in the store as d2 --save keeps it */
             rc = lift_saved(&r, &R, &X);
         else {
             R = cli_run_resolve(&r);
+            p.R = R;
             rc = resol_sec_new(&X, R, r.pool, progress, &p, err, sizeof err);
         }
         if (rc != 0 && o->save) {
@@ -390,7 +418,7 @@ resol_sec_t *cli_d2_lift(const cli_run_t *r, const resol_t *R, int *rc)
 {
     resol_sec_t *X = NULL;
     char err[512];
-    prog_t p = prog_start(r->show);
+    prog_t p = prog_start(r->show, R);
     int e = resol_sec_new(&X, R, r->pool, progress, &p, err, sizeof err);
     if (e != 0) {
         cli_error("%s: %s: %s", r->o->verb->name, cli_str(fdmod_name(r->M)), err);

@@ -718,6 +718,34 @@ static int64_t gens_through(const fmod_t *F, int32_t e)
     return n;
 }
 
+/* The bound of row s's generators (h_s on degrees <= it): those of F_s
+ * known, and no higher than F_{s-2}'s + 1 (h_s maps into F_{s-2}). */
+static int32_t row_emax(const resol_t *R, int32_t s)
+{
+    int32_t a = fmod_gens_through(R->F[s]), b = fmod_gens_through(R->F[s - 2]) + 1;
+    return a < b ? a : b;
+}
+
+/* Sum over the generators of F of degree <= e of dim(G)_{|g|}^2. */
+static double squares_below(const fmod_t *F, const fmod_t *G, int32_t e)
+{
+    double w = 0;
+    int64_t n = gens_through(F, e);
+    for (int64_t g = 0; g < n; g++) {
+        double d = (double)fmod_dim(G, fmod_gen_degree(F, g));
+        w += d * d;
+    }
+    return w;
+}
+
+double resol_sec_row_work(const resol_t *R, int32_t s)
+{
+    if (s < 3 || s > R->max_s)
+        return 0;
+    int32_t e = row_emax(R, s);
+    return squares_below(R->F[s], R->F[s - 1], e) + squares_below(R->F[s - 1], R->F[s - 2], e - 1);
+}
+
 void resol_sec_free(resol_sec_t *X)
 {
     if (!X)
@@ -830,10 +858,8 @@ int resol_sec_new_kept(resol_sec_t **out, const resol_t *R, sq_pool_t *pool,
     X->max_s = R->max_s;
     X->emax = sq_calloc((size_t)X->max_s + 1, sizeof *X->emax);
     X->d2 = sq_calloc((size_t)X->max_s + 1, sizeof *X->d2);
-    for (int32_t s = 2; s <= X->max_s; s++) {
-        int32_t a = fmod_gens_through(R->F[s]), b = fmod_gens_through(R->F[s - 2]) + 1;
-        X->emax[s] = a < b ? a : b;
-    }
+    for (int32_t s = 2; s <= X->max_s; s++)
+        X->emax[s] = row_emax(R, s);
     pairalg_t *P = pairalg_new(R->A);
     rc = run_rows(X, P, pool, keep, prog, pctx, err, errlen);
     pairalg_free(P);

@@ -61,6 +61,16 @@ int resol_sec_check(const resol_t *R, char *err, size_t errlen);
  * from the calling thread. */
 typedef void (*resol_sec_progress_fn)(void *ctx, int32_t s, int32_t max_s);
 
+/* The work model of row s of the lift of R (3 <= s <= R->max_s), in
+ * arbitrary units, for a progress line's ETA: over the generators g of
+ * F_s within the row's bound, dim(F_{s-1})_{|g|}^2 (the intermediates),
+ * plus over those of F_{s-1} below it, dim(F_{s-2})_{|g|}^2 (the
+ * composites).  On S_2 the rows' shares of it are within 10-11% (half the
+ * L1 distance) of the measured CPU by row through (90, 48) and (130, 68)
+ * (docs/benchmarks.md); 0 outside 3..max_s.  Cost: one fmod_dim per
+ * generator of the two rows.  Threads: any (R only read). */
+double resol_sec_row_work(const resol_t *R, int32_t s);
+
 /* Lifts R (computed, borrowed: it must outlive the result) to the
  * secondary algebra through its region, on pool (NULL: serial).  Returns
  * 0 and sets *out, or with *out = NULL: SQ_E_INVAL (err: the reason) when
