@@ -737,7 +737,8 @@ void pair_batch_run(const pairalg_t *P, pair_batch_t *B, milnor_ws_t *W)
     int64_t *hgrp = sq_malloc((size_t)hsize * sizeof *hgrp);
     for (int64_t h = 0; h < hsize; h++)
         hgrp[h] = -1;
-    int64_t *head = sq_malloc((size_t)(n + 1) * sizeof *head), *next = sq_malloc((size_t)(n + 1) * sizeof *next);
+    int64_t *head = sq_malloc((size_t)(n + 1) * sizeof *head);
+    int64_t *next = sq_malloc((size_t)(n + 1) * sizeof *next);
     int64_t *gbits = sq_malloc((size_t)(n + 1) * sizeof *gbits);
     int32_t *gmaxd = sq_malloc((size_t)(n + 1) * sizeof *gmaxd);
     int64_t ng = 0;
@@ -783,11 +784,11 @@ void pair_batch_run(const pairalg_t *P, pair_batch_t *B, milnor_ws_t *W)
 }
 
 void pair_batch_add_vec(pair_batch_t *B, milnor_ws_t *W, const pairalg_t *P, int32_t adeg,
-                        const uint64_t *a, int64_t alen, int64_t abits, const uint64_t *b,
+                        const uint64_t *a, int64_t alen, const uint64_t *b,
                         int32_t bdeg, int64_t blen, uint64_t *out, int64_t off)
 {
     int64_t l = limbs_of(blen), bb = bits_of(b, l);
-    if (!bb || !abits)
+    if (!bb)
         return;
     const uint64_t *own = batch_own(B, b, l);
     for (int64_t r = 0; r < alen; r++)

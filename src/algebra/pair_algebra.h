@@ -181,10 +181,10 @@ void pair_aop_apply_batch(const pairalg_t *P, pair_aop_t *op, pair_batch_t *B, m
                           uint64_t *out, const int64_t *offs, const pair_elt_t *const *es,
                           int64_t n);
 /* out[off ..] += a b (mod 2 products, a over A_adeg with its alen bits in
- * a, abits of them set; b over A_bdeg, blen bits) gathered into B: a copy
+ * a; b over A_bdeg, blen bits) gathered into B: a copy
  * of b is kept, out must stay in place until B runs. */
 void pair_batch_add_vec(pair_batch_t *B, milnor_ws_t *W, const pairalg_t *P, int32_t adeg,
-                        const uint64_t *a, int64_t alen, int64_t abits, const uint64_t *b,
+                        const uint64_t *a, int64_t alen, const uint64_t *b,
                         int32_t bdeg, int64_t blen, uint64_t *out, int64_t off);
 /* pair_sigma_mul_vec_many with the Y part's products gathered into B (the
  * sigma part added at once): es[j] must stay in place until B runs, and

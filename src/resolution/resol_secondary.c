@@ -268,9 +268,6 @@ static void hom_batch(const row_job_t *J, pair_batch_t *B, milnor_ws_t *W, int32
         memset(a, 0, (size_t)acap * sizeof *a);
         if (!H[g1].len || !block(F1, e, g1, dg, a, &alen))
             continue;
-        int64_t ab = 0;
-        for (int64_t l = 0; l < (alen + 63) / 64; l++)
-            ab += __builtin_popcountll(a[l]);
         for (int64_t g3 = 0; g3 < fmod_total_gens(F3); g3++) {
             int32_t e3 = fmod_gen_degree(F3, g3);
             if (e3 > e1 - 1)
@@ -280,8 +277,7 @@ static void hom_batch(const row_job_t *J, pair_batch_t *B, milnor_ws_t *W, int32
             if (!block(F3, e1 - 1, g3, H[g1], tmp, &blen))
                 continue;
             int64_t ooff = fmod_block_offset(F3, e - 1, e3, g3 - fmod_gen_global(F3, e3, 0));
-            pair_batch_add_vec(B, W, J->P, e - e1, a, alen, ab, tmp, e1 - 1 - e3, blen, v.limbs,
-                               ooff);
+            pair_batch_add_vec(B, W, J->P, e - e1, a, alen, tmp, e1 - 1 - e3, blen, v.limbs, ooff);
         }
     }
     sq_free(a);
