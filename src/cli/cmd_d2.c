@@ -81,12 +81,13 @@ static int refuse_kind(const cli_run_t *r)
 
 /* The progress line's state: whether to show it, the resolution lifted
  * (for the rows' work model; NULL: no ETA), the wall clock at the start
- * of the lift and at the last row reported, and the rows timed so far
- * (their work and wall clock; rows a store kept, read at once, left out). */
+ * of the lift and at the last row reported, the rows timed so far (their
+ * work and wall clock; rows a store kept, read at once, left out), and the
+ * work of the rows not reported yet (< 0: not summed yet). */
 typedef struct {
     int show, width; /* width: the longest line drawn, so a shorter one covers it */
     const resol_t *R;
-    double t0, tlast, work_timed, wall_timed;
+    double t0, tlast, work_timed, wall_timed, work_left;
 } prog_t;
 
 /* Writes t seconds as m:ss, or h:mm:ss from an hour, into buf. */
@@ -103,20 +104,18 @@ static void clock_text(char *buf, size_t n, double t)
 static prog_t prog_start(int show, const resol_t *R)
 {
     double now = sq_wtime();
-    prog_t p = {show, 0, R, now, now, 0, 0};
+    prog_t p = {show, 0, R, now, now, 0, 0, -1};
     return p;
 }
 
-/* The wall clock the rows after s are expected to take, from the rows
- * timed so far and resol_sec_row_work; < 0 when there is nothing to go by. */
-static double prog_eta(const prog_t *p, int32_t s, int32_t max_s)
+/* The wall clock the rows not reported yet are expected to take, from
+ * the rows timed so far and resol_sec_row_work; < 0 when there is nothing
+ * to go by. */
+static double prog_eta(const prog_t *p)
 {
     if (!p->R || p->work_timed <= 0)
         return -1;
-    double rest = 0;
-    for (int32_t r = s + 1; r <= max_s; r++)
-        rest += resol_sec_row_work(p->R, r);
-    return rest * p->wall_timed / p->work_timed;
+    return p->work_left * p->wall_timed / p->work_timed;
 }
 
 /* After row s of 3 .. max_s: "d2: row s of max_s, E elapsed, about L
@@ -131,14 +130,23 @@ static void progress(void *ctx, int32_t s, int32_t max_s)
     p->tlast = now;
     if (!p->show)
         return;
-    if (p->R && took >= 0.05) {
-        p->work_timed += resol_sec_row_work(p->R, s);
-        p->wall_timed += took;
+    if (p->R) {
+        if (p->work_left < 0) { /* the rows' work summed once */
+            p->work_left = 0;
+            for (int32_t r = s; r <= max_s; r++)
+                p->work_left += resol_sec_row_work(p->R, r);
+        }
+        double w = resol_sec_row_work(p->R, s);
+        p->work_left -= w;
+        if (took >= 0.05) {
+            p->work_timed += w;
+            p->wall_timed += took;
+        }
     }
     char el[32], row[32], left[48] = "";
     clock_text(el, sizeof el, now - p->t0);
     clock_text(row, sizeof row, took);
-    double eta = s < max_s ? prog_eta(p, s, max_s) : -1;
+    double eta = s < max_s ? prog_eta(p) : -1;
     if (eta >= 0) {
         char c[32];
         clock_text(c, sizeof c, eta);
